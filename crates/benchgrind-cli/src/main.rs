@@ -3,6 +3,9 @@
 //! The pipeline here is only dispatch; every subcommand parses its own arguments, does its work
 //! and returns the process exit code (0 ok, 1 error, 2 usage, 3 regression or threshold).
 
+mod compare;
+mod suite;
+
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -30,6 +33,8 @@ fn main() -> ExitCode {
             print!("{USAGE}");
             0
         }
+        Some("suite") => suite::run(rest),
+        Some("compare") => compare::run(rest),
         Some("-V" | "--version") => {
             println!("benchgrind {}", env!("CARGO_PKG_VERSION"));
             0
@@ -43,6 +48,5 @@ fn main() -> ExitCode {
             2
         }
     };
-    let _ = rest;
     ExitCode::from(code)
 }
