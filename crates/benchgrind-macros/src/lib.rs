@@ -1,1 +1,40 @@
-//! Placeholder.
+//! The macros of benchgrind: `#[library_benchmark]` (with `#[bench]` and `#[benches]`),
+//! `library_benchmark_group!` and `main!`.
+//!
+//! Stage 1 of the pipeline, register: the attributes and macro arguments become plain data
+//! (`::benchgrind::__private::{Main, Group, Function, Bench}`) that the runner plans from.
+//! Generated code names only absolute paths below `::benchgrind::__private`, and every misuse is
+//! a compile error pointing at the offending token. Documented where `benchgrind` re-exports
+//! them.
+
+mod group;
+mod keyvalue;
+mod library;
+mod main_macro;
+mod pretty;
+
+use proc_macro::TokenStream;
+
+/// Turns a function into a library benchmark; see the `benchgrind` crate.
+#[proc_macro_attribute]
+pub fn library_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
+    library::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Declares a group of library benchmarks; see the `benchgrind` crate.
+#[proc_macro]
+pub fn library_benchmark_group(input: TokenStream) -> TokenStream {
+    group::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Generates the bench binary's `main`; see the `benchgrind` crate.
+#[proc_macro]
+pub fn main(input: TokenStream) -> TokenStream {
+    main_macro::expand(input.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}

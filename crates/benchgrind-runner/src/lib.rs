@@ -1,1 +1,36 @@
-//! Placeholder.
+//! The part of benchgrind that touches Valgrind and files, linked into every bench binary.
+//!
+//! The pipeline of `cargo bench` reads top to bottom in [`harness`]: [`args`] and [`plan`] turn
+//! the registered [`spec`] into jobs, [`execute`] runs them under Valgrind, [`parse`] reads the
+//! profiles, [`metrics`] derives what users read, [`compare`] relates runs and [`report`] prints.
+//! [`store`] owns the files on disk. Users depend on the `benchgrind` crate, which re-exports
+//! what they need from here.
+
+pub mod args;
+pub mod child;
+pub mod client_request;
+pub mod compare;
+pub mod config;
+pub mod execute;
+pub mod harness;
+pub mod measure;
+pub mod metrics;
+pub mod parse;
+pub mod plan;
+pub mod report;
+pub mod spec;
+pub mod store;
+pub mod valgrind;
+
+pub use config::LibraryBenchmarkConfig;
+pub use metrics::EventKind;
+
+/// What the macros' generated code names. Not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::harness::run;
+    pub use crate::measure::measure;
+    pub use crate::config::LibraryBenchmarkConfig;
+    pub use crate::spec::{Bench, Function, Group, Main};
+    pub use std::hint::black_box;
+}

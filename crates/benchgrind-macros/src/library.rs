@@ -1,0 +1,527 @@
+//! `#[library_benchmark]` with its `#[bench::id(...)]` and `#[benches::id(...)]` attributes.
+//!
+//! The function stays as written (never inlined, so the measured window holds a real call) and
+//! a module of the same name is generated beside it: `__benchgrind_function()` returns its
+//! registration data and one `__run_N` per bench does setup, the measured call and teardown.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, FnArg, ItemFn, Meta, ReturnType, Type};
+
+use crate::keyvalue::{as_assignment, parse_exprs};
+use crate::pretty;
+
+/// One bench after `#[benches]` is spread out.
+struct BenchCase {
+    id: String,
+    /// Arguments for setup (when there is one) or for the function.
+    args: Vec<Expr>,
+    /// Shown in the header line.
+    display: String,
+    config: Option<Expr>,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+}
+
+/// `config`, `setup` and `teardown` of `#[library_benchmark(...)]`.
+#[derive(Default)]
+struct Defaults {
+    config: Option<Expr>,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+}
+
+pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let mut func: ItemFn = syn::parse2(item)?;
+    let defaults = parse_defaults(attr)?;
+    check_signature(&func)?;
+
+    let params = func.sig.inputs.len();
+    let name = func.sig.ident.clone();
+    let mut cases = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    let mut kept = Vec::new();
+    let mut tracked = Vec::new();
+    for attr in std::mem::take(&mut func.attrs) {
+        let kind = bench_attr_kind(&attr);
+        let Some(kind) = kind else {
+            kept.push(attr);
+            continue;
+        };
+        let id_ident = attr.path().segments[1].ident.clone();
+        let new = match kind {
+            Kind::Bench => vec![parse_bench(&attr, &defaults, params, &name)?],
+            Kind::Benches => parse_benches(&mut tracked, &attr, &defaults, params, &name)?,
+        };
+        for case in new {
+            if seen.insert(case.id.clone(), id_ident.span()).is_some() {
+                return Err(syn::Error::new(
+                    id_ident.span(),
+                    format!(
+                        "duplicate benchmark id `{}` in `{name}`; ids must be unique within a \
+                         #[library_benchmark] function",
+                        case.id
+                    ),
+                ));
+            }
+            cases.push(case);
+        }
+    }
+    func.attrs = kept;
+
+    let no_id = cases.is_empty();
+    if no_id {
+        if params != 0 {
+            return Err(syn::Error::new(
+                func.sig.ident.span(),
+                format!(
+                    "`{name}` takes arguments but has no #[bench::id(...)] or \
+                     #[benches::id(...)] attribute to give them"
+                ),
+            ));
+        }
+        cases.push(BenchCase {
+            id: String::new(),
+            args: Vec::new(),
+            display: String::new(),
+            config: None,
+            setup: defaults.setup.clone(),
+            teardown: defaults.teardown.clone(),
+        });
+    }
+
+    let fn_ptr = fn_pointer_type(&func);
+    let mut runs = Vec::new();
+    let mut entries = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let run = format_ident!("__run_{}", i);
+        let body = run_body(&name, case, fn_ptr.as_ref());
+        runs.push(quote! { fn #run() { #body } });
+        let id = if no_id {
+            quote!(::core::option::Option::None)
+        } else {
+            let id = &case.id;
+            quote!(::core::option::Option::Some(#id))
+        };
+        let display = &case.display;
+        let config = config_tokens(case.config.as_ref());
+        entries.push(quote! {
+            ::benchgrind::__private::Bench { id: #id, args: #display, config: #config, run: #run }
+        });
+    }
+    let fn_config = config_tokens(defaults.config.as_ref());
+    let name_str = name.to_string();
+    func.attrs.push(syn::parse_quote!(#[inline(never)]));
+    Ok(quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, unused_imports, clippy::all)]
+        pub mod #name {
+            use super::*;
+
+            pub fn __benchgrind_function() -> ::benchgrind::__private::Function {
+                ::benchgrind::__private::Function {
+                    name: #name_str,
+                    config: #fn_config,
+                    benches: ::std::vec![#(#entries),*],
+                }
+            }
+
+            #(#runs)*
+
+            // Rebuild when a `file = ...` input changes.
+            #(const _: &str = ::core::include_str!(#tracked);)*
+        }
+    })
+}
+
+fn config_tokens(config: Option<&Expr>) -> TokenStream {
+    match config {
+        Some(expr) => quote! {
+            ::core::option::Option::Some(::core::convert::Into::<
+                ::benchgrind::__private::LibraryBenchmarkConfig,
+            >::into(#expr))
+        },
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The body of one `__run_N`: setup and arguments outside the window, the call inside, teardown
+/// after. The function is called through a pointer that the optimizer cannot see through, so the
+/// call can be neither removed nor moved across the window's edges.
+fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -> TokenStream {
+    let args = &case.args;
+    let inputs = match &case.setup {
+        Some(setup) => quote! { ((#setup)(#(#args),*),) },
+        None => quote! { (#(#args,)*) },
+    };
+    let count = if case.setup.is_some() { 1 } else { args.len() };
+    let fields = (0..count).map(syn::Index::from);
+    let function = match fn_ptr {
+        Some(ty) => quote! { ::benchgrind::__private::black_box(super::#name as #ty) },
+        None => quote! { super::#name },
+    };
+    let teardown = match &case.teardown {
+        Some(teardown) => quote! { (#teardown)(__out); },
+        None => quote! { ::core::mem::drop(__out); },
+    };
+    quote! {
+        let __inputs = ::benchgrind::__private::black_box(#inputs);
+        let __function = #function;
+        let __out = ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
+        let __out = ::benchgrind::__private::black_box(__out);
+        #teardown
+    }
+}
+
+/// `fn(A, B) -> R` of the benchmark function, or `None` where a pointer type cannot be written
+/// (`impl Trait` in the signature); then the function is called directly.
+fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
+    let types: Vec<&Type> = func
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|arg| match arg {
+            FnArg::Typed(t) => Some(&*t.ty),
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let output = match &func.sig.output {
+        ReturnType::Default => quote!(),
+        ReturnType::Type(_, ty) => quote!(-> #ty),
+    };
+    let tokens = quote!(fn(#(#types),*) #output);
+    let has_impl = tokens
+        .to_string()
+        .split_whitespace()
+        .any(|t| t == "impl");
+    (!has_impl).then_some(tokens)
+}
+
+fn check_signature(func: &ItemFn) -> syn::Result<()> {
+    let sig = &func.sig;
+    let reject = |span: Span, what: &str| {
+        Err(syn::Error::new(
+            span,
+            format!("a #[library_benchmark] function cannot be {what}"),
+        ))
+    };
+    if let Some(a) = &sig.asyncness {
+        return reject(a.span(), "async");
+    }
+    if !sig.generics.params.is_empty() {
+        return reject(sig.generics.span(), "generic");
+    }
+    if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
+        return reject(r.span(), "a method");
+    }
+    Ok(())
+}
+
+enum Kind {
+    Bench,
+    Benches,
+}
+
+fn bench_attr_kind(attr: &Attribute) -> Option<Kind> {
+    let segments = &attr.path().segments;
+    if segments.len() != 2 {
+        return None;
+    }
+    match segments[0].ident.to_string().as_str() {
+        "bench" => Some(Kind::Bench),
+        "benches" => Some(Kind::Benches),
+        _ => None,
+    }
+}
+
+fn parse_defaults(attr: TokenStream) -> syn::Result<Defaults> {
+    let mut defaults = Defaults::default();
+    for expr in parse_exprs(attr)? {
+        let Some((key, value)) = as_assignment(&expr) else {
+            return Err(syn::Error::new_spanned(
+                &expr,
+                "#[library_benchmark] takes `config = ...`, `setup = ...` and `teardown = ...`",
+            ));
+        };
+        let slot = match key.to_string().as_str() {
+            "config" => &mut defaults.config,
+            "setup" => &mut defaults.setup,
+            "teardown" => &mut defaults.teardown,
+            other => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown key `{other}` in #[library_benchmark]; expected one of: config, \
+                         setup, teardown"
+                    ),
+                ))
+            }
+        };
+        set_once(slot, key, value)?;
+    }
+    Ok(defaults)
+}
+
+fn set_once(slot: &mut Option<Expr>, key: &syn::Ident, value: &Expr) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(syn::Error::new(
+            key.span(),
+            format!("`{key}` is given twice"),
+        ));
+    }
+    *slot = Some(value.clone());
+    Ok(())
+}
+
+/// The raw contents of a `#[bench]`/`#[benches]` attribute.
+struct Raw {
+    positional: Vec<Expr>,
+    args: Option<Expr>,
+    config: Option<Expr>,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+    file: Option<Expr>,
+}
+
+fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> {
+    let tokens = match &attr.meta {
+        Meta::Path(_) => TokenStream::new(),
+        Meta::List(list) => list.tokens.clone(),
+        Meta::NameValue(nv) => {
+            return Err(syn::Error::new_spanned(
+                nv,
+                "write the arguments in parentheses: #[bench::id(1, 2)]",
+            ))
+        }
+    };
+    let mut raw = Raw {
+        positional: Vec::new(),
+        args: None,
+        config: None,
+        setup: None,
+        teardown: None,
+        file: None,
+    };
+    let known = if allow_file {
+        "args, config, setup, teardown, file"
+    } else {
+        "args, config, setup, teardown"
+    };
+    for expr in parse_exprs(tokens)? {
+        let Some((key, value)) = as_assignment(&expr) else {
+            raw.positional.push(expr);
+            continue;
+        };
+        let slot = match key.to_string().as_str() {
+            "args" => &mut raw.args,
+            "config" => &mut raw.config,
+            "setup" => &mut raw.setup,
+            "teardown" => &mut raw.teardown,
+            "file" if allow_file => &mut raw.file,
+            other => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("unknown key `{other}`; expected one of: {known}"),
+                ))
+            }
+        };
+        set_once(slot, key, value)?;
+    }
+    if let (Some(args), false) = (&raw.args, raw.positional.is_empty()) {
+        return Err(syn::Error::new_spanned(
+            args,
+            "give the arguments either as `args = ...` or as a plain list, not both",
+        ));
+    }
+    Ok(raw)
+}
+
+fn attr_id(attr: &Attribute) -> (String, Span) {
+    let ident = &attr.path().segments[1].ident;
+    (ident.to_string(), ident.span())
+}
+
+fn check_count(
+    span: Span,
+    id: &str,
+    name: &syn::Ident,
+    given: usize,
+    params: usize,
+    has_setup: bool,
+) -> syn::Result<()> {
+    if has_setup {
+        if params != 1 {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "`{id}` has a setup, so `{name}` must take exactly one argument (the setup's \
+                     return value), but it takes {params}"
+                ),
+            ));
+        }
+        return Ok(());
+    }
+    if given != params {
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "`{id}` passes {given} argument{} but `{name}` takes {params}",
+                if given == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn parse_bench(
+    attr: &Attribute,
+    defaults: &Defaults,
+    params: usize,
+    name: &syn::Ident,
+) -> syn::Result<BenchCase> {
+    let raw = parse_raw(attr, false)?;
+    let (id, span) = attr_id(attr);
+    let args = match raw.args {
+        Some(Expr::Tuple(t)) => t.elems.into_iter().collect(),
+        Some(Expr::Paren(p)) => vec![*p.expr],
+        Some(other) => vec![other],
+        None => raw.positional,
+    };
+    let setup = raw.setup.or_else(|| defaults.setup.clone());
+    check_count(span, &id, name, args.len(), params, setup.is_some())?;
+    let display = args
+        .iter()
+        .map(|a| pretty::tokens(&a.to_token_stream()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok(BenchCase {
+        id,
+        args,
+        display,
+        config: raw.config,
+        setup,
+        teardown: raw.teardown.or_else(|| defaults.teardown.clone()),
+    })
+}
+
+fn parse_benches(
+    tracked: &mut Vec<String>,
+    attr: &Attribute,
+    defaults: &Defaults,
+    params: usize,
+    name: &syn::Ident,
+) -> syn::Result<Vec<BenchCase>> {
+    let raw = parse_raw(attr, true)?;
+    let (id, span) = attr_id(attr);
+    let setup = raw.setup.clone().or_else(|| defaults.setup.clone());
+    let teardown = raw.teardown.clone().or_else(|| defaults.teardown.clone());
+
+    // Each element is the arguments of one bench, as (display, exprs).
+    let mut elements: Vec<(String, Vec<Expr>)> = Vec::new();
+    let spread = |expr: Expr| -> Vec<Expr> {
+        match expr {
+            Expr::Tuple(t) if setup.is_some() || params != 1 => t.elems.into_iter().collect(),
+            other => vec![other],
+        }
+    };
+    if let Some(file) = &raw.file {
+        if raw.args.is_some() || !raw.positional.is_empty() {
+            return Err(syn::Error::new_spanned(
+                file,
+                "`file` gives the arguments; leave out `args` and the plain list",
+            ));
+        }
+        let (path, lines) = read_lines(file)?;
+        tracked.push(path);
+        for line in lines {
+            let expr: Expr = syn::parse_quote!(::std::string::String::from(#line));
+            elements.push((line, vec![expr]));
+        }
+    } else {
+        let list = match raw.args {
+            Some(Expr::Array(array)) => array.elems.into_iter().collect(),
+            Some(other) => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    "#[benches] takes `args = [...]`: an array with the arguments of each bench",
+                ))
+            }
+            None => raw.positional,
+        };
+        for expr in list {
+            let display = pretty::tokens(&expr.to_token_stream());
+            elements.push((display, spread(expr)));
+        }
+    }
+    if elements.is_empty() {
+        return Err(syn::Error::new(
+            span,
+            format!("#[benches::{id}] has no arguments, so it makes no benchmark"),
+        ));
+    }
+    let mut cases = Vec::new();
+    for (i, (display, args)) in elements.into_iter().enumerate() {
+        let case_id = format!("{id}_{i}");
+        check_count(span, &case_id, name, args.len(), params, setup.is_some())?;
+        cases.push(BenchCase {
+            id: case_id,
+            args,
+            display,
+            config: raw.config.clone(),
+            setup: setup.clone(),
+            teardown: teardown.clone(),
+        });
+    }
+    Ok(cases)
+}
+
+/// The lines of a `file = "..."` input, relative paths from the workspace root.
+fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
+    let Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(lit),
+        ..
+    }) = file
+    else {
+        return Err(syn::Error::new_spanned(file, "`file` takes a string literal path"));
+    };
+    let given = PathBuf::from(lit.value());
+    let root = workspace_root();
+    let path = if given.is_absolute() {
+        given
+    } else {
+        root.join(given)
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        syn::Error::new(
+            lit.span(),
+            format!(
+                "cannot read {} (relative paths start at the workspace root {}): {e}",
+                path.display(),
+                root.display()
+            ),
+        )
+    })?;
+    let path = path.display().to_string();
+    Ok((path, text.lines().map(str::to_owned).collect()))
+}
+
+/// The directory of the nearest `Cargo.toml` with a `[workspace]` table above the package
+/// being compiled, or the package's directory.
+fn workspace_root() -> PathBuf {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let is_workspace = |dir: &Path| {
+        std::fs::read_to_string(dir.join("Cargo.toml"))
+            .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
+    };
+    manifest
+        .ancestors()
+        .find(|dir| is_workspace(dir))
+        .map(Path::to_path_buf)
+        .unwrap_or(manifest)
+}

@@ -1,0 +1,176 @@
+//! User-facing configuration of library benchmarks, and how the four levels combine.
+//!
+//! The same type is given at `main!`, group, function and bench level; [`resolve`] folds them
+//! from the most general to the most specific. Builders take `&mut self` so that both
+//! `LibraryBenchmarkConfig::default().env_clear(false)` in a macro argument and a `let mut`
+//! binding with statements work; the macros convert either form with `Into`.
+
+use std::ffi::OsString;
+
+/// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
+/// level.
+///
+/// A more specific level overrides single values of a more general one; lists such as
+/// [`envs`](Self::envs) and [`raw_callgrind_args`](Self::raw_callgrind_args) add up, the more
+/// specific entries coming last (and so winning where Valgrind or the environment would take the
+/// last one).
+///
+/// ```rust
+/// use benchgrind_runner::LibraryBenchmarkConfig;
+///
+/// let mut config = LibraryBenchmarkConfig::default();
+/// config
+///     .raw_callgrind_args(["--cache-sim=no"])
+///     .env("MY_SEED", "42")
+///     .pass_through_envs(["HOME"]);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LibraryBenchmarkConfig {
+    pub(crate) raw_callgrind_args: Vec<String>,
+    pub(crate) envs: Vec<(OsString, Option<OsString>)>,
+    pub(crate) env_clear: Option<bool>,
+}
+
+impl LibraryBenchmarkConfig {
+    /// Adds arguments for Callgrind, with or without the leading `--` (`"--cache-sim=no"` or
+    /// `"cache-sim=no"`).
+    pub fn raw_callgrind_args<I, T>(&mut self, args: I) -> &mut Self
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<str>,
+    {
+        self.raw_callgrind_args
+            .extend(args.into_iter().map(|a| normalize_valgrind_arg(a.as_ref())));
+        self
+    }
+
+    /// Sets one environment variable of the benchmark process.
+    pub fn env<K: Into<OsString>, V: Into<OsString>>(&mut self, key: K, value: V) -> &mut Self {
+        self.envs.push((key.into(), Some(value.into())));
+        self
+    }
+
+    /// Sets environment variables of the benchmark process.
+    pub fn envs<K, V, I>(&mut self, envs: I) -> &mut Self
+    where
+        K: Into<OsString>,
+        V: Into<OsString>,
+        I: IntoIterator<Item = (K, V)>,
+    {
+        self.envs
+            .extend(envs.into_iter().map(|(k, v)| (k.into(), Some(v.into()))));
+        self
+    }
+
+    /// Passes one variable of the harness' environment through to the benchmark process (when
+    /// it is set).
+    pub fn pass_through_env<K: Into<OsString>>(&mut self, key: K) -> &mut Self {
+        self.envs.push((key.into(), None));
+        self
+    }
+
+    /// Passes variables of the harness' environment through to the benchmark process.
+    pub fn pass_through_envs<K, I>(&mut self, keys: I) -> &mut Self
+    where
+        K: Into<OsString>,
+        I: IntoIterator<Item = K>,
+    {
+        self.envs.extend(keys.into_iter().map(|k| (k.into(), None)));
+        self
+    }
+
+    /// Whether the benchmark process starts with an empty environment (the default: `true`).
+    ///
+    /// A cleared environment makes counts independent of the shell they were started from: the
+    /// environment's size moves the stack and with it start-up and cache behaviour.
+    pub fn env_clear(&mut self, value: bool) -> &mut Self {
+        self.env_clear = Some(value);
+        self
+    }
+}
+
+impl From<&mut LibraryBenchmarkConfig> for LibraryBenchmarkConfig {
+    fn from(value: &mut LibraryBenchmarkConfig) -> Self {
+        value.clone()
+    }
+}
+
+impl From<&LibraryBenchmarkConfig> for LibraryBenchmarkConfig {
+    fn from(value: &LibraryBenchmarkConfig) -> Self {
+        value.clone()
+    }
+}
+
+/// Valgrind accepts only `--name=value`; users often leave the dashes out.
+pub(crate) fn normalize_valgrind_arg(arg: &str) -> String {
+    let arg = arg.trim();
+    if arg.starts_with('-') {
+        arg.to_owned()
+    } else {
+        format!("--{arg}")
+    }
+}
+
+/// The configuration one benchmark runs with, all levels folded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedConfig {
+    /// Callgrind arguments from the code, most general first.
+    pub raw_callgrind_args: Vec<String>,
+    /// Environment entries in order; `None` values pass the harness' value through.
+    pub envs: Vec<(OsString, Option<OsString>)>,
+    /// Whether the environment is cleared first.
+    pub env_clear: bool,
+}
+
+/// Folds the levels, most general first (main, group, function, bench).
+pub fn resolve<'a, I>(levels: I) -> ResolvedConfig
+where
+    I: IntoIterator<Item = Option<&'a LibraryBenchmarkConfig>>,
+{
+    let mut out = ResolvedConfig {
+        raw_callgrind_args: Vec::new(),
+        envs: Vec::new(),
+        env_clear: true,
+    };
+    for level in levels.into_iter().flatten() {
+        out.raw_callgrind_args
+            .extend(level.raw_callgrind_args.iter().cloned());
+        out.envs.extend(level.envs.iter().cloned());
+        if let Some(clear) = level.env_clear {
+            out.env_clear = clear;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specific_levels_override_values_and_lists_add_up() {
+        let mut main = LibraryBenchmarkConfig::default();
+        main.env("A", "1").raw_callgrind_args(["cache-sim=no"]);
+        let mut group = LibraryBenchmarkConfig::default();
+        group.env_clear(false).env("B", "2");
+        let mut bench = LibraryBenchmarkConfig::default();
+        bench.env_clear(true).pass_through_env("HOME");
+
+        let r = resolve([Some(&main), Some(&group), None, Some(&bench)]);
+        assert!(r.env_clear);
+        assert_eq!(r.raw_callgrind_args, vec!["--cache-sim=no"]);
+        let keys: Vec<_> = r.envs.iter().map(|(k, _)| k.to_str().unwrap()).collect();
+        assert_eq!(keys, ["A", "B", "HOME"]);
+
+        let r = resolve([Some(&main), Some(&group)]);
+        assert!(!r.env_clear);
+        let r = resolve([None, None]);
+        assert!(r.env_clear);
+    }
+
+    #[test]
+    fn builder_by_reference_converts_into_a_value() {
+        let cfg: LibraryBenchmarkConfig = LibraryBenchmarkConfig::default().env("X", "y").into();
+        assert_eq!(cfg.envs.len(), 1);
+    }
+}

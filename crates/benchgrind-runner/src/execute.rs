@@ -1,0 +1,227 @@
+//! Stage 3 of the pipeline, execute: a job becomes a Valgrind process whose profile and log land
+//! in the job's `*.new` files.
+//!
+//! Everything that starts processes is behind [`Executor`], so scheduling and reporting can be
+//! tested without Valgrind, and so the one-process-per-benchmark model here can be replaced by a
+//! fork server without touching the rest of the pipeline.
+
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::args::Nocapture;
+use crate::client_request::SUPPORTED;
+use crate::measure::FALLBACK_SYMBOL;
+use crate::plan::Job;
+use crate::store::Which;
+
+/// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
+/// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
+pub const CACHE_GEOMETRY: [&str; 3] = [
+    "--I1=32768,8,64",
+    "--D1=32768,8,64",
+    "--LL=8388608,16,64",
+];
+
+/// How one run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// The profile is in the job's `callgrind.out.new`.
+    Ok,
+    /// The benchmark failed; the text says how (panic message, exit code or signal).
+    Failed(String),
+}
+
+/// The result of running one job.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// How it ended.
+    pub status: Status,
+    /// The wall time of the Valgrind process.
+    pub duration: Duration,
+}
+
+/// Runs jobs. One implementation starts real Valgrind processes; tests may use another.
+pub trait Executor {
+    /// Runs one job to completion.
+    fn run(&mut self, job: &Job) -> RunOutput;
+}
+
+/// One Valgrind process per benchmark, running the bench binary in measured-process mode.
+#[derive(Debug, Clone)]
+pub struct ProcessExecutor {
+    /// The valgrind launcher.
+    pub valgrind: PathBuf,
+    /// The bench binary.
+    pub exe: PathBuf,
+    /// The working directory of benchmarks (the package's directory, as under `cargo bench`).
+    pub cwd: PathBuf,
+    /// Which output is shown instead of captured.
+    pub nocapture: Nocapture,
+    /// `--callgrind-args` of the command line, after the config's.
+    pub cli_args: Vec<String>,
+}
+
+impl ProcessExecutor {
+    /// The complete Valgrind command line for a job.
+    pub fn valgrind_args(&self, job: &Job) -> Vec<String> {
+        let mut args = vec!["--tool=callgrind".to_owned()];
+        if SUPPORTED {
+            // Start-up, the runtime and setup run uninstrumented; the bench's client requests
+            // start instrumentation and collection around the body only.
+            args.push("--instr-atstart=no".into());
+        } else {
+            args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));
+        }
+        args.push("--collect-atstart=no".into());
+        args.push("--cache-sim=yes".into());
+        args.extend(CACHE_GEOMETRY.map(String::from));
+        args.extend(job.config.raw_callgrind_args.iter().cloned());
+        args.extend(self.cli_args.iter().cloned());
+        // Last, so that no user argument can move the files the runner reads.
+        let file = |name, which| job.paths.file(name, which).display().to_string();
+        args.push(format!("--callgrind-out-file={}", file("callgrind.out", Which::New)));
+        args.push(format!("--log-file={}", file("callgrind.log", Which::New)));
+        args
+    }
+}
+
+impl Executor for ProcessExecutor {
+    fn run(&mut self, job: &Job) -> RunOutput {
+        let start = Instant::now();
+        let status = self.run_inner(job);
+        RunOutput {
+            status,
+            duration: start.elapsed(),
+        }
+    }
+}
+
+impl ProcessExecutor {
+    fn run_inner(&self, job: &Job) -> Status {
+        if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
+            return Status::Failed(format!(
+                "cannot create the output directory {}: {e}",
+                job.paths.dir.display()
+            ));
+        }
+        let mut cmd = Command::new(&self.valgrind);
+        cmd.args(self.valgrind_args(job))
+            .arg(&self.exe)
+            .arg(crate::child::FLAG)
+            .args(job.index.map(|i| i.to_string()))
+            .current_dir(&self.cwd)
+            .stdin(Stdio::null());
+        if job.config.env_clear {
+            cmd.env_clear();
+        }
+        for (key, value) in &job.config.envs {
+            match value {
+                Some(v) => {
+                    cmd.env(key, v);
+                }
+                None => {
+                    if let Some(v) = std::env::var_os(key) {
+                        cmd.env(key, v);
+                    }
+                }
+            }
+        }
+        let (out, err) = match self.nocapture {
+            Nocapture::None => (Stdio::piped(), Stdio::piped()),
+            Nocapture::All => (Stdio::inherit(), Stdio::inherit()),
+            Nocapture::Stdout => (Stdio::inherit(), Stdio::null()),
+            Nocapture::Stderr => (Stdio::null(), Stdio::inherit()),
+        };
+        cmd.stdout(out).stderr(err);
+        // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
+        // only sets a flag of the about-to-exec process.
+        unsafe {
+            cmd.pre_exec(|| {
+                let current = libc::personality(0xffff_ffff);
+                if current != -1 {
+                    libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
+                }
+                Ok(())
+            });
+        }
+        let output = match cmd.output() {
+            Ok(o) => o,
+            Err(e) => {
+                return Status::Failed(format!(
+                    "cannot start {}: {e}",
+                    self.valgrind.display()
+                ))
+            }
+        };
+        if output.status.success() {
+            if job.paths.file("callgrind.out", Which::New).exists() {
+                return Status::Ok;
+            }
+            return Status::Failed("Valgrind wrote no profile".into());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let how = match (output.status.code(), panic_message(&stderr)) {
+            (_, Some(panic)) => format!("panicked: {panic}"),
+            (Some(code), None) => format!("exited with code {code}"),
+            (None, None) => {
+                use std::os::unix::process::ExitStatusExt;
+                format!("was killed by signal {}", output.status.signal().unwrap_or(0))
+            }
+        };
+        let log = job.paths.file("callgrind.log", Which::New);
+        let valgrind_error = std::fs::read_to_string(&log)
+            .ok()
+            .and_then(|text| valgrind_error(&text));
+        match valgrind_error {
+            Some(e) => Status::Failed(format!("{how}; Valgrind said: {e}")),
+            None => Status::Failed(how),
+        }
+    }
+}
+
+/// The message of a Rust panic in captured stderr: the text after `panicked at <location>:`.
+fn panic_message(stderr: &str) -> Option<String> {
+    let start = stderr.find("panicked at ")?;
+    let rest = &stderr[start..];
+    let mut lines = rest.lines();
+    let first = lines.next()?;
+    let location = first.trim_start_matches("panicked at ").trim_end_matches(':');
+    let message: Vec<&str> = lines
+        .take_while(|l| !l.starts_with("note: ") && !l.starts_with("stack backtrace"))
+        .collect();
+    Some(format!("{} (at {location})", message.join("\n").trim()))
+}
+
+/// Valgrind's own complaint in a log (an unknown option, a bad value), if any.
+fn valgrind_error(log: &str) -> Option<String> {
+    log.lines()
+        .map(|l| l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit()).trim())
+        .find(|l| l.starts_with("valgrind:") || l.starts_with("Bad option") || l.contains("Unknown option"))
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panic_messages_from_stderr() {
+        let stderr = "\nthread 'main' panicked at benches/x.rs:10:5:\nboom: 3\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            panic_message(stderr).as_deref(),
+            Some("boom: 3 (at benches/x.rs:10:5)")
+        );
+        assert_eq!(panic_message("nothing"), None);
+    }
+
+    #[test]
+    fn valgrind_complaints_from_the_log() {
+        let log = "==12== Callgrind\nvalgrind: Unknown option: --frob=1\n";
+        assert_eq!(
+            valgrind_error(log).as_deref(),
+            Some("valgrind: Unknown option: --frob=1")
+        );
+    }
+}

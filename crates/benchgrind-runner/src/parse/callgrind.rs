@@ -1,0 +1,205 @@
+//! The Callgrind profile format (`callgrind.out`), as far as totals go.
+//!
+//! A profile names its events in an `events:` header and ends each part with a `totals:` line.
+//! When `totals:` is missing (a truncated file, or another writer), the self costs of the body
+//! are summed instead: every cost line except the one after `calls=`, which holds the inclusive
+//! cost of a call and is already counted in the callee's own lines.
+
+use std::path::Path;
+
+use super::ParseError;
+
+/// What a Callgrind out file says about one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// Event names in file order (`Ir`, `Dr`, ...).
+    pub events: Vec<String>,
+    /// Total per event, in the order of `events`.
+    pub totals: Vec<u64>,
+    /// The `cmd:` header, when present.
+    pub cmd: Option<String>,
+    /// The `pid:` header, when present.
+    pub pid: Option<u32>,
+}
+
+impl Profile {
+    /// The total of one event, or `None` when the profile does not have that event.
+    pub fn total(&self, event: &str) -> Option<u64> {
+        let i = self.events.iter().position(|e| e == event)?;
+        Some(self.totals.get(i).copied().unwrap_or(0))
+    }
+}
+
+/// Reads and parses a Callgrind out file.
+pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
+    let bytes = std::fs::read(path).map_err(|e| ParseError {
+        path: path.to_owned(),
+        line: None,
+        message: format!("cannot read the Callgrind profile: {e}"),
+    })?;
+    parse(path, &bytes)
+}
+
+/// Parses the bytes of a Callgrind out file; `path` is only used in errors.
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
+    let err = |line: usize, message: String| ParseError {
+        path: path.to_owned(),
+        line: Some(line),
+        message,
+    };
+    let mut events: Option<Vec<String>> = None;
+    let mut positions = 1usize;
+    let mut totals: Option<Vec<u64>> = None;
+    let mut summed: Vec<u64> = Vec::new();
+    let mut cmd = None;
+    let mut pid = None;
+    let mut after_calls = false;
+
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let lineno = index + 1;
+        let line = String::from_utf8_lossy(raw);
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let first = line.as_bytes()[0];
+        if first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'*') {
+            let Some(events) = &events else {
+                return Err(err(lineno, "a cost line comes before the `events:` line".into()));
+            };
+            let costs = cost_line(line, positions, events.len())
+                .map_err(|m| err(lineno, format!("{m} in cost line `{line}`")))?;
+            if !after_calls {
+                for (sum, c) in summed.iter_mut().zip(costs) {
+                    *sum += c;
+                }
+            }
+            after_calls = false;
+            continue;
+        }
+        after_calls = false;
+        let Some((key, value)) = line.split_once(['=', ':']) else {
+            return Err(err(lineno, format!("unrecognised line `{line}`")));
+        };
+        let value = value.trim();
+        match key {
+            "events" => {
+                let names: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+                if names.is_empty() {
+                    return Err(err(lineno, "the `events:` line names no event".into()));
+                }
+                summed = vec![0; names.len()];
+                events = Some(names);
+            }
+            "positions" => {
+                positions = value.split_whitespace().count();
+                if positions == 0 {
+                    return Err(err(lineno, "the `positions:` line is empty".into()));
+                }
+            }
+            "totals" | "summary" => {
+                let Some(events) = &events else {
+                    return Err(err(lineno, format!("`{key}:` comes before `events:`")));
+                };
+                let values = numbers(value)
+                    .map_err(|m| err(lineno, format!("{m} in `{key}:` line")))?;
+                if values.len() > events.len() {
+                    return Err(err(
+                        lineno,
+                        format!("`{key}:` has {} values for {} events", values.len(), events.len()),
+                    ));
+                }
+                let mut values = values;
+                values.resize(events.len(), 0);
+                if key == "totals" {
+                    totals = Some(values);
+                }
+            }
+            "cmd" => cmd = Some(value.to_owned()),
+            "pid" => pid = value.parse().ok(),
+            "calls" => after_calls = true,
+            _ => {}
+        }
+    }
+
+    let Some(events) = events else {
+        return Err(ParseError {
+            path: path.to_owned(),
+            line: None,
+            message: "no `events:` line: this is not a Callgrind profile, or it is truncated"
+                .into(),
+        });
+    };
+    Ok(Profile {
+        totals: totals.unwrap_or(summed),
+        events,
+        cmd,
+        pid,
+    })
+}
+
+fn numbers(text: &str) -> Result<Vec<u64>, String> {
+    text.split_whitespace()
+        .map(|t| t.parse::<u64>().map_err(|_| format!("`{t}` is not a count")))
+        .collect()
+}
+
+/// The costs of a cost line: `positions` position columns (absolute, `+n`, `-n` or `*`, in
+/// decimal or `0x` hex), then up to `events` counts.
+fn cost_line(line: &str, positions: usize, events: usize) -> Result<Vec<u64>, String> {
+    let mut fields = line.split_whitespace();
+    for _ in 0..positions {
+        let pos = fields.next().ok_or("a position is missing")?;
+        let digits = pos.trim_start_matches(['+', '-']);
+        let valid = pos == "*"
+            || digits.parse::<u64>().is_ok()
+            || digits
+                .strip_prefix("0x")
+                .is_some_and(|h| u64::from_str_radix(h, 16).is_ok());
+        if !valid {
+            return Err(format!("`{pos}` is not a position"));
+        }
+    }
+    let costs = numbers(&fields.collect::<Vec<_>>().join(" "))?;
+    if costs.len() > events {
+        return Err(format!("{} costs for {} events", costs.len(), events));
+    }
+    Ok(costs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Profile, ParseError> {
+        parse(Path::new("t.out"), text.as_bytes())
+    }
+
+    #[test]
+    fn sums_self_costs_when_totals_are_missing() {
+        let text = "events: Ir Dr\nfn=a\n3 10 2\n+1 5\ncalls=1 0\n4 100 50\nfn=b\n* 7 1\n";
+        let profile = p(text).unwrap();
+        assert_eq!(profile.totals, vec![22, 3]);
+    }
+
+    #[test]
+    fn totals_line_wins_and_short_lines_are_zero_filled() {
+        let profile = p("events: Ir Dr Dw\n1 1\ntotals: 9\n").unwrap();
+        assert_eq!(profile.totals, vec![9, 0, 0]);
+        assert_eq!(profile.total("Dw"), Some(0));
+        assert_eq!(profile.total("Bc"), None);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = p("events: Ir\nfn=a\n1 x\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.to_string().starts_with("t.out:3: "), "{e}");
+        let e = p("fn=a\n1 2\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = p("").unwrap_err();
+        assert!(e.to_string().contains("no `events:` line"), "{e}");
+        let e = p("events: Ir\ntotals: 1 2\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+    }
+}

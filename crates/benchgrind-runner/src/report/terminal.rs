@@ -1,0 +1,139 @@
+//! The terminal report: a header line per benchmark, then one line per metric as
+//! `new|old (+x%) [+yx]`, in fixed columns so that runs line up when diffed.
+
+use std::io::{self, Write};
+
+use crate::compare::{change, Change};
+use crate::metrics::Metrics;
+
+/// Whether to color the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// ANSI colors on.
+    pub color: bool,
+}
+
+impl Style {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// Writes the header line `<file>::<group>::<function> <id>:<args>`.
+pub fn header(out: &mut dyn Write, style: Style, path: &str, id_and_args: &str) -> io::Result<()> {
+    let path = style.paint("1;32", path);
+    if id_and_args.is_empty() {
+        writeln!(out, "{path}")
+    } else {
+        writeln!(out, "{path} {}", style.paint("36", id_and_args))
+    }
+}
+
+/// Writes one line per metric of `new`, each compared with the same metric of `old`.
+pub fn metrics(
+    out: &mut dyn Write,
+    style: Style,
+    new: &Metrics,
+    old: Option<&Metrics>,
+) -> io::Result<()> {
+    for &(kind, value) in &new.values {
+        let old_value = old.and_then(|o| o.get(kind));
+        let label = format!("{}:", kind.label());
+        let old_text = old_value.map_or_else(|| "N/A".to_owned(), |v| v.to_string());
+        let change = change_text(style, change(value, old_value));
+        let value = style.paint("1", &format!("{value:>15}"));
+        writeln!(out, "  {label:<18}{value}|{old_text:<16}{change}")?;
+    }
+    Ok(())
+}
+
+fn change_text(style: Style, change: Change) -> String {
+    match change {
+        Change::NoOld => style.paint("90", "(*********)"),
+        Change::Same => style.paint("90", "(No change)"),
+        Change::Diff { pct, factor } => {
+            let code = if pct > 0.0 { "31" } else { "32" };
+            let pct = if pct.is_infinite() {
+                "+++inf+++".to_owned()
+            } else {
+                format!("{}%", signed_sig6(pct))
+            };
+            let factor = if factor.is_infinite() {
+                if factor > 0.0 {
+                    "+++inf+++".to_owned()
+                } else {
+                    "---inf---".to_owned()
+                }
+            } else {
+                format!("{}x", signed_sig6(factor))
+            };
+            format!(
+                "{} {}",
+                style.paint(code, &format!("({pct})")),
+                style.paint(code, &format!("[{factor}]"))
+            )
+        }
+    }
+}
+
+/// A signed number with six significant digits, trailing zeros kept: `+61.8003`, `-1.09574`.
+fn signed_sig6(value: f64) -> String {
+    let magnitude = value.abs();
+    let int_digits = if magnitude < 1.0 {
+        1
+    } else {
+        magnitude.log10().floor() as i32 + 1
+    };
+    let decimals = (6 - int_digits).max(0) as usize;
+    let sign = if value < 0.0 { '-' } else { '+' };
+    format!("{sign}{magnitude:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::EventKind;
+
+    fn m(values: &[(EventKind, u64)]) -> Metrics {
+        Metrics {
+            values: values.to_vec(),
+        }
+    }
+
+    fn render(new: &Metrics, old: Option<&Metrics>) -> String {
+        let mut out = Vec::new();
+        metrics(&mut out, Style { color: false }, new, old).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn lines_have_the_seed_layout() {
+        let new = m(&[(EventKind::Ir, 1733), (EventKind::EstimatedCycles, 35638757)]);
+        assert_eq!(
+            render(&new, None),
+            "  Instructions:                1733|N/A             (*********)\n  \
+             Estimated Cycles:        35638757|N/A             (*********)\n"
+        );
+        let old = m(&[(EventKind::Ir, 2804), (EventKind::EstimatedCycles, 35638757)]);
+        assert_eq!(
+            render(&new, Some(&old)),
+            "  Instructions:                1733|2804            (-38.1954%) [-1.61800x]\n  \
+             Estimated Cycles:        35638757|35638757        (No change)\n"
+        );
+    }
+
+    #[test]
+    fn six_significant_digits() {
+        assert_eq!(signed_sig6(61.80034), "+61.8003");
+        assert_eq!(signed_sig6(-8.737864), "-8.73786");
+        assert_eq!(signed_sig6(-25.0), "-25.0000");
+        assert_eq!(signed_sig6(1.6180), "+1.61800");
+        assert_eq!(signed_sig6(0.5), "+0.50000");
+        assert_eq!(signed_sig6(1234567.0), "+1234567");
+        assert_eq!(signed_sig6(150.0), "+150.000");
+    }
+}

@@ -1,0 +1,62 @@
+//! Stage 1 of the pipeline, register: the data the macros generate for a bench binary.
+//!
+//! `main!` builds one [`Main`] from the groups, each group lists its functions, each function its
+//! benches. Nothing here runs Valgrind; [`crate::plan`] turns this list into jobs.
+
+use crate::config::LibraryBenchmarkConfig;
+
+/// Everything `main!` registered for one bench binary.
+#[derive(Debug)]
+pub struct Main {
+    /// The package the bench target belongs to (`CARGO_PKG_NAME`).
+    pub package: &'static str,
+    /// The bench target's crate name (`CARGO_CRATE_NAME`), the first part of every id.
+    pub bench_file: &'static str,
+    /// The package's directory (`CARGO_MANIFEST_DIR`): the working directory of benchmarks.
+    pub manifest_dir: &'static str,
+    /// The `config` of `main!`.
+    pub config: Option<LibraryBenchmarkConfig>,
+    /// The library benchmark groups, in the order given to `main!`.
+    pub groups: Vec<Group>,
+}
+
+/// One `library_benchmark_group!`.
+#[derive(Debug)]
+pub struct Group {
+    /// The group's `name`.
+    pub name: &'static str,
+    /// The group's `config`.
+    pub config: Option<LibraryBenchmarkConfig>,
+    /// Whether benches with the same id in different functions are compared with each other.
+    pub compare_by_id: bool,
+    /// Runs once before the group's benchmarks, in the harness, not measured.
+    pub setup: Option<fn()>,
+    /// Runs once after the group's benchmarks, in the harness, not measured.
+    pub teardown: Option<fn()>,
+    /// The `#[library_benchmark]` functions in the order given to `benchmarks`.
+    pub functions: Vec<Function>,
+}
+
+/// One `#[library_benchmark]` function with its benches.
+#[derive(Debug)]
+pub struct Function {
+    /// The function's name.
+    pub name: &'static str,
+    /// The `config` of `#[library_benchmark(config = ...)]`.
+    pub config: Option<LibraryBenchmarkConfig>,
+    /// The function's benches, one per `#[bench]` and one per argument of `#[benches]`.
+    pub benches: Vec<Bench>,
+}
+
+/// One benchmark: an id, its arguments as written, and the code that runs it.
+#[derive(Debug)]
+pub struct Bench {
+    /// The part after `bench::`, or `None` for a function without `#[bench]` attributes.
+    pub id: Option<&'static str>,
+    /// The arguments as written in the source, for the header line.
+    pub args: &'static str,
+    /// The `config` of this `#[bench]`/`#[benches]`.
+    pub config: Option<LibraryBenchmarkConfig>,
+    /// Runs setup, the measured body and teardown, in the measured process.
+    pub run: fn(),
+}

@@ -1,0 +1,137 @@
+//! Where a benchmark's files live and how a new run replaces the previous one.
+//!
+//! `<home>/<package>/<bench file>/<group>/<function>.<id>/` holds `callgrind.out` and
+//! `callgrind.log` of the last run and `*.old` of the one before. Valgrind writes a run to
+//! `*.new`; only a successful run is renamed into place, so a failing benchmark or a crash never
+//! replaces good results, and a rename never leaves a half-written file.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The files of one benchmark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchPaths {
+    /// The benchmark's directory.
+    pub dir: PathBuf,
+}
+
+impl BenchPaths {
+    /// The directory of a benchmark below `home`.
+    pub fn new(
+        home: &Path,
+        package: &str,
+        bench_file: &str,
+        group: &str,
+        function: &str,
+        id: Option<&str>,
+    ) -> BenchPaths {
+        let leaf = match id {
+            Some(id) => format!("{function}.{id}"),
+            None => function.to_owned(),
+        };
+        BenchPaths {
+            dir: home.join(package).join(bench_file).join(group).join(leaf),
+        }
+    }
+
+    /// A file of the run: `current`, `old` or `new` (in progress) of `callgrind.out` or
+    /// `callgrind.log`.
+    pub fn file(&self, name: &str, which: Which) -> PathBuf {
+        let suffix = match which {
+            Which::Current => "",
+            Which::Old => ".old",
+            Which::New => ".new",
+        };
+        self.dir.join(format!("{name}{suffix}"))
+    }
+
+    /// Makes the new run current and the current one old.
+    ///
+    /// If a crash came between the two renames, `current` is missing and `old` holds the last
+    /// good run; [`previous`](Self::previous) still finds it.
+    pub fn promote(&self, name: &str) -> io::Result<()> {
+        let current = self.file(name, Which::Current);
+        if current.exists() {
+            std::fs::rename(&current, self.file(name, Which::Old))?;
+        }
+        std::fs::rename(self.file(name, Which::New), current)
+    }
+
+    /// The file of the last good run before the one in progress: `current`, else `old`.
+    pub fn previous(&self, name: &str) -> Option<PathBuf> {
+        [Which::Current, Which::Old]
+            .into_iter()
+            .map(|w| self.file(name, w))
+            .find(|p| p.exists())
+    }
+}
+
+/// Which file of a pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    /// The last run.
+    Current,
+    /// The run before.
+    Old,
+    /// The run in progress.
+    New,
+}
+
+/// The default home: `$CARGO_TARGET_DIR/benchgrind`, else the `target` directory the bench binary
+/// was built in (the first ancestor with Cargo's `CACHEDIR.TAG`), else `<package>/target`.
+pub fn default_home(exe: &Path, manifest_dir: &Path) -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        let dir = PathBuf::from(dir);
+        let dir = if dir.is_relative() {
+            manifest_dir.join(dir)
+        } else {
+            dir
+        };
+        return dir.join("benchgrind");
+    }
+    exe.ancestors()
+        .skip(1)
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| manifest_dir.join("target"))
+        .join("benchgrind")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_run_becomes_current_and_the_current_one_old() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = BenchPaths::new(tmp.path(), "pkg", "file", "group", "func", Some("id"));
+        assert!(paths.dir.ends_with("pkg/file/group/func.id"));
+        std::fs::create_dir_all(&paths.dir).unwrap();
+        assert_eq!(paths.previous("callgrind.out"), None);
+
+        std::fs::write(paths.file("callgrind.out", Which::New), "one").unwrap();
+        paths.promote("callgrind.out").unwrap();
+        std::fs::write(paths.file("callgrind.out", Which::New), "two").unwrap();
+        assert_eq!(
+            paths.previous("callgrind.out"),
+            Some(paths.file("callgrind.out", Which::Current))
+        );
+        paths.promote("callgrind.out").unwrap();
+        let read = |w| std::fs::read_to_string(paths.file("callgrind.out", w)).unwrap();
+        assert_eq!(read(Which::Current), "two");
+        assert_eq!(read(Which::Old), "one");
+        assert!(!paths.file("callgrind.out", Which::New).exists());
+    }
+
+    #[test]
+    fn the_home_is_next_to_the_target_dirs_tag() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("target");
+        std::fs::create_dir_all(target.join("release/deps")).unwrap();
+        std::fs::write(target.join("CACHEDIR.TAG"), "").unwrap();
+        let exe = target.join("release/deps/bench-1234");
+        if std::env::var_os("CARGO_TARGET_DIR").is_none() {
+            assert_eq!(default_home(&exe, tmp.path()), target.join("benchgrind"));
+        }
+    }
+}

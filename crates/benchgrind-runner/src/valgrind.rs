@@ -1,0 +1,88 @@
+//! Finding Valgrind and checking its version, once, before any benchmark runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The oldest Valgrind whose Callgrind has every option the runner passes.
+pub const MIN_VERSION: (u32, u32) = (3, 16);
+
+/// A usable Valgrind.
+#[derive(Debug, Clone)]
+pub struct Valgrind {
+    /// Absolute path of the `valgrind` launcher.
+    pub path: PathBuf,
+    /// `(major, minor, patch)`.
+    pub version: (u32, u32, u32),
+}
+
+const INSTALL_HINT: &str = "install it with your package manager (Debian/Ubuntu: `sudo apt-get \
+install valgrind`, Fedora: `sudo dnf install valgrind`, Arch: `sudo pacman -S valgrind`), or set \
+BENCHGRIND_VALGRIND to the path of a `valgrind` binary";
+
+/// Finds Valgrind: `BENCHGRIND_VALGRIND` if set, else `valgrind` on `PATH`; checks the version.
+pub fn locate() -> Result<Valgrind, String> {
+    let path = match std::env::var_os("BENCHGRIND_VALGRIND") {
+        Some(p) => PathBuf::from(p),
+        None => find_in_path("valgrind").ok_or_else(|| {
+            format!("benchgrind needs Valgrind 3.16 or newer, but `valgrind` is not on PATH: {INSTALL_HINT}")
+        })?,
+    };
+    let output = Command::new(&path).arg("--version").output().map_err(|e| {
+        format!("cannot run Valgrind at {}: {e}; {INSTALL_HINT}", path.display())
+    })?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let version = parse_version(text.trim()).ok_or_else(|| {
+        format!(
+            "{} --version printed `{}`, which is not a Valgrind version; {INSTALL_HINT}",
+            path.display(),
+            text.trim()
+        )
+    })?;
+    if (version.0, version.1) < MIN_VERSION {
+        return Err(format!(
+            "Valgrind {}.{}.{} at {} is too old: benchgrind needs 3.16 or newer; {INSTALL_HINT}",
+            version.0,
+            version.1,
+            version.2,
+            path.display()
+        ));
+    }
+    Ok(Valgrind { path, version })
+}
+
+/// Looks a program up in the directories of `PATH`.
+pub fn find_in_path(name: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Parses `valgrind-3.19.0` (also `valgrind-3.22.0.GIT` and `valgrind-3.16`).
+fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
+    let rest = text.strip_prefix("valgrind-")?;
+    let mut parts = rest.split(['.', '-']);
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    let patch = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    Some((major, minor, patch))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_version;
+
+    #[test]
+    fn versions() {
+        assert_eq!(parse_version("valgrind-3.19.0"), Some((3, 19, 0)));
+        assert_eq!(parse_version("valgrind-3.22.0.GIT"), Some((3, 22, 0)));
+        assert_eq!(parse_version("valgrind-3.16"), Some((3, 16, 0)));
+        assert_eq!(parse_version("3.19.0"), None);
+    }
+}
