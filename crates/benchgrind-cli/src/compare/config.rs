@@ -1,0 +1,207 @@
+//! `benchgrind compare` arguments, second stage: the mode, what each input is, the filters, the
+//! limits and the output, all resolved and checked before any binary runs.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use regex::Regex;
+
+use super::args::{RawArgs, UsageError};
+use super::diff::Options;
+use super::input::{self, Source};
+use super::report::{Format, Style};
+use super::threshold::Limits;
+
+/// One side of the comparison.
+#[derive(Debug)]
+pub struct SideSpec {
+    /// Where its results come from.
+    pub source: Source,
+    /// Its filter, in the filtered modes.
+    pub filter: Option<Filter>,
+}
+
+/// A side's `--benchmark_filter` regex.
+#[derive(Debug)]
+pub struct Filter {
+    /// As typed (passed to binaries as is).
+    pub text: String,
+    /// Compiled, to filter and rename results.
+    pub regex: Regex,
+}
+
+/// Everything `run` needs.
+#[derive(Debug)]
+pub struct Config {
+    /// The old side.
+    pub old: SideSpec,
+    /// The new side.
+    pub new: SideSpec,
+    /// In the filtered modes, what replaces each side's match.
+    pub marker: Option<String>,
+    /// The output format.
+    pub format: Format,
+    /// Colors and repetition rows.
+    pub style: Style,
+    /// `--fail-above`.
+    pub limits: Limits,
+    /// U test settings.
+    pub options: Options,
+    /// `--keep-results`.
+    pub keep_results: Option<PathBuf>,
+    /// Options for the binaries.
+    pub passthrough: Vec<OsString>,
+}
+
+fn usage(msg: impl Into<String>) -> anyhow::Error {
+    UsageError(msg.into()).into()
+}
+
+impl Config {
+    /// Resolves raw arguments; inputs are looked at (not run).
+    pub fn resolve(raw: RawArgs) -> Result<Config> {
+        let format = match raw.format.as_deref() {
+            None => Format::Terminal,
+            Some(f) => Format::parse(f).ok_or_else(|| {
+                usage(format!(
+                    "`--format {f}`: expected terminal, json, markdown or csv"
+                ))
+            })?,
+        };
+        let mut limits = Limits::default();
+        for spec in &raw.fail_above {
+            limits.add(spec).map_err(|e| usage(e.to_string()))?;
+        }
+        let alpha = match raw.alpha.as_deref() {
+            None => 0.05,
+            Some(a) => a
+                .parse::<f64>()
+                .ok()
+                .filter(|a| *a > 0.0 && *a < 1.0)
+                .ok_or_else(|| {
+                    usage(format!("`--alpha {a}`: expected a number between 0 and 1"))
+                })?,
+        };
+        let color = color_wanted(raw.color.as_deref())?;
+        let (old, new, marker) = sides(&raw.positional)?;
+        let any_binary = [&old, &new]
+            .iter()
+            .any(|s| matches!(s.source, Source::GbenchBinary(_)));
+        if !any_binary && !raw.passthrough.is_empty() {
+            return Err(usage(
+                "options after `--` are for binaries, but neither side is a binary",
+            ));
+        }
+        if !any_binary && raw.keep_results.is_some() {
+            return Err(usage(
+                "`--keep-results` keeps what binaries write, but neither side is a binary",
+            ));
+        }
+        Ok(Config {
+            old,
+            new,
+            marker,
+            format,
+            style: Style {
+                color: color && format == Format::Terminal,
+                repetitions: !raw.aggregates_only,
+            },
+            limits,
+            options: Options {
+                alpha,
+                utest: !raw.no_utest,
+            },
+            keep_results: raw.keep_results,
+            passthrough: raw.passthrough,
+        })
+    }
+}
+
+/// The two sides and, in the filtered modes, the marker, from the positional arguments.
+fn sides(positional: &[OsString]) -> Result<(SideSpec, SideSpec, Option<String>)> {
+    let word = positional.first().and_then(|w| w.to_str());
+    let (inputs, filters): (Vec<&OsString>, Vec<&OsString>) = match (word, positional.len()) {
+        (Some("benchmarks"), 3) => (vec![&positional[1], &positional[2]], vec![]),
+        (Some("filters"), 4) => (vec![&positional[1]], vec![&positional[2], &positional[3]]),
+        (Some("benchmarksfiltered"), 5) => (
+            vec![&positional[1], &positional[3]],
+            vec![&positional[2], &positional[4]],
+        ),
+        (Some(w @ ("benchmarks" | "filters" | "benchmarksfiltered")), n) => {
+            let want = match w {
+                "benchmarks" => "OLD NEW",
+                "filters" => "INPUT FILTER_OLD FILTER_NEW",
+                _ => "OLD FILTER_OLD NEW FILTER_NEW",
+            };
+            return Err(usage(format!(
+                "`compare {w}` takes {want} ({} given)",
+                n - 1
+            )));
+        }
+        (_, 2) => (vec![&positional[0], &positional[1]], vec![]),
+        (_, n) => return Err(usage(format!(
+            "expected OLD and NEW (or a mode: benchmarks, filters, benchmarksfiltered), got {n} \
+                 argument{}",
+            if n == 1 { "" } else { "s" }
+        ))),
+    };
+    let sources = inputs
+        .iter()
+        .map(|p| input::detect(&PathBuf::from(p)))
+        .collect::<Result<Vec<_>>>()?;
+    let filters = filters
+        .iter()
+        .map(|f| {
+            let text = f
+                .to_str()
+                .ok_or_else(|| usage("a filter is not valid UTF-8"))?
+                .to_string();
+            let regex = Regex::new(&text)
+                .map_err(|e| usage(format!("filter `{text}` is not a valid regex: {e}")))?;
+            Ok(Filter { text, regex })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let marker =
+        (filters.len() == 2).then(|| super::filter::marker(&filters[0].text, &filters[1].text));
+    let mut filters = filters.into_iter();
+    let old_source = sources[0].clone();
+    let new_source = sources
+        .last()
+        .cloned()
+        .unwrap_or_else(|| old_source.clone());
+    let old = SideSpec {
+        source: old_source,
+        filter: filters.next(),
+    };
+    let new = SideSpec {
+        source: new_source,
+        filter: filters.next(),
+    };
+    Ok((old, new, marker))
+}
+
+/// `--color`, then `BENCHGRIND_COLOR`, then `CARGO_TERM_COLOR`; `auto` means stdout is a terminal
+/// and `NO_COLOR` is unset.
+fn color_wanted(flag: Option<&str>) -> Result<bool> {
+    let env = |name| std::env::var(name).ok().filter(|v: &String| !v.is_empty());
+    let (value, origin) = match flag {
+        Some(v) => (v.to_string(), "--color"),
+        None => match env("BENCHGRIND_COLOR") {
+            Some(v) => (v, "BENCHGRIND_COLOR"),
+            None => match env("CARGO_TERM_COLOR") {
+                Some(v) => (v, "CARGO_TERM_COLOR"),
+                None => ("auto".to_string(), ""),
+            },
+        },
+    };
+    match value.as_str() {
+        "always" => Ok(true),
+        "never" => Ok(false),
+        "auto" => Ok(std::io::stdout().is_terminal() && env("NO_COLOR").is_none()),
+        other => Err(usage(format!(
+            "{origin} `{other}`: expected auto, always or never"
+        ))),
+    }
+}

@@ -1,0 +1,400 @@
+//! The comparison core: two [`ResultSet`]s in, a [`Comparison`] out. A pure function of its
+//! inputs, whatever format they came from.
+//!
+//! Benchmarks are matched by name; names on one side only and failed benchmarks are listed, not
+//! dropped. Per metric: the change of every repetition pair (paired by index), a summary change
+//! (of the medians when a side has several samples), and the two-sided Mann-Whitney U test when
+//! both sides have at least two samples. The overall line compares the geometric means of all the
+//! samples of the geomean metrics (times) of the matched runs.
+
+use super::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
+use super::stats::{self, UMethod};
+
+/// Below this many repetitions on either side the U test is shown with a warning.
+pub const RELIABLE_REPETITIONS: usize = 9;
+
+/// The name of the overall geometric-mean line.
+pub const GEOMEAN_NAME: &str = "OVERALL_GEOMEAN";
+
+/// Settings of the comparison.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Significance level of the U test.
+    pub alpha: f64,
+    /// Whether to run the U test at all.
+    pub utest: bool,
+}
+
+/// An old value, a new value and the relative change between them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Change {
+    /// The old value.
+    pub old: f64,
+    /// The new value.
+    pub new: f64,
+    /// `(new - old) / |old|`, `None` when undefined.
+    pub change: Option<f64>,
+}
+
+/// The U test of one metric of one benchmark.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UTest {
+    /// Two-sided p-value.
+    pub p_value: f64,
+    /// `p_value < alpha`.
+    pub significant: bool,
+    /// Both sides have at least [`RELIABLE_REPETITIONS`] samples.
+    pub reliable: bool,
+    /// How the p-value was computed.
+    pub method: UMethod,
+}
+
+/// What a summary value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SummaryOf {
+    /// Both sides have one sample: the summary is that pair.
+    Single,
+    /// The medians of the samples.
+    Median,
+    /// The geometric means of the samples.
+    Geomean,
+}
+
+/// One metric of one benchmark, old against new.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MetricDiff {
+    /// The metric's name.
+    pub name: String,
+    /// Its unit.
+    pub unit: Unit,
+    /// Which way is better.
+    pub better: Better,
+    /// How many samples each side has.
+    pub samples: (usize, usize),
+    /// Repetition pairs by index, as many as the shorter side has (empty for single samples).
+    pub repetitions: Vec<Change>,
+    /// The benchmark-level change, which thresholds check.
+    pub summary: Change,
+    /// What `summary` holds.
+    pub summary_of: SummaryOf,
+    /// The U test, when both sides have two samples or more.
+    pub utest: Option<UTest>,
+}
+
+/// One benchmark present on both sides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchDiff {
+    /// The matched name.
+    pub name: String,
+    /// Run or aggregate (from the old side).
+    pub kind: Kind,
+    /// Metrics present on both sides.
+    pub metrics: Vec<MetricDiff>,
+    /// Metric names only the old side has.
+    pub metrics_only_old: Vec<String>,
+    /// Metric names only the new side has.
+    pub metrics_only_new: Vec<String>,
+}
+
+/// Which side something belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The first input.
+    Old,
+    /// The second input.
+    New,
+}
+
+impl Side {
+    /// `old` or `new`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Old => "old",
+            Side::New => "new",
+        }
+    }
+}
+
+/// A benchmark that failed on one side, so could not be compared.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// The benchmark.
+    pub name: String,
+    /// Where it failed (if both, one entry each).
+    pub side: Side,
+    /// The benchmark's error message.
+    pub message: String,
+}
+
+/// Everything the reports show and the thresholds check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// The old side's label.
+    pub old_label: String,
+    /// The new side's label.
+    pub new_label: String,
+    /// The significance level used.
+    pub alpha: f64,
+    /// Benchmarks on both sides that ran, in the old side's order.
+    pub benchmarks: Vec<BenchDiff>,
+    /// One entry per geomean metric (time, cpu), when there are samples to average.
+    pub geomean: Vec<MetricDiff>,
+    /// Names only the old side has.
+    pub only_old: Vec<String>,
+    /// Names only the new side has.
+    pub only_new: Vec<String>,
+    /// Benchmarks that failed on a side.
+    pub failures: Vec<Failure>,
+}
+
+/// Compares `old` with `new`.
+pub fn compare(old: &ResultSet, new: &ResultSet, options: Options) -> Comparison {
+    let mut benchmarks = Vec::new();
+    let mut failures = Vec::new();
+    let mut only_old = Vec::new();
+    let mut geo: Vec<(Metric, Vec<f64>, Vec<f64>)> = Vec::new();
+    for o in &old.benchmarks {
+        let Some(n) = new.benchmarks.iter().find(|n| n.name == o.name) else {
+            only_old.push(o.name.clone());
+            continue;
+        };
+        let failed_old = o.error.as_ref().map(|e| (Side::Old, e));
+        let failed_new = n.error.as_ref().map(|e| (Side::New, e));
+        if failed_old.is_some() || failed_new.is_some() {
+            failures.extend(
+                failed_old
+                    .into_iter()
+                    .chain(failed_new)
+                    .map(|(side, e)| Failure {
+                        name: o.name.clone(),
+                        side,
+                        message: e.clone(),
+                    }),
+            );
+            continue;
+        }
+        if o.kind == Kind::Run {
+            collect_geomean(&mut geo, o, n);
+        }
+        benchmarks.push(diff_benchmark(o, n, options));
+    }
+    let only_new = new
+        .benchmarks
+        .iter()
+        .filter(|n| !old.benchmarks.iter().any(|o| o.name == n.name))
+        .map(|n| n.name.clone())
+        .collect();
+    let geomean = geo
+        .into_iter()
+        .filter_map(|(m, olds, news)| {
+            let summary = Change::of(stats::geomean(&olds)?, stats::geomean(&news)?);
+            Some(MetricDiff {
+                name: m.name,
+                unit: m.unit,
+                better: m.better,
+                samples: (olds.len(), news.len()),
+                repetitions: Vec::new(),
+                summary,
+                summary_of: SummaryOf::Geomean,
+                utest: None,
+            })
+        })
+        .collect();
+    Comparison {
+        old_label: old.label.clone(),
+        new_label: new.label.clone(),
+        alpha: options.alpha,
+        benchmarks,
+        geomean,
+        only_old,
+        only_new,
+        failures,
+    }
+}
+
+impl Change {
+    /// The change from `old` to `new`.
+    pub fn of(old: f64, new: f64) -> Change {
+        Change {
+            old,
+            new,
+            change: stats::relative_change(old, new),
+        }
+    }
+}
+
+fn diff_benchmark(old: &Benchmark, new: &Benchmark, options: Options) -> BenchDiff {
+    let find = |b: &'_ Benchmark, name: &str| b.metrics.iter().any(|m| m.name == name);
+    let metrics = old
+        .metrics
+        .iter()
+        .filter_map(|o| {
+            let n = new.metrics.iter().find(|n| n.name == o.name)?;
+            Some(diff_metric(o, n, options))
+        })
+        .collect();
+    BenchDiff {
+        name: old.name.clone(),
+        kind: old.kind.clone(),
+        metrics,
+        metrics_only_old: names_missing(&old.metrics, |n| find(new, n)),
+        metrics_only_new: names_missing(&new.metrics, |n| find(old, n)),
+    }
+}
+
+fn names_missing(metrics: &[Metric], present: impl Fn(&str) -> bool) -> Vec<String> {
+    metrics
+        .iter()
+        .filter(|m| !present(&m.name))
+        .map(|m| m.name.clone())
+        .collect()
+}
+
+fn diff_metric(old: &Metric, new: &Metric, options: Options) -> MetricDiff {
+    let (xs, ys) = (&old.samples, &new.samples);
+    let single = xs.len() == 1 && ys.len() == 1;
+    let repetitions = if single {
+        Vec::new()
+    } else {
+        xs.iter().zip(ys).map(|(&o, &n)| Change::of(o, n)).collect()
+    };
+    let (summary, summary_of) = if single {
+        (Change::of(xs[0], ys[0]), SummaryOf::Single)
+    } else {
+        let m = |v: &[f64]| stats::median(v).unwrap_or(f64::NAN);
+        (Change::of(m(xs), m(ys)), SummaryOf::Median)
+    };
+    let utest = (options.utest && xs.len() >= 2 && ys.len() >= 2)
+        .then(|| stats::mann_whitney_u(xs, ys))
+        .flatten()
+        .map(|r| UTest {
+            p_value: r.p_value,
+            significant: r.p_value < options.alpha,
+            reliable: xs.len().min(ys.len()) >= RELIABLE_REPETITIONS,
+            method: r.method,
+        });
+    MetricDiff {
+        name: old.name.clone(),
+        unit: old.unit,
+        better: old.better,
+        samples: (xs.len(), ys.len()),
+        repetitions,
+        summary,
+        summary_of,
+        utest,
+    }
+}
+
+fn collect_geomean(acc: &mut Vec<(Metric, Vec<f64>, Vec<f64>)>, old: &Benchmark, new: &Benchmark) {
+    for o in old.metrics.iter().filter(|m| m.geomean) {
+        let Some(n) = new.metrics.iter().find(|n| n.name == o.name) else {
+            continue;
+        };
+        match acc.iter_mut().find(|(m, _, _)| m.name == o.name) {
+            Some((_, olds, news)) => {
+                olds.extend(&o.samples);
+                news.extend(&n.samples);
+            }
+            None => acc.push((o.clone(), o.samples.clone(), n.samples.clone())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bench(name: &str, kind: Kind, time: &[f64]) -> Benchmark {
+        Benchmark {
+            name: name.into(),
+            kind,
+            metrics: vec![Metric {
+                name: "time".into(),
+                unit: Unit::Nanoseconds,
+                better: Better::Lower,
+                samples: time.to_vec(),
+                geomean: true,
+            }],
+            error: None,
+        }
+    }
+
+    fn set(benchmarks: Vec<Benchmark>) -> ResultSet {
+        ResultSet {
+            label: "x".into(),
+            benchmarks,
+        }
+    }
+
+    const OPTIONS: Options = Options {
+        alpha: 0.05,
+        utest: true,
+    };
+
+    #[test]
+    fn matches_by_name_and_lists_the_rest() {
+        let mut failing = bench("f", Kind::Run, &[1.0]);
+        failing.error = Some("boom".into());
+        let old = set(vec![
+            bench("a", Kind::Run, &[100.0]),
+            bench("gone", Kind::Run, &[1.0]),
+            bench("f", Kind::Run, &[1.0]),
+        ]);
+        let new = set(vec![
+            bench("added", Kind::Run, &[1.0]),
+            failing,
+            bench("a", Kind::Run, &[110.0]),
+        ]);
+        let c = compare(&old, &new, OPTIONS);
+        assert_eq!(c.benchmarks.len(), 1);
+        let m = &c.benchmarks[0].metrics[0];
+        assert_eq!(m.summary_of, SummaryOf::Single);
+        assert!((m.summary.change.unwrap() - 0.1).abs() < 1e-12);
+        assert!(m.repetitions.is_empty() && m.utest.is_none());
+        assert_eq!(c.only_old, ["gone"]);
+        assert_eq!(c.only_new, ["added"]);
+        assert_eq!(c.failures.len(), 1);
+        assert_eq!(c.failures[0].side, Side::New);
+        // The geometric mean covers matched runs only: a alone.
+        assert!((c.geomean[0].summary.old - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn repetitions_pair_by_index_and_get_a_u_test() {
+        let old = set(vec![bench("a", Kind::Run, &[10.0, 11.0, 12.0, 13.0])]);
+        let new = set(vec![bench("a", Kind::Run, &[20.0, 21.0, 22.0])]);
+        let c = compare(&old, &new, OPTIONS);
+        let m = &c.benchmarks[0].metrics[0];
+        assert_eq!(m.samples, (4, 3));
+        assert_eq!(m.repetitions.len(), 3);
+        assert_eq!(m.repetitions[2].change, Some((22.0 - 12.0) / 12.0));
+        assert_eq!(m.summary_of, SummaryOf::Median);
+        assert_eq!((m.summary.old, m.summary.new), (11.5, 21.0));
+        let u = m.utest.unwrap();
+        assert!(!u.reliable);
+        assert!(
+            (u.p_value - 0.05714285714285714).abs() < 1e-12,
+            "{}",
+            u.p_value
+        );
+        assert!(!u.significant);
+        // Geomean over every sample of each side.
+        let g = &c.geomean[0];
+        assert_eq!(g.samples, (4, 3));
+        let want_old = (10.0f64 * 11.0 * 12.0 * 13.0).powf(0.25);
+        assert!((g.summary.old - want_old).abs() < 1e-9);
+    }
+
+    #[test]
+    fn aggregates_are_compared_but_not_in_the_geomean() {
+        let agg = || Kind::Aggregate {
+            stat: "mean".into(),
+            spread: false,
+        };
+        let old = set(vec![bench("a_mean", agg(), &[10.0])]);
+        let new = set(vec![bench("a_mean", agg(), &[12.0])]);
+        let c = compare(&old, &new, OPTIONS);
+        assert_eq!(c.benchmarks[0].metrics[0].summary.change, Some(0.2));
+        assert!(c.geomean.is_empty());
+    }
+}

@@ -1,0 +1,115 @@
+//! The format-neutral results that `compare` works on: named benchmarks, each with named metrics,
+//! each metric with one or more samples.
+//!
+//! Every input kind (Google Benchmark JSON and binaries today, benchgrind summaries later) is
+//! turned into a [`ResultSet`] by its own module under `input/`; the comparison core (`diff`),
+//! the thresholds and the reports only ever see these types.
+
+/// Which way a metric gets better; decides colors and what `--fail-above` counts as worse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Better {
+    /// Times, instruction counts, cache misses.
+    Lower,
+    /// Throughput counters such as `bytes_per_second`.
+    Higher,
+    /// User counters: the file does not say.
+    Unknown,
+}
+
+/// What a metric's values measure, for display and for the JSON `unit` field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A duration; values are stored in nanoseconds whatever unit the input used.
+    Nanoseconds,
+    /// Something per second (bytes, items).
+    PerSecond,
+    /// A plain number: a count or a user counter.
+    Count,
+    /// A ratio where 1.0 is 100% (Google Benchmark's coefficient of variation).
+    Fraction,
+}
+
+/// One measured quantity of one benchmark, with one sample per repetition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metric {
+    /// Name used in reports and in `--fail-above METRIC=PCT`.
+    pub name: String,
+    /// How the samples are measured.
+    pub unit: Unit,
+    /// Which way is an improvement.
+    pub better: Better,
+    /// One value per repetition, in repetition order.
+    pub samples: Vec<f64>,
+    /// Whether the metric takes part in the overall geometric-mean line (times do).
+    pub geomean: bool,
+}
+
+/// Whether a benchmark is a measured run or a statistic computed from runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Measured; several samples mean several repetitions.
+    Run,
+    /// A statistic over the repetitions of a run, such as `mean` or `stddev`.
+    Aggregate {
+        /// The statistic's name as the input spells it.
+        stat: String,
+        /// True for spread statistics (stddev, cv): their changes are shown but never fail a
+        /// threshold, since more or less noise is not a faster or slower program.
+        spread: bool,
+    },
+}
+
+/// One benchmark of a result set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Benchmark {
+    /// The name benchmarks are matched by.
+    pub name: String,
+    /// Run or aggregate.
+    pub kind: Kind,
+    /// Its metrics, in the input's order.
+    pub metrics: Vec<Metric>,
+    /// Set when the benchmark failed; a failure is reported, not compared.
+    pub error: Option<String>,
+}
+
+/// All the benchmarks of one side of a comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultSet {
+    /// Where the results came from (a path, or a binary and its filter), for the report.
+    pub label: String,
+    /// The benchmarks, in the input's order.
+    pub benchmarks: Vec<Benchmark>,
+}
+
+impl Kind {
+    /// The aggregate's statistic, if this is one.
+    pub fn stat(&self) -> Option<&str> {
+        match self {
+            Kind::Run => None,
+            Kind::Aggregate { stat, .. } => Some(stat),
+        }
+    }
+}
+
+impl Better {
+    /// The name used in machine-readable output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Better::Lower => "lower",
+            Better::Higher => "higher",
+            Better::Unknown => "unknown",
+        }
+    }
+}
+
+impl Unit {
+    /// The name used in machine-readable output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Nanoseconds => "ns",
+            Unit::PerSecond => "per_second",
+            Unit::Count => "count",
+            Unit::Fraction => "fraction",
+        }
+    }
+}
