@@ -1,0 +1,1 @@
+/work/main/examples/suite/runner/target/release/runner: /work/main/examples/suite/runner/main.rs
