@@ -141,11 +141,13 @@ fn sides(positional: &[OsString]) -> Result<(SideSpec, SideSpec, Option<String>)
             )));
         }
         (_, 2) => (vec![&positional[0], &positional[1]], vec![]),
-        (_, n) => return Err(usage(format!(
+        (_, n) => {
+            return Err(usage(format!(
             "expected OLD and NEW (or a mode: benchmarks, filters, benchmarksfiltered), got {n} \
                  argument{}",
             if n == 1 { "" } else { "s" }
-        ))),
+        )))
+        }
     };
     let sources = inputs
         .iter()

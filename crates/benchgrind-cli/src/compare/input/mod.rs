@@ -90,8 +90,13 @@ pub fn load_file(path: &Path, label: String) -> Result<ResultSet> {
         )
     })?;
     let doc: Value = serde_json::from_str(&lenient::rewrite_non_finite(&text)).map_err(|e| {
+        // serde_json's message ends with the position, which leads the line here instead.
+        let message = e.to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(m, _)| m);
         anyhow::anyhow!(
-            "{}:{}:{}: malformed JSON: {e}; expected a Google Benchmark JSON file \
+            "{}:{}:{}: malformed JSON ({message}); expected a Google Benchmark JSON file \
              (made with `--benchmark_out=FILE --benchmark_out_format=json`)",
             path.display(),
             e.line(),
