@@ -1,0 +1,85 @@
+//! Running a bench program and reading what it printed.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// One benchmark's block in the terminal report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub header: String,
+    /// `(label, new, old as printed, change as printed)`.
+    pub metrics: Vec<(String, u64, String, String)>,
+    pub failed: Option<String>,
+}
+
+impl Block {
+    pub fn get(&self, label: &str) -> u64 {
+        self.metrics
+            .iter()
+            .find(|m| m.0 == label)
+            .unwrap_or_else(|| panic!("{}: no `{label}` line in {:?}", self.header, self.metrics))
+            .1
+    }
+}
+
+/// Runs `bin` with `args` in `cwd`, with `envs` added to this process' environment.
+pub fn run(bin: &str, args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(bin);
+    cmd.args(args).current_dir(cwd).env("BENCHGRIND_COLOR", "never");
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the bench program starts")
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Splits the report into blocks: a header line, then indented metric or failure lines. The
+/// lines of a `Comparison with` section are left out.
+pub fn blocks(report: &str) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut in_comparison = false;
+    for line in report.lines() {
+        if line.is_empty() || line.starts_with("benchgrind:") {
+            in_comparison = false;
+            if line.starts_with("benchgrind:") {
+                break;
+            }
+            continue;
+        }
+        if !line.starts_with(' ') {
+            blocks.push(Block {
+                header: line.to_owned(),
+                metrics: Vec::new(),
+                failed: None,
+            });
+            in_comparison = false;
+            continue;
+        }
+        let block = blocks.last_mut().expect("a metric line follows a header");
+        let text = line.trim_start();
+        if let Some(reason) = text.strip_prefix("FAILED: ") {
+            block.failed = Some(reason.to_owned());
+        } else if text.starts_with("Comparison with") {
+            in_comparison = true;
+        } else if let (false, Some((label, rest))) = (in_comparison, text.split_once(':')) {
+            if text.starts_with("log:") {
+                continue;
+            }
+            let (new, rest) = rest.split_once('|').expect("new|old");
+            let rest = rest.trim_start();
+            let (old, change) = rest.split_once(' ').unwrap_or((rest, ""));
+            block.metrics.push((
+                label.to_owned(),
+                new.trim().parse().expect("a count"),
+                old.to_owned(),
+                change.trim().to_owned(),
+            ));
+        }
+    }
+    blocks
+}

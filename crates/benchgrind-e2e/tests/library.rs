@@ -1,0 +1,217 @@
+//! Library benchmarks end to end: the `e2e_lib` program under real Valgrind.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{blocks, run, stdout, Block};
+
+const BIN: &str = env!("CARGO_BIN_EXE_e2e_lib");
+
+const HEADERS: [&str; 7] = [
+    "e2e_lib::fib_group::bench_fibonacci short:10",
+    "e2e_lib::fib_group::bench_fibonacci medium:15",
+    "e2e_lib::fib_group::bench_panics boom:7",
+    "e2e_lib::fib_group::bench_sort sort_0:100",
+    "e2e_lib::fib_group::bench_sort sort_1:1000",
+    "e2e_lib::fib_group::empty",
+    "e2e_lib::env_group::env_reader env_size:()",
+];
+
+fn bench_dir(home: &Path, group: &str, leaf: &str) -> std::path::PathBuf {
+    home.join("benchgrind-e2e/e2e_lib").join(group).join(leaf)
+}
+
+fn check_invariants(block: &Block) {
+    let (l1, ll, ram) = (block.get("L1 Hits"), block.get("LL Hits"), block.get("RAM Hits"));
+    assert_eq!(block.get("Total read+write"), l1 + ll + ram, "{}", block.header);
+    assert_eq!(
+        block.get("Estimated Cycles"),
+        l1 + 5 * ll + 35 * ram,
+        "{}",
+        block.header
+    );
+}
+
+#[test]
+fn a_panicking_benchmark_fails_alone_and_a_second_run_shows_no_change() {
+    let home = tempfile::tempdir().unwrap();
+    let marker = std::env::temp_dir().join("benchgrind-e2e-group-setup");
+    let _ = std::fs::remove_file(&marker);
+    let home_arg = format!("--home={}", home.path().display());
+
+    let first = run(BIN, &[&home_arg], home.path(), &[]);
+    let report = stdout(&first);
+    assert_eq!(first.status.code(), Some(1), "{report}");
+    let first_blocks = blocks(&report);
+    let headers: Vec<&str> = first_blocks.iter().map(|b| b.header.as_str()).collect();
+    assert_eq!(headers, HEADERS, "{report}");
+
+    let failed = &first_blocks[2];
+    let reason = failed.failed.as_deref().expect("the panicking bench is reported as failed");
+    assert!(reason.contains("panicked: the benchmark fell over at 7"), "{reason}");
+    assert!(failed.metrics.is_empty());
+    assert!(report.contains("FAILED e2e_lib::fib_group::bench_panics::boom: panicked"), "{report}");
+    assert!(report.contains("7 benchmarks in"), "{report}");
+    assert!(report.contains("6 measured, 1 failed"), "{report}");
+    let log = bench_dir(home.path(), "fib_group", "bench_panics.boom").join("callgrind.log.new");
+    assert!(report.contains(&log.display().to_string()), "{report}");
+    assert!(log.is_file(), "the failed run's log is kept");
+    assert!(marker.is_file(), "the group setup ran");
+
+    for block in first_blocks.iter().filter(|b| b.failed.is_none()) {
+        check_invariants(block);
+        for (label, _, old, change) in &block.metrics {
+            assert_eq!((old.as_str(), change.as_str()), ("N/A", "(*********)"), "{label}");
+        }
+    }
+    assert!(first_blocks[5].get("Instructions") <= 2, "empty body: {:?}", first_blocks[5]);
+
+    let second = run(BIN, &[&home_arg], home.path(), &[]);
+    let report = stdout(&second);
+    assert_eq!(second.status.code(), Some(1), "{report}");
+    for block in blocks(&report).iter().filter(|b| b.failed.is_none()) {
+        check_invariants(block);
+        for (label, new, old, change) in &block.metrics {
+            assert_eq!(change, "(No change)", "{} {label}", block.header);
+            assert_eq!(old, &new.to_string());
+        }
+    }
+
+    let fib = bench_dir(home.path(), "fib_group", "bench_fibonacci.short");
+    for file in ["callgrind.out", "callgrind.out.old", "callgrind.log", "callgrind.log.old"] {
+        assert!(fib.join(file).is_file(), "{file} is missing");
+    }
+    assert!(!fib.join("callgrind.out.new").exists());
+    let failed_dir = bench_dir(home.path(), "fib_group", "bench_panics.boom");
+    assert!(!failed_dir.join("callgrind.out").exists(), "a failed run stores no profile");
+
+    // The profile is plain Callgrind format: callgrind_annotate reads it.
+    let annotate = Command::new("callgrind_annotate")
+        .arg(fib.join("callgrind.out"))
+        .output()
+        .expect("callgrind_annotate runs");
+    assert!(annotate.status.success(), "{}", String::from_utf8_lossy(&annotate.stderr));
+    assert!(String::from_utf8_lossy(&annotate.stdout).contains("fibonacci"));
+}
+
+/// All metrics of every benchmark but the one that reads the environment on purpose.
+fn counts(report: &str) -> Vec<(String, Vec<(String, u64)>)> {
+    blocks(report)
+        .into_iter()
+        .filter(|b| b.failed.is_none() && !b.header.contains("env_reader"))
+        .map(|b| (b.header, b.metrics.into_iter().map(|m| (m.0, m.1)).collect()))
+        .collect()
+}
+
+#[test]
+fn counts_do_not_depend_on_directory_environment_or_load() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let cwd_a = tempfile::tempdir().unwrap();
+    let cwd_b = tempfile::tempdir().unwrap();
+    let nested = cwd_b.path().join("some/deeper/directory");
+    std::fs::create_dir_all(&nested).unwrap();
+
+    let plain = run(BIN, &[&home_arg], cwd_a.path(), &[]);
+    let big = "x".repeat(5000);
+    let with_env = run(
+        BIN,
+        &[&home_arg],
+        &nested,
+        &[("SOME_VARIABLE", big.as_str()), ("ANOTHER", "1"), ("LANG", "C")],
+    );
+    // The other core busy with a spinning process while the third run measures.
+    let mut busy = Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .spawn()
+        .unwrap();
+    let loaded = run(BIN, &[&home_arg], home.path(), &[]);
+    busy.kill().unwrap();
+    busy.wait().unwrap();
+
+    let reference = counts(&stdout(&plain));
+    assert_eq!(reference.len(), 5, "{}", stdout(&plain));
+    assert_eq!(counts(&stdout(&with_env)), reference);
+    assert_eq!(counts(&stdout(&loaded)), reference);
+}
+
+#[test]
+fn env_clear_false_passes_the_environment_through() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let filter = "env_reader";
+    let instructions = |envs: &[(&str, &str)]| {
+        let out = run(BIN, &[&home_arg, filter], home.path(), envs);
+        let b = blocks(&stdout(&out));
+        assert_eq!(b.len(), 1, "{}", stdout(&out));
+        b[0].get("Instructions")
+    };
+    let few = instructions(&[]);
+    let more = instructions(&[("E1", "1"), ("E2", "2"), ("E3", "3"), ("E4", "4")]);
+    assert!(more > few, "four more variables must cost more: {few} vs {more}");
+}
+
+#[test]
+fn the_measured_window_holds_only_the_call_of_the_benchmark() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let out = run(BIN, &[&home_arg, "bench_fibonacci::short"], home.path(), &[]);
+    let total = blocks(&stdout(&out))[0].get("Instructions");
+    let profile = bench_dir(home.path(), "fib_group", "bench_fibonacci.short").join("callgrind.out");
+    let annotate = Command::new("callgrind_annotate")
+        .args(["--inclusive=yes", "--threshold=100"])
+        .arg(&profile)
+        .output()
+        .expect("callgrind_annotate runs");
+    let text = String::from_utf8_lossy(&annotate.stdout);
+    let inclusive: u64 = text
+        .lines()
+        .find(|l| l.contains("e2e_lib::bench_fibonacci ") || l.ends_with("e2e_lib::bench_fibonacci"))
+        .or_else(|| text.lines().find(|l| l.contains("bench_fibonacci")))
+        .and_then(|l| l.split_whitespace().next())
+        .map(|n| n.replace(',', "").parse().unwrap())
+        .unwrap_or_else(|| panic!("no bench_fibonacci line in\n{text}"));
+    assert!(
+        total >= inclusive && total - inclusive <= 2,
+        "window {total} vs the function's inclusive cost {inclusive}"
+    );
+}
+
+#[test]
+fn without_valgrind_one_message_with_the_install_hint_and_no_benchmark_runs() {
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .arg(format!("--home={}", home.path().display()))
+        .env_clear()
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("needs Valgrind 3.16 or newer"), "{stderr}");
+    assert!(stderr.contains("apt-get install valgrind"), "{stderr}");
+    assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
+    assert!(!stdout(&out).contains("e2e_lib::"), "no benchmark may run");
+}
+
+#[test]
+fn usage_errors_exit_2_and_list_and_filters_select() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(BIN, &["--no-such-flag"], home.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option `--no-such-flag`"));
+
+    let out = run(BIN, &["--list", "--bench"], home.path(), &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let listed: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    assert_eq!(listed.len(), 7, "{listed:?}");
+    assert_eq!(listed[0], "e2e_lib::fib_group::bench_fibonacci::short: benchmark");
+
+    let out = run(BIN, &["--list", "*::bench_sort::*"], home.path(), &[]);
+    assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));
+    let out = run(BIN, &["nothing-matches-this"], home.path(), &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("no benchmark"));
+}
