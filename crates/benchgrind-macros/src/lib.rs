@@ -34,7 +34,11 @@ pub fn library_benchmark_group(input: TokenStream) -> TokenStream {
 /// Generates the bench binary's `main`; see the `benchgrind` crate.
 #[proc_macro]
 pub fn main(input: TokenStream) -> TokenStream {
+    // On error an empty `main` comes along, so the only error shown is the one that matters.
     main_macro::expand(input.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
+        .unwrap_or_else(|e| {
+            let error = e.into_compile_error();
+            quote::quote! { #error fn main() {} }
+        })
         .into()
 }
