@@ -151,11 +151,9 @@ pub struct Comparison {
 pub fn compare(old: &ResultSet, new: &ResultSet, options: Options) -> Comparison {
     let mut benchmarks = Vec::new();
     let mut failures = Vec::new();
-    let mut only_old = Vec::new();
     let mut geo: Vec<(Metric, Vec<f64>, Vec<f64>)> = Vec::new();
     for o in &old.benchmarks {
         let Some(n) = new.benchmarks.iter().find(|n| n.name == o.name) else {
-            only_old.push(o.name.clone());
             continue;
         };
         let failed_old = o.error.as_ref().map(|e| (Side::Old, e));
@@ -178,12 +176,20 @@ pub fn compare(old: &ResultSet, new: &ResultSet, options: Options) -> Comparison
         }
         benchmarks.push(diff_benchmark(o, n, options));
     }
-    let only_new = new
-        .benchmarks
-        .iter()
-        .filter(|n| !old.benchmarks.iter().any(|o| o.name == n.name))
-        .map(|n| n.name.clone())
-        .collect();
+    // A run that failed on one side has no aggregates there: its failure already says why.
+    let explained = |b: &Benchmark| match &b.kind {
+        Kind::Aggregate { run, .. } => failures.iter().any(|f: &Failure| f.name == *run),
+        Kind::Run => false,
+    };
+    let unmatched = |side: &ResultSet, other: &ResultSet| -> Vec<String> {
+        side.benchmarks
+            .iter()
+            .filter(|b| !other.benchmarks.iter().any(|o| o.name == b.name) && !explained(b))
+            .map(|b| b.name.clone())
+            .collect()
+    };
+    let only_old = unmatched(old, new);
+    let only_new = unmatched(new, old);
     let geomean = geo
         .into_iter()
         .filter_map(|(m, olds, news)| {
@@ -388,6 +394,7 @@ mod tests {
     #[test]
     fn aggregates_are_compared_but_not_in_the_geomean() {
         let agg = || Kind::Aggregate {
+            run: "a".into(),
             stat: "mean".into(),
             spread: false,
         };

@@ -51,6 +51,8 @@ pub enum Kind {
     Run,
     /// A statistic over the repetitions of a run, such as `mean` or `stddev`.
     Aggregate {
+        /// The name of the run it summarises.
+        run: String,
         /// The statistic's name as the input spells it.
         stat: String,
         /// True for spread statistics (stddev, cv): their changes are shown but never fail a

@@ -79,7 +79,16 @@ fn convert_entry(wire: WireBenchmark) -> Result<Benchmark> {
         (false, _) => Kind::Run,
         (true, stat) => {
             let stat = stat.clone().unwrap_or_else(|| "aggregate".into());
+            let run = match wire.rest.get("run_name").and_then(Value::as_str) {
+                Some(run) => run.to_string(),
+                None => wire
+                    .name
+                    .strip_suffix(&format!("_{stat}"))
+                    .unwrap_or(&wire.name)
+                    .to_string(),
+            };
             Kind::Aggregate {
+                run,
                 spread: SPREAD_STATS.contains(&stat.as_str()),
                 stat,
             }
@@ -203,6 +212,7 @@ mod tests {
         assert_eq!(
             cv.kind,
             Kind::Aggregate {
+                run: "BM_a".into(),
                 stat: "cv".into(),
                 spread: true
             }

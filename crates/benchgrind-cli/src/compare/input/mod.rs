@@ -68,10 +68,17 @@ pub fn detect(path: &Path) -> Result<Source> {
             path.display()
         );
     }
-    // Scripts may wrap a Google Benchmark binary; a compiled program must contain the flag.
-    if elf && !contains(path, b"benchmark_out_format")? {
+    // Scripts may wrap a Google Benchmark binary; a compiled program must link the library:
+    // statically it holds the flag's name, dynamically the library's name, and either way the
+    // mangled names of `benchmark::` symbols.
+    if elf
+        && !contains_any(
+            path,
+            &[b"benchmark_out_format", b"libbenchmark", b"9benchmark"],
+        )?
+    {
         bail!(
-            "`{}` is not a Google Benchmark binary (it has no `--benchmark_out_format` flag); \
+            "`{}` is not a Google Benchmark binary (it does not link libbenchmark); \
              `compare` runs Google Benchmark binaries (benchgrind bench binaries are not \
              supported yet)",
             path.display()
@@ -132,9 +139,11 @@ fn describe(doc: &Value) -> String {
     }
 }
 
-fn contains(path: &Path, needle: &[u8]) -> Result<bool> {
+fn contains_any(path: &Path, needles: &[&[u8]]) -> Result<bool> {
     let bytes = fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    Ok(bytes.windows(needle.len()).any(|w| w == needle))
+    Ok(needles
+        .iter()
+        .any(|needle| bytes.windows(needle.len()).any(|w| w == *needle)))
 }
 
 #[cfg(unix)]
