@@ -161,7 +161,10 @@ mod configuration {
     }
 
     fn expect_all_levels(seen: String) {
-        assert_eq!(seen, "main,group,function,bench", "envs must add up across levels");
+        assert_eq!(
+            seen, "main,group,function,bench",
+            "envs must add up across levels"
+        );
     }
 
     #[library_benchmark(config = LibraryBenchmarkConfig::default().env("FUNCTION_LEVEL", "function"))]

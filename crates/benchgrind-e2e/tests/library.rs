@@ -24,8 +24,17 @@ fn bench_dir(home: &Path, group: &str, leaf: &str) -> std::path::PathBuf {
 }
 
 fn check_invariants(block: &Block) {
-    let (l1, ll, ram) = (block.get("L1 Hits"), block.get("LL Hits"), block.get("RAM Hits"));
-    assert_eq!(block.get("Total read+write"), l1 + ll + ram, "{}", block.header);
+    let (l1, ll, ram) = (
+        block.get("L1 Hits"),
+        block.get("LL Hits"),
+        block.get("RAM Hits"),
+    );
+    assert_eq!(
+        block.get("Total read+write"),
+        l1 + ll + ram,
+        "{}",
+        block.header
+    );
     assert_eq!(
         block.get("Estimated Cycles"),
         l1 + 5 * ll + 35 * ram,
@@ -49,10 +58,19 @@ fn a_panicking_benchmark_fails_alone_and_a_second_run_shows_no_change() {
     assert_eq!(headers, HEADERS, "{report}");
 
     let failed = &first_blocks[2];
-    let reason = failed.failed.as_deref().expect("the panicking bench is reported as failed");
-    assert!(reason.contains("panicked: the benchmark fell over at 7"), "{reason}");
+    let reason = failed
+        .failed
+        .as_deref()
+        .expect("the panicking bench is reported as failed");
+    assert!(
+        reason.contains("panicked: the benchmark fell over at 7"),
+        "{reason}"
+    );
     assert!(failed.metrics.is_empty());
-    assert!(report.contains("FAILED e2e_lib::fib_group::bench_panics::boom: panicked"), "{report}");
+    assert!(
+        report.contains("FAILED e2e_lib::fib_group::bench_panics::boom: panicked"),
+        "{report}"
+    );
     assert!(report.contains("7 benchmarks in"), "{report}");
     assert!(report.contains("6 measured, 1 failed"), "{report}");
     let log = bench_dir(home.path(), "fib_group", "bench_panics.boom").join("callgrind.log.new");
@@ -63,10 +81,18 @@ fn a_panicking_benchmark_fails_alone_and_a_second_run_shows_no_change() {
     for block in first_blocks.iter().filter(|b| b.failed.is_none()) {
         check_invariants(block);
         for (label, _, old, change) in &block.metrics {
-            assert_eq!((old.as_str(), change.as_str()), ("N/A", "(*********)"), "{label}");
+            assert_eq!(
+                (old.as_str(), change.as_str()),
+                ("N/A", "(*********)"),
+                "{label}"
+            );
         }
     }
-    assert!(first_blocks[5].get("Instructions") <= 2, "empty body: {:?}", first_blocks[5]);
+    assert!(
+        first_blocks[5].get("Instructions") <= 2,
+        "empty body: {:?}",
+        first_blocks[5]
+    );
 
     let second = run(BIN, &[&home_arg], home.path(), &[]);
     let report = stdout(&second);
@@ -80,19 +106,31 @@ fn a_panicking_benchmark_fails_alone_and_a_second_run_shows_no_change() {
     }
 
     let fib = bench_dir(home.path(), "fib_group", "bench_fibonacci.short");
-    for file in ["callgrind.out", "callgrind.out.old", "callgrind.log", "callgrind.log.old"] {
+    for file in [
+        "callgrind.out",
+        "callgrind.out.old",
+        "callgrind.log",
+        "callgrind.log.old",
+    ] {
         assert!(fib.join(file).is_file(), "{file} is missing");
     }
     assert!(!fib.join("callgrind.out.new").exists());
     let failed_dir = bench_dir(home.path(), "fib_group", "bench_panics.boom");
-    assert!(!failed_dir.join("callgrind.out").exists(), "a failed run stores no profile");
+    assert!(
+        !failed_dir.join("callgrind.out").exists(),
+        "a failed run stores no profile"
+    );
 
     // The profile is plain Callgrind format: callgrind_annotate reads it.
     let annotate = Command::new("callgrind_annotate")
         .arg(fib.join("callgrind.out"))
         .output()
         .expect("callgrind_annotate runs");
-    assert!(annotate.status.success(), "{}", String::from_utf8_lossy(&annotate.stderr));
+    assert!(
+        annotate.status.success(),
+        "{}",
+        String::from_utf8_lossy(&annotate.stderr)
+    );
     assert!(String::from_utf8_lossy(&annotate.stdout).contains("fibonacci"));
 }
 
@@ -101,7 +139,12 @@ fn counts(report: &str) -> Vec<(String, Vec<(String, u64)>)> {
     blocks(report)
         .into_iter()
         .filter(|b| b.failed.is_none() && !b.header.contains("env_reader"))
-        .map(|b| (b.header, b.metrics.into_iter().map(|m| (m.0, m.1)).collect()))
+        .map(|b| {
+            (
+                b.header,
+                b.metrics.into_iter().map(|m| (m.0, m.1)).collect(),
+            )
+        })
         .collect()
 }
 
@@ -120,7 +163,11 @@ fn counts_do_not_depend_on_directory_environment_or_load() {
         BIN,
         &[&home_arg],
         &nested,
-        &[("SOME_VARIABLE", big.as_str()), ("ANOTHER", "1"), ("LANG", "C")],
+        &[
+            ("SOME_VARIABLE", big.as_str()),
+            ("ANOTHER", "1"),
+            ("LANG", "C"),
+        ],
     );
     // The other core busy with a spinning process while the third run measures.
     let mut busy = Command::new("sh")
@@ -150,16 +197,25 @@ fn env_clear_false_passes_the_environment_through() {
     };
     let few = instructions(&[]);
     let more = instructions(&[("E1", "1"), ("E2", "2"), ("E3", "3"), ("E4", "4")]);
-    assert!(more > few, "four more variables must cost more: {few} vs {more}");
+    assert!(
+        more > few,
+        "four more variables must cost more: {few} vs {more}"
+    );
 }
 
 #[test]
 fn the_measured_window_holds_only_the_call_of_the_benchmark() {
     let home = tempfile::tempdir().unwrap();
     let home_arg = format!("--home={}", home.path().display());
-    let out = run(BIN, &[&home_arg, "bench_fibonacci::short"], home.path(), &[]);
+    let out = run(
+        BIN,
+        &[&home_arg, "bench_fibonacci::short"],
+        home.path(),
+        &[],
+    );
     let total = blocks(&stdout(&out))[0].get("Instructions");
-    let profile = bench_dir(home.path(), "fib_group", "bench_fibonacci.short").join("callgrind.out");
+    let profile =
+        bench_dir(home.path(), "fib_group", "bench_fibonacci.short").join("callgrind.out");
     let annotate = Command::new("callgrind_annotate")
         .args(["--inclusive=yes", "--threshold=100"])
         .arg(&profile)
@@ -168,7 +224,9 @@ fn the_measured_window_holds_only_the_call_of_the_benchmark() {
     let text = String::from_utf8_lossy(&annotate.stdout);
     let inclusive: u64 = text
         .lines()
-        .find(|l| l.contains("e2e_lib::bench_fibonacci ") || l.ends_with("e2e_lib::bench_fibonacci"))
+        .find(|l| {
+            l.contains("e2e_lib::bench_fibonacci ") || l.ends_with("e2e_lib::bench_fibonacci")
+        })
         .or_else(|| text.lines().find(|l| l.contains("bench_fibonacci")))
         .and_then(|l| l.split_whitespace().next())
         .map(|n| n.replace(',', "").parse().unwrap())
@@ -207,7 +265,10 @@ fn usage_errors_exit_2_and_list_and_filters_select() {
     assert_eq!(out.status.code(), Some(0));
     let listed: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
     assert_eq!(listed.len(), 7, "{listed:?}");
-    assert_eq!(listed[0], "e2e_lib::fib_group::bench_fibonacci::short: benchmark");
+    assert_eq!(
+        listed[0],
+        "e2e_lib::fib_group::bench_fibonacci::short: benchmark"
+    );
 
     let out = run(BIN, &["--list", "*::bench_sort::*"], home.path(), &[]);
     assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));

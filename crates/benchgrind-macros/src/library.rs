@@ -196,10 +196,7 @@ fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
         ReturnType::Type(_, ty) => quote!(-> #ty),
     };
     let tokens = quote!(fn(#(#types),*) #output);
-    let has_impl = tokens
-        .to_string()
-        .split_whitespace()
-        .any(|t| t == "impl");
+    let has_impl = tokens.to_string().split_whitespace().any(|t| t == "impl");
     (!has_impl).then_some(tokens)
 }
 
@@ -444,16 +441,15 @@ fn parse_benches(
             elements.push((line, vec![expr]));
         }
     } else {
-        let list = match raw.args {
-            Some(Expr::Array(array)) => array.elems.into_iter().collect(),
-            Some(other) => {
-                return Err(syn::Error::new_spanned(
+        let list =
+            match raw.args {
+                Some(Expr::Array(array)) => array.elems.into_iter().collect(),
+                Some(other) => return Err(syn::Error::new_spanned(
                     other,
                     "#[benches] takes `args = [...]`: an array with the arguments of each bench",
-                ))
-            }
-            None => raw.positional,
-        };
+                )),
+                None => raw.positional,
+            };
         for expr in list {
             let display = pretty::tokens(&expr.to_token_stream());
             elements.push((display, spread(expr)));
@@ -488,7 +484,10 @@ fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
         ..
     }) = file
     else {
-        return Err(syn::Error::new_spanned(file, "`file` takes a string literal path"));
+        return Err(syn::Error::new_spanned(
+            file,
+            "`file` takes a string literal path",
+        ));
     };
     let given = PathBuf::from(lit.value());
     let root = workspace_root();

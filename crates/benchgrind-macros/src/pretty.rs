@@ -38,7 +38,9 @@ fn write(stream: &TokenStream, out: &mut String) {
 
 fn space_between(prev: &TokenTree, next: &TokenTree) -> bool {
     match (prev, next) {
-        (_, TokenTree::Punct(p)) if matches!(p.as_char(), ',' | '.' | ';' | '!' | '?' | ':') => false,
+        (_, TokenTree::Punct(p)) if matches!(p.as_char(), ',' | '.' | ';' | '!' | '?' | ':') => {
+            false
+        }
         (TokenTree::Punct(p), _) if matches!(p.as_char(), '.' | '&' | '!' | '-' | ':' | '#') => {
             p.as_char() == '!' && !matches!(next, TokenTree::Group(_))
         }

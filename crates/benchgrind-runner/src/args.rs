@@ -91,10 +91,7 @@ Environment:
 pub struct UsageError(pub String);
 
 /// Parses the arguments (without the program name) over the given environment lookup.
-pub fn parse(
-    args: &[OsString],
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Cli, UsageError> {
+pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {
     let mut cli = Cli::default();
     let mut nocapture = None;
     let mut home = None;
@@ -127,13 +124,23 @@ pub fn parse(
             "--list" => cli.list = true,
             "--skip" => cli.skip.push(value("--skip")?),
             "--nocapture" => {
-                nocapture = Some(parse_nocapture(inline.as_deref().unwrap_or("true"), "--nocapture")?)
+                nocapture = Some(parse_nocapture(
+                    inline.as_deref().unwrap_or("true"),
+                    "--nocapture",
+                )?)
             }
             "--home" => home = Some(PathBuf::from(value("--home")?)),
             "--callgrind-args" => callgrind_args = Some(value("--callgrind-args")?),
             // libtest's flags, passed by cargo or typed out of habit: accepted, no effect here.
-            "--bench" | "--test" | "--quiet" | "-q" | "--show-output" | "--ignored"
-            | "--include-ignored" | "--force-run-in-process" | "--report-time" => {}
+            "--bench"
+            | "--test"
+            | "--quiet"
+            | "-q"
+            | "--show-output"
+            | "--ignored"
+            | "--include-ignored"
+            | "--force-run-in-process"
+            | "--report-time" => {}
             "--test-threads" | "--format" | "--color" | "-Z" | "--logfile" => {
                 if inline.is_none() {
                     value(name)?;
@@ -154,7 +161,11 @@ pub fn parse(
             None => Nocapture::None,
         },
     };
-    cli.home = home.or_else(|| env("BENCHGRIND_HOME").filter(|h| !h.is_empty()).map(PathBuf::from));
+    cli.home = home.or_else(|| {
+        env("BENCHGRIND_HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    });
     let callgrind_args = callgrind_args.or_else(|| env("BENCHGRIND_CALLGRIND_ARGS"));
     cli.callgrind_args = callgrind_args
         .iter()
@@ -232,16 +243,28 @@ mod tests {
 
     fn parse_with(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        let env: Vec<(String, String)> =
-            env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        parse(&args, &|k| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        parse(&args, &|k| {
+            env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+        })
     }
 
     #[test]
     fn flags_and_env_with_the_command_line_winning() {
         let cli = parse_with(
-            &["--bench", "fib", "--nocapture=stdout", "--callgrind-args=cache-sim=no --dump-instr=yes"],
-            &[("BENCHGRIND_NOCAPTURE", "true"), ("BENCHGRIND_HOME", "/tmp/h")],
+            &[
+                "--bench",
+                "fib",
+                "--nocapture=stdout",
+                "--callgrind-args=cache-sim=no --dump-instr=yes",
+            ],
+            &[
+                ("BENCHGRIND_NOCAPTURE", "true"),
+                ("BENCHGRIND_HOME", "/tmp/h"),
+            ],
         )
         .unwrap();
         assert_eq!(cli.filters, ["fib"]);

@@ -18,11 +18,7 @@ use crate::store::Which;
 
 /// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
 /// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
-pub const CACHE_GEOMETRY: [&str; 3] = [
-    "--I1=32768,8,64",
-    "--D1=32768,8,64",
-    "--LL=8388608,16,64",
-];
+pub const CACHE_GEOMETRY: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
 /// How one run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +77,10 @@ impl ProcessExecutor {
         args.extend(self.cli_args.iter().cloned());
         // Last, so that no user argument can move the files the runner reads.
         let file = |name, which| job.paths.file(name, which).display().to_string();
-        args.push(format!("--callgrind-out-file={}", file("callgrind.out", Which::New)));
+        args.push(format!(
+            "--callgrind-out-file={}",
+            file("callgrind.out", Which::New)
+        ));
         args.push(format!("--log-file={}", file("callgrind.log", Which::New)));
         args
     }
@@ -149,10 +148,7 @@ impl ProcessExecutor {
         let output = match cmd.output() {
             Ok(o) => o,
             Err(e) => {
-                return Status::Failed(format!(
-                    "cannot start {}: {e}",
-                    self.valgrind.display()
-                ))
+                return Status::Failed(format!("cannot start {}: {e}", self.valgrind.display()))
             }
         };
         if output.status.success() {
@@ -167,7 +163,10 @@ impl ProcessExecutor {
             (Some(code), None) => format!("exited with code {code}"),
             (None, None) => {
                 use std::os::unix::process::ExitStatusExt;
-                format!("was killed by signal {}", output.status.signal().unwrap_or(0))
+                format!(
+                    "was killed by signal {}",
+                    output.status.signal().unwrap_or(0)
+                )
             }
         };
         let log = job.paths.file("callgrind.log", Which::New);
@@ -187,7 +186,9 @@ fn panic_message(stderr: &str) -> Option<String> {
     let rest = &stderr[start..];
     let mut lines = rest.lines();
     let first = lines.next()?;
-    let location = first.trim_start_matches("panicked at ").trim_end_matches(':');
+    let location = first
+        .trim_start_matches("panicked at ")
+        .trim_end_matches(':');
     let message: Vec<&str> = lines
         .take_while(|l| !l.starts_with("note: ") && !l.starts_with("stack backtrace"))
         .collect();
@@ -197,8 +198,15 @@ fn panic_message(stderr: &str) -> Option<String> {
 /// Valgrind's own complaint in a log (an unknown option, a bad value), if any.
 fn valgrind_error(log: &str) -> Option<String> {
     log.lines()
-        .map(|l| l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit()).trim())
-        .find(|l| l.starts_with("valgrind:") || l.starts_with("Bad option") || l.contains("Unknown option"))
+        .map(|l| {
+            l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
+                .trim()
+        })
+        .find(|l| {
+            l.starts_with("valgrind:")
+                || l.starts_with("Bad option")
+                || l.contains("Unknown option")
+        })
         .map(str::to_owned)
 }
 

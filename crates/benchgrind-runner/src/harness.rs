@@ -77,7 +77,10 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         return exit::OK;
     }
     if plan.jobs.is_empty() {
-        println!("benchgrind: no benchmark of {} matches the filter", main.bench_file);
+        println!(
+            "benchgrind: no benchmark of {} matches the filter",
+            main.bench_file
+        );
         return exit::OK;
     }
     let valgrind = match valgrind::locate() {
@@ -232,7 +235,10 @@ fn measure(
         .and_then(|()| paths.promote("callgrind.log"));
     if let Err(e) = promoted {
         return Err((
-            format!("cannot move the new profile into {}: {e}", paths.dir.display()),
+            format!(
+                "cannot move the new profile into {}: {e}",
+                paths.dir.display()
+            ),
             new_log,
         ));
     }
@@ -241,4 +247,3 @@ fn measure(
         old.as_ref().map(Metrics::from_profile),
     ))
 }
-

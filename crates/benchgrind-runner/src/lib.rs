@@ -28,9 +28,9 @@ pub use metrics::EventKind;
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::harness::run;
     pub use crate::measure::measure;
-    pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::spec::{Bench, Function, Group, Main};
     pub use std::hint::black_box;
 }

@@ -110,7 +110,10 @@ pub struct Metrics {
 impl Metrics {
     /// The value of one metric, if this run has it.
     pub fn get(&self, kind: EventKind) -> Option<u64> {
-        self.values.iter().find(|(k, _)| *k == kind).map(|(_, v)| *v)
+        self.values
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, v)| *v)
     }
 
     /// Derives the report metrics from a profile: with the cache simulation, instructions, the
@@ -119,8 +122,10 @@ impl Metrics {
     pub fn from_profile(profile: &Profile) -> Metrics {
         let get = |name| profile.total(name);
         let mut values = Vec::new();
-        let cache = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
-            .map(get);
+        let cache = [
+            "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+        ]
+        .map(get);
         if let [Some(ir), Some(dr), Some(dw), Some(i1), Some(d1r), Some(d1w), Some(il), Some(dlr), Some(dlw)] =
             cache
         {
@@ -141,7 +146,9 @@ impl Metrics {
         } else if let Some(ir) = get("Ir") {
             values.push((EventKind::Ir, ir));
         }
-        let cache_events = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"];
+        let cache_events = [
+            "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+        ];
         for (name, total) in profile.events.iter().zip(&profile.totals) {
             if cache_events.contains(&name.as_str()) {
                 continue;
@@ -182,7 +189,10 @@ mod tests {
         assert_eq!(m.get(EventKind::LLhits), Some(ll));
         assert_eq!(m.get(EventKind::RamHits), Some(ram));
         assert_eq!(m.get(EventKind::TotalRW), Some(l1 + ll + ram));
-        assert_eq!(m.get(EventKind::EstimatedCycles), Some(l1 + 5 * ll + 35 * ram));
+        assert_eq!(
+            m.get(EventKind::EstimatedCycles),
+            Some(l1 + 5 * ll + 35 * ram)
+        );
     }
 
     #[test]

@@ -28,7 +28,10 @@ pub fn locate() -> Result<Valgrind, String> {
         })?,
     };
     let output = Command::new(&path).arg("--version").output().map_err(|e| {
-        format!("cannot run Valgrind at {}: {e}; {INSTALL_HINT}", path.display())
+        format!(
+            "cannot run Valgrind at {}: {e}; {INSTALL_HINT}",
+            path.display()
+        )
     })?;
     let text = String::from_utf8_lossy(&output.stdout);
     let version = parse_version(text.trim()).ok_or_else(|| {

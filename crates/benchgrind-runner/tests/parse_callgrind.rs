@@ -7,7 +7,9 @@ use benchgrind_runner::metrics::{EventKind, Metrics};
 use benchgrind_runner::parse::callgrind::{parse, parse_file};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 const FIXTURES: [&str; 3] = [
@@ -24,12 +26,20 @@ fn events_and_totals_of_real_profiles() {
         ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
     );
     assert_eq!(fib.totals, [2658, 534, 711, 3, 0, 6, 3, 0, 6]);
-    assert!(fib.cmd.as_deref().unwrap().ends_with("--benchgrind-run 0 0 0"));
+    assert!(fib
+        .cmd
+        .as_deref()
+        .unwrap()
+        .ends_with("--benchgrind-run 0 0 0"));
 
     let sort = parse_file(&fixture(FIXTURES[1])).unwrap();
     assert_eq!(sort.events, ["Ir"]);
     assert_eq!(sort.totals, [866]);
-    let kinds: Vec<_> = Metrics::from_profile(&sort).values.iter().map(|v| v.0).collect();
+    let kinds: Vec<_> = Metrics::from_profile(&sort)
+        .values
+        .iter()
+        .map(|v| v.0)
+        .collect();
     assert_eq!(kinds, [EventKind::Ir]);
 
     let branch = parse_file(&fixture(FIXTURES[2])).unwrap();
@@ -93,10 +103,14 @@ fn damaged_profiles_give_errors_with_path_and_line() {
     assert_ne!(damaged, text, "the fixture has the cost line `+1 2`");
     let err = parse(Path::new("damaged.out"), damaged.as_bytes()).unwrap_err();
     let line = damaged.lines().position(|l| l == "+1 x").unwrap() + 1;
-    assert!(err.to_string().starts_with(&format!("damaged.out:{line}: ")), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("damaged.out:{line}: ")),
+        "{err}"
+    );
 
     // Cut in the middle of the header: no events line.
-    let err = parse(Path::new("cut.out"), text[..40].as_bytes()).unwrap_err();
+    let err = parse(Path::new("cut.out"), &text.as_bytes()[..40]).unwrap_err();
     assert!(err.to_string().contains("no `events:` line"), "{err}");
 
     // Cut after the body started: the costs read so far, no panic.

@@ -27,7 +27,9 @@ impl Block {
 /// Runs `bin` with `args` in `cwd`, with `envs` added to this process' environment.
 pub fn run(bin: &str, args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(bin);
-    cmd.args(args).current_dir(cwd).env("BENCHGRIND_COLOR", "never");
+    cmd.args(args)
+        .current_dir(cwd)
+        .env("BENCHGRIND_COLOR", "never");
     for (k, v) in envs {
         cmd.env(k, v);
     }

@@ -65,7 +65,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
         let first = line.as_bytes()[0];
         if first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'*') {
             let Some(events) = &events else {
-                return Err(err(lineno, "a cost line comes before the `events:` line".into()));
+                return Err(err(
+                    lineno,
+                    "a cost line comes before the `events:` line".into(),
+                ));
             };
             let costs = cost_line(line, positions, events.len())
                 .map_err(|m| err(lineno, format!("{m} in cost line `{line}`")))?;
@@ -101,12 +104,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
                 let Some(events) = &events else {
                     return Err(err(lineno, format!("`{key}:` comes before `events:`")));
                 };
-                let values = numbers(value)
-                    .map_err(|m| err(lineno, format!("{m} in `{key}:` line")))?;
+                let values =
+                    numbers(value).map_err(|m| err(lineno, format!("{m} in `{key}:` line")))?;
                 if values.len() > events.len() {
                     return Err(err(
                         lineno,
-                        format!("`{key}:` has {} values for {} events", values.len(), events.len()),
+                        format!(
+                            "`{key}:` has {} values for {} events",
+                            values.len(),
+                            events.len()
+                        ),
                     ));
                 }
                 let mut values = values;
@@ -140,7 +147,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
 
 fn numbers(text: &str) -> Result<Vec<u64>, String> {
     text.split_whitespace()
-        .map(|t| t.parse::<u64>().map_err(|_| format!("`{t}` is not a count")))
+        .map(|t| {
+            t.parse::<u64>()
+                .map_err(|_| format!("`{t}` is not a count"))
+        })
         .collect()
 }
 

@@ -112,13 +112,19 @@ mod tests {
 
     #[test]
     fn lines_have_the_seed_layout() {
-        let new = m(&[(EventKind::Ir, 1733), (EventKind::EstimatedCycles, 35638757)]);
+        let new = m(&[
+            (EventKind::Ir, 1733),
+            (EventKind::EstimatedCycles, 35638757),
+        ]);
         assert_eq!(
             render(&new, None),
             "  Instructions:                1733|N/A             (*********)\n  \
              Estimated Cycles:        35638757|N/A             (*********)\n"
         );
-        let old = m(&[(EventKind::Ir, 2804), (EventKind::EstimatedCycles, 35638757)]);
+        let old = m(&[
+            (EventKind::Ir, 2804),
+            (EventKind::EstimatedCycles, 35638757),
+        ]);
         assert_eq!(
             render(&new, Some(&old)),
             "  Instructions:                1733|2804            (-38.1954%) [-1.61800x]\n  \
