@@ -378,3 +378,67 @@ fn usage_errors_exit_with_2() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
 }
+
+#[test]
+fn the_json_report_has_the_fields_its_schema_requires() {
+    let schema_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/compare/report/compare.schema.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let keys = |v: &Value| -> Vec<String> {
+        let mut k: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let required = |v: &Value| -> Vec<String> {
+        let mut k: Vec<_> = v["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        k.sort();
+        k
+    };
+    let out = compare([
+        fixture("gb_single_old.json").as_os_str(),
+        fixture("gb_single_new.json").as_os_str(),
+        "--fail-above=5".as_ref(),
+        "--format=json".as_ref(),
+    ]);
+    let r = report(&expect_code(&out, 3));
+    assert_eq!(keys(&r), required(&schema));
+    assert_eq!(
+        keys(&r["benchmarks"][0]),
+        required(&schema["properties"]["benchmarks"]["items"])
+    );
+    assert_eq!(
+        keys(&r["benchmarks"][0]["metrics"][0]),
+        required(&schema["$defs"]["metric"])
+    );
+    assert_eq!(
+        keys(&r["failures"][0]),
+        required(&schema["properties"]["failures"]["items"])
+    );
+    assert_eq!(
+        keys(&r["violations"][0]),
+        required(&schema["properties"]["violations"]["items"])
+    );
+    let reps = report(&expect_code(
+        &compare([
+            fixture("gb_reps5_old.json").as_os_str(),
+            fixture("gb_reps5_new.json").as_os_str(),
+            "--format=json".as_ref(),
+        ]),
+        0,
+    ));
+    let m = metric(&reps, "BM_StringCopy/64", "time");
+    assert_eq!(
+        keys(&m["repetitions"][0]),
+        required(&schema["$defs"]["change"])
+    );
+    assert_eq!(
+        keys(&m["u_test"]),
+        required(&schema["$defs"]["metric"]["properties"]["u_test"]["oneOf"][1])
+    );
+}
