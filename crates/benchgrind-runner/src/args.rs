@@ -2,13 +2,16 @@
 //! `BENCHGRIND_*` environment variables, validated into raw values. The command line wins over
 //! the environment, which wins over the code.
 //!
+//! Every flag is declared once in [`FLAGS`] together with its variable, so none can lack one.
 //! The flags libtest knows and cargo may pass (`--bench`, `--exact`, ...) are accepted, so that
 //! `cargo bench -- <filter>` never stops at "Unrecognized option".
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
 use crate::config::normalize_valgrind_arg;
+use crate::regression::{parse_spec, RegressionConfig};
 
 /// What the command line and environment ask for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -23,27 +26,47 @@ pub struct Cli {
     pub nocapture: Nocapture,
     /// `--home`: the root of all output files.
     pub home: Option<PathBuf>,
+    /// `--separate-targets`: one directory tree per target triple below the home.
+    pub separate_targets: bool,
     /// `--callgrind-args`: extra arguments for Callgrind, after those from the code.
     pub callgrind_args: Vec<String>,
+    /// `--regression`: limits for every benchmark, over the code's.
+    pub regression: Option<RegressionConfig>,
+    /// `--regression-fail-fast`.
+    pub regression_fail_fast: Option<bool>,
+    /// `--save-baseline`: save the run under this name.
+    pub save_baseline: Option<String>,
+    /// `--baseline`: compare with this baseline instead of the previous run.
+    pub baseline: Option<String>,
+    /// `--load-baseline`: take the new values from this baseline instead of running.
+    pub load_baseline: Option<String>,
+    /// `--output-format`.
+    pub output_format: OutputFormat,
+    /// `--save-summary`: write `summary.json` next to each benchmark's files.
+    pub save_summary: Option<JsonStyle>,
     /// `--list`: print the benchmarks instead of running them.
     pub list: bool,
+    /// `--ignored` (with `--list`): list the ignored benchmarks, of which there are none.
+    pub ignored: bool,
     /// `--help`.
     pub help: bool,
     /// Colored output.
     pub color: Color,
+    /// `BENCHGRIND_LOG`.
+    pub log: LogLevel,
 }
 
 /// Which output of the benchmark process is shown instead of captured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Nocapture {
-    /// Both captured (the default); shown only when a benchmark fails.
+    /// Both captured (the default); shown with `BENCHGRIND_LOG=info` or when a benchmark fails.
     #[default]
     None,
     /// Both shown.
     All,
-    /// Stdout shown, stderr captured.
+    /// Stdout shown, stderr discarded.
     Stdout,
-    /// Stderr shown, stdout captured.
+    /// Stderr shown, stdout discarded.
     Stderr,
 }
 
@@ -59,43 +82,195 @@ pub enum Color {
     Never,
 }
 
+/// What the run prints on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// The terminal report.
+    #[default]
+    Default,
+    /// One JSON summary per benchmark and line.
+    Json,
+    /// Indented JSON summaries.
+    PrettyJson,
+    /// The terminal report, then a Markdown table (for pull-request comments).
+    Markdown,
+}
+
+/// Compact or indented JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonStyle {
+    /// One line.
+    Compact,
+    /// Indented.
+    Pretty,
+}
+
+/// How much the harness logs to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum LogLevel {
+    /// Errors only.
+    Error,
+    /// Warnings (the default).
+    #[default]
+    Warn,
+    /// Also the captured output of every benchmark.
+    Info,
+    /// Also the Valgrind command lines.
+    Debug,
+    /// Everything.
+    Trace,
+}
+
+/// How a flag takes its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Takes {
+    /// `--flag`; the variable takes yes/no.
+    Switch,
+    /// `--flag` or `--flag=VALUE`; without a value it means `default`.
+    Optional(&'static str),
+    /// `--flag=VALUE` or `--flag VALUE`.
+    Value,
+}
+
+/// A flag of benchgrind and its environment variable.
+struct Flag {
+    name: &'static str,
+    env: &'static str,
+    takes: Takes,
+}
+
+const fn flag(name: &'static str, env: &'static str, takes: Takes) -> Flag {
+    Flag { name, env, takes }
+}
+
+/// Every flag with its variable.
+const FLAGS: &[Flag] = &[
+    flag("--exact", "BENCHGRIND_EXACT", Takes::Switch),
+    flag("--list", "BENCHGRIND_LIST", Takes::Switch),
+    flag("--skip", "BENCHGRIND_SKIP", Takes::Value),
+    flag(
+        "--nocapture",
+        "BENCHGRIND_NOCAPTURE",
+        Takes::Optional("true"),
+    ),
+    flag("--home", "BENCHGRIND_HOME", Takes::Value),
+    flag(
+        "--separate-targets",
+        "BENCHGRIND_SEPARATE_TARGETS",
+        Takes::Switch,
+    ),
+    flag(
+        "--callgrind-args",
+        "BENCHGRIND_CALLGRIND_ARGS",
+        Takes::Value,
+    ),
+    flag("--regression", "BENCHGRIND_REGRESSION", Takes::Value),
+    flag(
+        "--regression-fail-fast",
+        "BENCHGRIND_REGRESSION_FAIL_FAST",
+        Takes::Optional("yes"),
+    ),
+    flag(
+        "--save-baseline",
+        "BENCHGRIND_SAVE_BASELINE",
+        Takes::Optional("default"),
+    ),
+    flag(
+        "--baseline",
+        "BENCHGRIND_BASELINE",
+        Takes::Optional("default"),
+    ),
+    flag(
+        "--load-baseline",
+        "BENCHGRIND_LOAD_BASELINE",
+        Takes::Optional("default"),
+    ),
+    flag("--output-format", "BENCHGRIND_OUTPUT_FORMAT", Takes::Value),
+    flag(
+        "--save-summary",
+        "BENCHGRIND_SAVE_SUMMARY",
+        Takes::Optional("json"),
+    ),
+];
+
+/// libtest's flags, passed by cargo or typed out of habit: accepted; `--format terse` and
+/// `--ignored` matter for `--list` (nextest), the rest has no effect here.
+const LIBTEST_SWITCHES: &[&str] = &[
+    "--bench",
+    "--test",
+    "--quiet",
+    "-q",
+    "--show-output",
+    "--ignored",
+    "--include-ignored",
+    "--force-run-in-process",
+    "--report-time",
+];
+const LIBTEST_VALUES: &[&str] = &["--test-threads", "--format", "--color", "-Z", "--logfile"];
+
 /// The help text of a bench binary.
 pub const USAGE: &str = "\
 Usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER]...
 
-Runs the benchmarks of this file under Valgrind and compares every one with its previous run.
+Runs the benchmarks of this file under Valgrind and compares every one with its previous run
+(or a baseline). Exit status: 0 ok, 1 a benchmark failed or another error, 2 usage, 3 a
+regression limit was passed.
 
 Arguments:
-  [FILTER]...                   run only benchmarks whose id (file::group::function::id)
-                                contains FILTER; `*` and `?` are wildcards
+  [FILTER]...                    run benchmarks whose id (file::group::function::id) contains
+                                 FILTER; `*` and `?` make it a pattern of the whole id
+                                 [env: BENCHGRIND_FILTER]
 
 Options:
-      --exact                   a FILTER must match the whole id
-      --skip FILTER             do not run benchmarks matching FILTER (repeatable)
-      --callgrind-args=ARGS     extra Callgrind arguments, separated by spaces
-                                [env: BENCHGRIND_CALLGRIND_ARGS]
-      --nocapture[=WHICH]       show the benchmark's output: true, false, stdout or stderr
-                                [env: BENCHGRIND_NOCAPTURE]
-      --home=DIR                the root of all output files [default: target/benchgrind]
-                                [env: BENCHGRIND_HOME]
-      --list                    list the benchmarks without running them
-  -h, --help                    print this help
+      --exact                    a FILTER must match the whole id [env: BENCHGRIND_EXACT]
+      --skip FILTER              do not run benchmarks matching FILTER [env: BENCHGRIND_SKIP]
+      --list                     list the benchmarks without running them [env: BENCHGRIND_LIST]
+      --callgrind-args=ARGS      extra Callgrind arguments, separated by spaces
+                                 [env: BENCHGRIND_CALLGRIND_ARGS]
+      --regression=LIMITS        fail past these limits, over the code's: METRIC=PERCENT or
+                                 METRIC<=COUNT, comma-separated (ir=5%,estimatedcycles=10%)
+                                 [env: BENCHGRIND_REGRESSION]
+      --regression-fail-fast[=yes|no]
+                                 stop at the first regression [env: BENCHGRIND_REGRESSION_FAIL_FAST]
+      --save-baseline[=NAME]     compare with baseline NAME, then save this run as NAME
+                                 [default NAME: default] [env: BENCHGRIND_SAVE_BASELINE]
+      --baseline[=NAME]          compare with baseline NAME instead of the previous run
+                                 [env: BENCHGRIND_BASELINE]
+      --load-baseline[=NAME]     with --baseline: compare baseline NAME with it, without running
+                                 [env: BENCHGRIND_LOAD_BASELINE]
+      --output-format=FORMAT     default, json (a summary per line), pretty-json or markdown
+                                 [env: BENCHGRIND_OUTPUT_FORMAT]
+      --save-summary[=json|pretty-json]
+                                 write summary.json next to each benchmark's files
+                                 [env: BENCHGRIND_SAVE_SUMMARY]
+      --nocapture[=true|false|stdout|stderr]
+                                 show the benchmark's output [env: BENCHGRIND_NOCAPTURE]
+      --home=DIR                 the root of all output files [default: target/benchgrind]
+                                 [env: BENCHGRIND_HOME]
+      --separate-targets         one tree per target triple below the home
+                                 [env: BENCHGRIND_SEPARATE_TARGETS]
+  -h, --help                     print this help
 
 Environment:
-  BENCHGRIND_COLOR              always, never or auto (else CARGO_TERM_COLOR)
-  BENCHGRIND_VALGRIND           the valgrind binary to use [default: valgrind on PATH]
+  BENCHGRIND_COLOR               always, never or auto (else CARGO_TERM_COLOR)
+  BENCHGRIND_LOG                 error, warn (default), info (captured output), debug, trace
+  BENCHGRIND_VALGRIND            the valgrind binary [default: valgrind on PATH]
 ";
 
-/// A usage error: the message names the flag or value.
+/// A usage error: the message names the flag, variable or value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError(pub String);
+
+/// A value and where it came from, for messages.
+struct Given {
+    value: String,
+    source: String,
+}
 
 /// Parses the arguments (without the program name) over the given environment lookup.
 pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {
     let mut cli = Cli::default();
-    let mut nocapture = None;
-    let mut home = None;
-    let mut callgrind_args = None;
+    let mut given: HashMap<&'static str, Given> = HashMap::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let arg = arg
@@ -109,69 +284,132 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
             Some((n, v)) => (n, Some(v.to_owned())),
             None => (arg, None),
         };
-        let mut value = |flag: &str| -> Result<String, UsageError> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => iter
-                    .next()
-                    .and_then(|v| v.to_str().map(str::to_owned))
-                    .ok_or_else(|| UsageError(format!("{flag} needs a value"))),
-            }
+        let mut next_value = |flag: &str| -> Result<String, UsageError> {
+            iter.next()
+                .and_then(|v| v.to_str().map(str::to_owned))
+                .ok_or_else(|| UsageError(format!("{flag} needs a value")))
         };
-        match name {
-            "-h" | "--help" => cli.help = true,
-            "--exact" => cli.exact = true,
-            "--list" => cli.list = true,
-            "--skip" => cli.skip.push(value("--skip")?),
-            "--nocapture" => {
-                nocapture = Some(parse_nocapture(
-                    inline.as_deref().unwrap_or("true"),
-                    "--nocapture",
-                )?)
-            }
-            "--home" => home = Some(PathBuf::from(value("--home")?)),
-            "--callgrind-args" => callgrind_args = Some(value("--callgrind-args")?),
-            // libtest's flags, passed by cargo or typed out of habit: accepted, no effect here.
-            "--bench"
-            | "--test"
-            | "--quiet"
-            | "-q"
-            | "--show-output"
-            | "--ignored"
-            | "--include-ignored"
-            | "--force-run-in-process"
-            | "--report-time" => {}
-            "--test-threads" | "--format" | "--color" | "-Z" | "--logfile" => {
-                if inline.is_none() {
-                    value(name)?;
+        if name == "-h" || name == "--help" {
+            cli.help = true;
+        } else if let Some(flag) = FLAGS.iter().find(|f| f.name == name) {
+            let value = match (flag.takes, inline) {
+                (Takes::Switch, Some(_)) => {
+                    return Err(UsageError(format!("{name} takes no value")));
                 }
+                (Takes::Switch, None) => "yes".to_owned(),
+                (Takes::Optional(default), v) => v.unwrap_or_else(|| default.to_owned()),
+                (Takes::Value, Some(v)) => v,
+                (Takes::Value, None) => next_value(name)?,
+            };
+            if flag.name == "--skip" {
+                cli.skip.push(value);
+                continue;
             }
-            _ => {
-                return Err(UsageError(format!(
-                    "unknown option `{name}`; run with --help for the options"
-                )))
+            given.insert(
+                flag.name,
+                Given {
+                    value,
+                    source: flag.name.to_owned(),
+                },
+            );
+        } else if LIBTEST_SWITCHES.contains(&name) {
+            cli.ignored |= name == "--ignored";
+        } else if LIBTEST_VALUES.contains(&name) {
+            if inline.is_none() {
+                next_value(name)?;
             }
+        } else {
+            return Err(UsageError(format!(
+                "unknown option `{name}`; run with --help for the options"
+            )));
         }
     }
+    for flag in FLAGS {
+        if given.contains_key(flag.name) {
+            continue;
+        }
+        if let Some(value) = env(flag.env).filter(|v| !v.is_empty()) {
+            if flag.name == "--skip" {
+                cli.skip.push(value);
+                continue;
+            }
+            given.insert(
+                flag.name,
+                Given {
+                    value,
+                    source: flag.env.to_owned(),
+                },
+            );
+        }
+    }
+    if cli.filters.is_empty() {
+        cli.filters
+            .extend(env("BENCHGRIND_FILTER").filter(|f| !f.is_empty()));
+    }
 
-    cli.nocapture = match nocapture {
-        Some(n) => n,
-        None => match env("BENCHGRIND_NOCAPTURE") {
-            Some(v) => parse_nocapture(&v, "BENCHGRIND_NOCAPTURE")?,
-            None => Nocapture::None,
-        },
-    };
-    cli.home = home.or_else(|| {
-        env("BENCHGRIND_HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-    });
-    let callgrind_args = callgrind_args.or_else(|| env("BENCHGRIND_CALLGRIND_ARGS"));
-    cli.callgrind_args = callgrind_args
+    let get = |name: &str| given.get(name);
+    cli.exact = get("--exact").map(yes_no).transpose()?.unwrap_or(false);
+    cli.list = get("--list").map(yes_no).transpose()?.unwrap_or(false);
+    cli.separate_targets = get("--separate-targets")
+        .map(yes_no)
+        .transpose()?
+        .unwrap_or(false);
+    cli.regression_fail_fast = get("--regression-fail-fast").map(yes_no).transpose()?;
+    cli.nocapture = get("--nocapture")
+        .map(parse_nocapture)
+        .transpose()?
+        .unwrap_or_default();
+    cli.home = get("--home").map(|g| PathBuf::from(&g.value));
+    cli.callgrind_args = get("--callgrind-args")
         .iter()
-        .flat_map(|a| a.split_whitespace())
+        .flat_map(|g| g.value.split_whitespace())
         .map(normalize_valgrind_arg)
         .collect();
+    cli.regression = get("--regression")
+        .map(|g| parse_spec(&g.value).map_err(|e| UsageError(format!("{}: {e}", g.source))))
+        .transpose()?;
+    cli.save_baseline = get("--save-baseline").map(baseline_name).transpose()?;
+    cli.baseline = get("--baseline").map(baseline_name).transpose()?;
+    cli.load_baseline = get("--load-baseline").map(baseline_name).transpose()?;
+    if cli.load_baseline.is_some() && cli.baseline.is_none() {
+        return Err(UsageError(
+            "--load-baseline needs --baseline: it compares two saved baselines".into(),
+        ));
+    }
+    if let (Some(load), Some(_)) = (&cli.load_baseline, &cli.save_baseline) {
+        return Err(UsageError(format!(
+            "--load-baseline={load} runs nothing, so there is nothing for --save-baseline to save"
+        )));
+    }
+    cli.output_format = match get("--output-format") {
+        None => OutputFormat::Default,
+        Some(g) => match g.value.to_ascii_lowercase().as_str() {
+            "default" => OutputFormat::Default,
+            "json" => OutputFormat::Json,
+            "pretty-json" => OutputFormat::PrettyJson,
+            "markdown" => OutputFormat::Markdown,
+            other => {
+                return Err(UsageError(format!(
+                    "{} is `{other}`; use default, json, pretty-json or markdown",
+                    g.source
+                )))
+            }
+        },
+    };
+    cli.save_summary = match get("--save-summary") {
+        None => None,
+        Some(g) => match g.value.to_ascii_lowercase().as_str() {
+            "json" | "yes" | "true" => Some(JsonStyle::Compact),
+            "pretty-json" => Some(JsonStyle::Pretty),
+            "no" | "false" => None,
+            other => {
+                return Err(UsageError(format!(
+                    "{} is `{other}`; use json or pretty-json",
+                    g.source
+                )))
+            }
+        },
+    };
     let color = env("BENCHGRIND_COLOR").or_else(|| env("CARGO_TERM_COLOR"));
     cli.color = match color.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None | Some("auto") | Some("") => Color::Auto,
@@ -183,18 +421,64 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
             )))
         }
     };
+    cli.log = match env("BENCHGRIND_LOG")
+        .map(|l| l.to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("") | Some("warn") => LogLevel::Warn,
+        Some("error") => LogLevel::Error,
+        Some("info") => LogLevel::Info,
+        Some("debug") => LogLevel::Debug,
+        Some("trace") => LogLevel::Trace,
+        Some(other) => {
+            return Err(UsageError(format!(
+                "BENCHGRIND_LOG is `{other}`; use error, warn, info, debug or trace"
+            )))
+        }
+    };
     Ok(cli)
 }
 
-fn parse_nocapture(value: &str, source: &str) -> Result<Nocapture, UsageError> {
-    match value.to_ascii_lowercase().as_str() {
+fn yes_no(given: &Given) -> Result<bool, UsageError> {
+    match given.value.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "1" | "on" => Ok(true),
+        "no" | "false" | "0" | "off" => Ok(false),
+        other => Err(UsageError(format!(
+            "{} is `{other}`; use yes or no",
+            given.source
+        ))),
+    }
+}
+
+fn parse_nocapture(given: &Given) -> Result<Nocapture, UsageError> {
+    match given.value.to_ascii_lowercase().as_str() {
         "true" | "yes" | "" => Ok(Nocapture::All),
         "false" | "no" => Ok(Nocapture::None),
         "stdout" => Ok(Nocapture::Stdout),
         "stderr" => Ok(Nocapture::Stderr),
         other => Err(UsageError(format!(
-            "{source} is `{other}`; use true, false, stdout or stderr"
+            "{} is `{other}`; use true, false, stdout or stderr",
+            given.source
         ))),
+    }
+}
+
+/// Baseline names become file names: letters, digits, `-`, `_` and `.` only.
+fn baseline_name(given: &Given) -> Result<String, UsageError> {
+    let name = &given.value;
+    let valid = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if valid {
+        Ok(name.clone())
+    } else {
+        Err(UsageError(format!(
+            "{} is `{name}`; a baseline name may use letters, digits, `-`, `_` and `.`",
+            given.source
+        )))
     }
 }
 
@@ -240,6 +524,7 @@ fn glob(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::metrics::EventKind;
 
     fn parse_with(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
@@ -278,6 +563,76 @@ mod tests {
         assert_eq!(cli.nocapture, Nocapture::All);
     }
 
+    /// Every flag given as its variable has the same effect as on the command line.
+    #[test]
+    fn every_flag_has_a_variable_with_the_same_effect() {
+        let cases: &[(&str, &str)] = &[
+            ("--exact", "yes"),
+            ("--list", "yes"),
+            ("--skip", "x"),
+            ("--nocapture", "stderr"),
+            ("--home", "/tmp/h"),
+            ("--separate-targets", "yes"),
+            ("--callgrind-args", "--dump-instr=yes"),
+            ("--regression", "ir=5%"),
+            ("--regression-fail-fast", "yes"),
+            ("--save-baseline", "main"),
+            ("--baseline", "main"),
+            ("--load-baseline", "new"),
+            ("--output-format", "json"),
+            ("--save-summary", "pretty-json"),
+        ];
+        assert_eq!(cases.len(), FLAGS.len());
+        for (flag, value) in cases {
+            let def = FLAGS.iter().find(|f| f.name == *flag).unwrap();
+            let mut args = vec![if def.takes == Takes::Switch {
+                flag.to_string()
+            } else {
+                format!("{flag}={value}")
+            }];
+            let mut env = vec![(def.env, *value)];
+            if *flag == "--load-baseline" {
+                args.push("--baseline=main".into());
+                env.push(("BENCHGRIND_BASELINE", "main"));
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let by_flag = parse_with(&args, &[]).unwrap();
+            let by_env = parse_with(&[], &env).unwrap();
+            assert_eq!(by_flag, by_env, "{flag} vs {}", def.env);
+            assert_ne!(by_flag, Cli::default(), "{flag} has an effect");
+        }
+        let by_env = parse_with(&[], &[("BENCHGRIND_FILTER", "fib")]).unwrap();
+        assert_eq!(by_env.filters, ["fib"]);
+    }
+
+    #[test]
+    fn regression_and_baseline_flags() {
+        let cli = parse_with(
+            &[
+                "--regression=ir=5%,estimatedcycles=10",
+                "--regression-fail-fast",
+            ],
+            &[],
+        )
+        .unwrap();
+        let r = cli.regression.unwrap();
+        assert_eq!(
+            r.effective_limits(),
+            vec![(EventKind::Ir, 5.0), (EventKind::EstimatedCycles, 10.0)]
+        );
+        assert_eq!(cli.regression_fail_fast, Some(true));
+
+        let cli = parse_with(&["--save-baseline", "--baseline=main"], &[]).unwrap();
+        assert_eq!(cli.save_baseline.as_deref(), Some("default"));
+        assert_eq!(cli.baseline.as_deref(), Some("main"));
+        let e = parse_with(&["--load-baseline=new"], &[]).unwrap_err();
+        assert!(e.0.contains("--load-baseline needs --baseline"), "{}", e.0);
+        let e = parse_with(&["--baseline=../etc"], &[]).unwrap_err();
+        assert!(e.0.contains("--baseline is `../etc`"), "{}", e.0);
+        let e = parse_with(&[], &[("BENCHGRIND_REGRESSION", "ir=lots")]).unwrap_err();
+        assert!(e.0.starts_with("BENCHGRIND_REGRESSION: "), "{}", e.0);
+    }
+
     #[test]
     fn bad_input_names_the_flag() {
         let e = parse_with(&["--frobnicate"], &[]).unwrap_err();
@@ -286,8 +641,32 @@ mod tests {
         assert!(e.0.contains("--nocapture is `maybe`"), "{}", e.0);
         let e = parse_with(&["--home"], &[]).unwrap_err();
         assert!(e.0.contains("--home needs a value"), "{}", e.0);
+        let e = parse_with(&["--exact=yes"], &[]).unwrap_err();
+        assert!(e.0.contains("--exact takes no value"), "{}", e.0);
         let e = parse_with(&[], &[("BENCHGRIND_COLOR", "pink")]).unwrap_err();
         assert!(e.0.contains("`pink`"), "{}", e.0);
+        let e = parse_with(&[], &[("BENCHGRIND_EXACT", "perhaps")]).unwrap_err();
+        assert!(e.0.contains("BENCHGRIND_EXACT is `perhaps`"), "{}", e.0);
+        let e = parse_with(&["--output-format=xml"], &[]).unwrap_err();
+        assert!(e.0.contains("--output-format is `xml`"), "{}", e.0);
+    }
+
+    #[test]
+    fn libtest_flags_are_accepted() {
+        let cli = parse_with(
+            &[
+                "--bench",
+                "--format",
+                "terse",
+                "--list",
+                "--ignored",
+                "--test-threads=1",
+            ],
+            &[],
+        )
+        .unwrap();
+        assert!(cli.list && cli.ignored);
+        assert!(cli.filters.is_empty());
     }
 
     #[test]

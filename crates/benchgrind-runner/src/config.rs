@@ -7,6 +7,8 @@
 
 use std::ffi::OsString;
 
+use crate::regression::RegressionConfig;
+
 /// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
 /// level.
 ///
@@ -29,9 +31,18 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) raw_callgrind_args: Vec<String>,
     pub(crate) envs: Vec<(OsString, Option<OsString>)>,
     pub(crate) env_clear: Option<bool>,
+    pub(crate) regression: Option<RegressionConfig>,
 }
 
 impl LibraryBenchmarkConfig {
+    /// Checks the benchmarks against regression limits; the most specific level's config wins
+    /// whole. Without one, changes are reported but never fail the run (unless `--regression`
+    /// is given).
+    pub fn regression<R: Into<RegressionConfig>>(&mut self, config: R) -> &mut Self {
+        self.regression = Some(config.into());
+        self
+    }
+
     /// Adds arguments for Callgrind, with or without the leading `--` (`"--cache-sim=no"` or
     /// `"cache-sim=no"`).
     pub fn raw_callgrind_args<I, T>(&mut self, args: I) -> &mut Self
@@ -120,6 +131,8 @@ pub struct ResolvedConfig {
     pub envs: Vec<(OsString, Option<OsString>)>,
     /// Whether the environment is cleared first.
     pub env_clear: bool,
+    /// The regression limits, if any level set them.
+    pub regression: Option<RegressionConfig>,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -131,6 +144,7 @@ where
         raw_callgrind_args: Vec::new(),
         envs: Vec::new(),
         env_clear: true,
+        regression: None,
     };
     for level in levels.into_iter().flatten() {
         out.raw_callgrind_args
@@ -138,6 +152,9 @@ where
         out.envs.extend(level.envs.iter().cloned());
         if let Some(clear) = level.env_clear {
             out.env_clear = clear;
+        }
+        if let Some(regression) = &level.regression {
+            out.regression = Some(regression.clone());
         }
     }
     out

@@ -5,12 +5,13 @@
 //! tested without Valgrind, and so the one-process-per-benchmark model here can be replaced by a
 //! fork server without touching the rest of the pipeline.
 
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::args::Nocapture;
+use crate::args::{LogLevel, Nocapture};
 use crate::client_request::SUPPORTED;
 use crate::measure::FALLBACK_SYMBOL;
 use crate::plan::Job;
@@ -57,6 +58,8 @@ pub struct ProcessExecutor {
     pub nocapture: Nocapture,
     /// `--callgrind-args` of the command line, after the config's.
     pub cli_args: Vec<String>,
+    /// `BENCHGRIND_LOG`: debug prints the command lines, info the captured output.
+    pub log: LogLevel,
 }
 
 impl ProcessExecutor {
@@ -145,12 +148,21 @@ impl ProcessExecutor {
                 Ok(())
             });
         }
+        if self.log >= LogLevel::Debug {
+            eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
+        }
         let output = match cmd.output() {
             Ok(o) => o,
             Err(e) => {
                 return Status::Failed(format!("cannot start {}: {e}", self.valgrind.display()))
             }
         };
+        if self.log >= LogLevel::Info && self.nocapture == Nocapture::None {
+            eprintln!("benchgrind: output of {}:", job.id.full());
+            let _ = std::io::stderr().write_all(&output.stdout);
+            let _ = std::io::stderr().write_all(&output.stderr);
+            eprintln!("- end of stdout/stderr");
+        }
         if output.status.success() {
             if job.paths.file("callgrind.out", Which::New).exists() {
                 return Status::Ok;

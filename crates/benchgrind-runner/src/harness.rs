@@ -1,22 +1,28 @@
 //! The pipeline of a bench binary, end to end: parse, plan, execute, parse profiles, derive,
-//! compare, report, exit. `main!` calls [`run`]; the same binary, started by Valgrind with
+//! compare, report, save, exit. `main!` calls [`run`]; the same binary, started by Valgrind with
 //! [`child::FLAG`], is the measured process.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use crate::args::{self, Cli, Color};
+use crate::args::{self, Cli, Color, JsonStyle, LogLevel, OutputFormat};
 use crate::child;
 use crate::execute::{Executor, ProcessExecutor, Status};
 use crate::metrics::Metrics;
 use crate::parse::callgrind;
 use crate::plan::{self, Job, Plan};
-use crate::report::terminal::{self, Style};
+use crate::regression::{self, RegressionConfig};
+use crate::report::json::Json;
+use crate::report::markdown::Markdown;
+use crate::report::terminal::{Style, Terminal};
+use crate::report::{Reporter, RunSummary};
+use crate::result::{BenchResult, Comparison, Outcome, Source};
 use crate::spec::Main;
 use crate::store::{self, Which};
+use crate::summary::Summary;
 use crate::valgrind;
 
 /// Exit codes, decided in one place.
@@ -24,6 +30,7 @@ mod exit {
     pub const OK: i32 = 0;
     pub const ERROR: i32 = 1;
     pub const USAGE: i32 = 2;
+    pub const REGRESSION: i32 = 3;
 }
 
 /// Runs the bench binary: measured-process mode when Valgrind started it, else the harness.
@@ -63,7 +70,14 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         }
     };
     let manifest_dir = PathBuf::from(main.manifest_dir);
-    let plan = match plan::plan(main, &cli, store::default_home(&exe, &manifest_dir)) {
+    let mut home = cli
+        .home
+        .clone()
+        .unwrap_or_else(|| store::default_home(&exe, &manifest_dir));
+    if cli.separate_targets {
+        home = home.join(env!("BENCHGRIND_TARGET_TRIPLE"));
+    }
+    let plan = match plan::plan(main, &cli, home) {
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("error: {e}");
@@ -71,8 +85,10 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         }
     };
     if cli.list {
-        for job in &plan.jobs {
-            println!("{}: benchmark", job.id.full());
+        if !cli.ignored {
+            for job in &plan.jobs {
+                println!("{}: benchmark", job.id.full());
+            }
         }
         return exit::OK;
     }
@@ -83,29 +99,49 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         );
         return exit::OK;
     }
-    let valgrind = match valgrind::locate() {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::ERROR;
-        }
+    let mut executor: Box<dyn Executor> = if cli.load_baseline.is_some() {
+        Box::new(NoExecutor)
+    } else {
+        let valgrind = match valgrind::locate() {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return exit::ERROR;
+            }
+        };
+        Box::new(ProcessExecutor {
+            valgrind: valgrind.path,
+            exe,
+            cwd: manifest_dir,
+            nocapture: cli.nocapture,
+            cli_args: cli.callgrind_args.clone(),
+            log: cli.log,
+        })
     };
-    let mut executor = ProcessExecutor {
-        valgrind: valgrind.path,
-        exe,
-        cwd: manifest_dir,
-        nocapture: cli.nocapture,
-        cli_args: cli.callgrind_args.clone(),
+    let mut reporter: Box<dyn Reporter> = match cli.output_format {
+        OutputFormat::Default => Box::new(Terminal { style: style(&cli) }),
+        OutputFormat::Json => Box::new(Json { pretty: false }),
+        OutputFormat::PrettyJson => Box::new(Json { pretty: true }),
+        OutputFormat::Markdown => Box::new(Markdown::default()),
     };
-    let style = style(&cli);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let summary = execute_plan(main, &plan, &mut executor, &mut out, style);
-    let _ = summary.print(&mut out, main.bench_file);
-    if summary.failed.is_empty() {
-        exit::OK
-    } else {
+    let summary = execute_plan(
+        main,
+        &plan,
+        &cli,
+        executor.as_mut(),
+        reporter.as_mut(),
+        &mut out,
+    );
+    let _ = reporter.finish(&mut out, &summary);
+    let _ = out.flush();
+    if !summary.failed.is_empty() {
         exit::ERROR
+    } else if !summary.regressions.is_empty() {
+        exit::REGRESSION
+    } else {
+        exit::OK
     }
 }
 
@@ -118,93 +154,84 @@ fn style(cli: &Cli) -> Style {
     Style { color }
 }
 
-/// What a whole run did.
-#[derive(Debug, Default)]
-pub struct Summary {
-    /// Benchmarks measured.
-    pub measured: usize,
-    /// `(full id, reason, log)` of each failed benchmark.
-    pub failed: Vec<(String, String, PathBuf)>,
-    /// Wall time of the run.
-    pub seconds: f64,
-}
+/// With `--load-baseline` nothing runs.
+struct NoExecutor;
 
-impl Summary {
-    fn print(&self, out: &mut dyn Write, file: &str) -> std::io::Result<()> {
-        let total = self.measured + self.failed.len();
-        writeln!(
-            out,
-            "\nbenchgrind: {file}: {total} benchmark{} in {:.2}s: {} measured, {} failed",
-            if total == 1 { "" } else { "s" },
-            self.seconds,
-            self.measured,
-            self.failed.len()
-        )?;
-        for (id, reason, log) in &self.failed {
-            writeln!(out, "  FAILED {id}: {reason} (log: {})", log.display())?;
-        }
-        Ok(())
+impl Executor for NoExecutor {
+    fn run(&mut self, _job: &Job) -> crate::execute::RunOutput {
+        unreachable!("--load-baseline reads saved profiles and never runs a benchmark")
     }
 }
 
-/// A measured bench kept for `compare_by_id` within its group.
-struct Measured {
-    function: &'static str,
-    id_and_args: String,
-    metrics: Metrics,
-}
-
 /// Runs every job, group by group (group setup and teardown around them), and reports each as
-/// it finishes. A failing benchmark is recorded and the run goes on.
+/// it finishes. A failing benchmark is recorded and the run goes on; a regression with fail-fast
+/// ends it.
 pub fn execute_plan(
     main: &Main,
     plan: &Plan,
+    cli: &Cli,
     executor: &mut dyn Executor,
+    reporter: &mut dyn Reporter,
     out: &mut dyn Write,
-    style: Style,
-) -> Summary {
+) -> RunSummary {
     let start = Instant::now();
-    let mut summary = Summary::default();
+    let mut summary = RunSummary {
+        file: main.bench_file.to_owned(),
+        ..RunSummary::default()
+    };
+    let mut stopped = false;
     for (g, group) in main.groups.iter().enumerate() {
         let jobs: Vec<&Job> = plan.jobs.iter().filter(|j| j.index[0] == g).collect();
         if jobs.is_empty() {
             continue;
         }
-        if let Some(setup) = group.setup {
+        if stopped {
+            summary.skipped += jobs.len();
+            continue;
+        }
+        let runs = cli.load_baseline.is_none();
+        if let (true, Some(setup)) = (runs, group.setup) {
             setup();
         }
-        let mut by_id: HashMap<&str, Vec<Measured>> = HashMap::new();
-        for job in jobs {
-            let _ = terminal::header(out, style, &job.id.path(), &job.id.id_and_args());
-            match measure(executor, job) {
-                Ok((new, old)) => {
-                    let _ = terminal::metrics(out, style, &new, old.as_ref());
-                    summary.measured += 1;
-                    if let (true, Some(id)) = (group.compare_by_id, job.id.id) {
-                        let earlier = by_id.entry(id).or_default();
-                        for other in earlier.iter().filter(|m| m.function != job.id.function) {
-                            let _ = writeln!(
-                                out,
-                                "  Comparison with {} {}",
-                                other.function, other.id_and_args
-                            );
-                            let _ = terminal::metrics(out, style, &other.metrics, Some(&new));
-                        }
-                        earlier.push(Measured {
-                            function: job.id.function,
-                            id_and_args: job.id.id_and_args(),
-                            metrics: new,
-                        });
-                    }
-                }
-                Err((reason, log)) => {
-                    let _ = writeln!(out, "  FAILED: {reason}\n  log: {}", log.display());
-                    summary.failed.push((job.id.full(), reason, log));
-                }
+        let mut by_id: HashMap<&str, Vec<Comparison>> = HashMap::new();
+        for (n, job) in jobs.iter().enumerate() {
+            let mut result = bench(main, job, cli, executor);
+            if let (true, Some(id), Outcome::Measured { new, .. }) =
+                (group.compare_by_id, job.id.id, &result.outcome)
+            {
+                let earlier = by_id.entry(id).or_default();
+                result.comparisons = earlier
+                    .iter()
+                    .filter(|c| c.function != job.id.function)
+                    .cloned()
+                    .collect();
+                earlier.push(Comparison {
+                    function: job.id.function,
+                    id_and_args: job.id.id_and_args(),
+                    metrics: new.clone(),
+                });
             }
+            let _ = reporter.bench(out, &result);
             let _ = out.flush();
+            save_summary(cli, job, &result);
+            match &result.outcome {
+                Outcome::Failed { reason } => {
+                    summary
+                        .failed
+                        .push((job.id.full(), reason.clone(), result.log.clone()));
+                }
+                Outcome::Measured { .. } => summary.measured += 1,
+            }
+            for r in &result.regressions {
+                summary.regressions.push((job.id.full(), r.describe()));
+            }
+            if !result.regressions.is_empty() && fail_fast(cli, job) {
+                summary.skipped += jobs.len() - n - 1;
+                stopped = true;
+                break;
+            }
         }
-        if let Some(teardown) = group.teardown {
+        if let (true, Some(teardown)) = (runs, group.teardown) {
             teardown();
         }
     }
@@ -212,38 +239,148 @@ pub fn execute_plan(
     summary
 }
 
-/// Runs one job and reads its profile and the previous one; on success the new files replace
-/// the current ones. On failure nothing good is replaced and the log of the failed run is named.
-fn measure(
-    executor: &mut dyn Executor,
-    job: &Job,
-) -> Result<(Metrics, Option<Metrics>), (String, PathBuf)> {
+fn regression_config<'a>(cli: &'a Cli, job: &'a Job) -> Option<&'a RegressionConfig> {
+    cli.regression.as_ref().or(job.config.regression.as_ref())
+}
+
+fn fail_fast(cli: &Cli, job: &Job) -> bool {
+    cli.regression_fail_fast
+        .unwrap_or_else(|| regression_config(cli, job).is_some_and(|r| r.is_fail_fast()))
+}
+
+/// Measures (or loads) one benchmark and relates it to what it is compared with.
+fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> BenchResult {
     let paths = &job.paths;
-    let new_log = paths.file("callgrind.log", Which::New);
-    let output = executor.run(job);
-    if let Status::Failed(reason) = output.status {
-        let _ = std::fs::remove_file(paths.file("callgrind.out", Which::New));
-        return Err((reason, new_log));
+    let compare_with = cli
+        .baseline
+        .clone()
+        .or_else(|| cli.save_baseline.clone())
+        .map_or(Source::PreviousRun, Source::Baseline);
+    let mut result = BenchResult {
+        package: main.package,
+        id: job.id.clone(),
+        outcome: Outcome::Failed {
+            reason: String::new(),
+        },
+        new_source: Source::Run,
+        old_source: compare_with.clone(),
+        regressions: Vec::new(),
+        comparisons: Vec::new(),
+        dir: paths.dir.clone(),
+        profile: paths.file("callgrind.out", Which::Current),
+        log: None,
+        duration: Duration::ZERO,
+    };
+    let measured = match &cli.load_baseline {
+        Some(name) => {
+            result.new_source = Source::Baseline(name.clone());
+            result.profile = paths.baseline(name);
+            load(&result.profile, name, job).and_then(|new| {
+                let old = read_old(job, &compare_with)?;
+                Ok((new, old))
+            })
+        }
+        None => {
+            // Read what to compare with before the run replaces it.
+            let old = read_old(job, &compare_with);
+            let output = executor.run(job);
+            result.duration = output.duration;
+            result.log = Some(paths.file("callgrind.log", Which::Current));
+            match output.status {
+                Status::Failed(reason) => {
+                    result.log = Some(paths.file("callgrind.log", Which::New));
+                    let _ = std::fs::remove_file(paths.file("callgrind.out", Which::New));
+                    Err(reason)
+                }
+                Status::Ok => promote_and_save(job, cli).and_then(|new| Ok((new, old?))),
+            }
+        }
+    };
+    match measured {
+        Ok((new, old)) => {
+            if let Some(config) = regression_config(cli, job) {
+                result.regressions = regression::check(config, &new, old.as_ref());
+            }
+            result.outcome = Outcome::Measured { new, old };
+        }
+        Err(reason) => result.outcome = Outcome::Failed { reason },
     }
+    result
+}
+
+/// The profile of the new run becomes current (the current one old) and, with
+/// `--save-baseline`, is copied into the baseline; returns its metrics.
+fn promote_and_save(job: &Job, cli: &Cli) -> Result<Metrics, String> {
+    let paths = &job.paths;
     let new = callgrind::parse_file(&paths.file("callgrind.out", Which::New))
-        .map_err(|e| (e.to_string(), new_log.clone()))?;
-    let old = paths
-        .previous("callgrind.out")
-        .and_then(|p| callgrind::parse_file(&p).ok());
-    let promoted = paths
+        .map_err(|e| e.to_string())?;
+    paths
         .promote("callgrind.out")
-        .and_then(|()| paths.promote("callgrind.log"));
-    if let Err(e) = promoted {
-        return Err((
+        .and_then(|()| paths.promote("callgrind.log"))
+        .map_err(|e| {
             format!(
                 "cannot move the new profile into {}: {e}",
                 paths.dir.display()
+            )
+        })?;
+    if let Some(name) = &cli.save_baseline {
+        let current = paths.file("callgrind.out", Which::Current);
+        store::copy_atomic(&current, &paths.baseline(name)).map_err(|e| {
+            format!(
+                "cannot save baseline `{name}` to {}: {e}",
+                paths.baseline(name).display()
+            )
+        })?;
+    }
+    Ok(Metrics::from_profile(&new))
+}
+
+/// The values to compare with: the previous run or a baseline. A missing one is `None` (first
+/// run); a damaged one is an error that says how to replace it.
+fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, String> {
+    let path = match source {
+        Source::Baseline(name) => Some(job.paths.baseline(name)).filter(|p| p.exists()),
+        _ => job.paths.previous("callgrind.out"),
+    };
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    callgrind::parse_file(&path)
+        .map(|p| Some(Metrics::from_profile(&p)))
+        .map_err(|e| match source {
+            Source::Baseline(name) => format!(
+                "baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}"
             ),
-            new_log,
+            _ => format!("the previous run's profile is damaged ({e}); delete it to start over"),
+        })
+}
+
+fn load(path: &Path, name: &str, job: &Job) -> Result<Metrics, String> {
+    if !path.exists() {
+        return Err(format!(
+            "there is no baseline `{name}` for {}; save one with --save-baseline={name}",
+            job.id.full()
         ));
     }
-    Ok((
-        Metrics::from_profile(&new),
-        old.as_ref().map(Metrics::from_profile),
-    ))
+    callgrind::parse_file(path)
+        .map(|p| Metrics::from_profile(&p))
+        .map_err(|e| {
+            format!("baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}")
+        })
+}
+
+fn save_summary(cli: &Cli, job: &Job, result: &BenchResult) {
+    let Some(style) = cli.save_summary else {
+        return;
+    };
+    let json = Summary::from_result(result).to_json(style == JsonStyle::Pretty);
+    let path = job.paths.summary();
+    let written = std::fs::create_dir_all(&job.paths.dir)
+        .and_then(|()| store::write_atomic(&path, json.as_bytes()));
+    if let Err(e) = written {
+        eprintln!("warning: cannot write {}: {e}", path.display());
+    }
+    if cli.log >= LogLevel::Debug {
+        eprintln!("benchgrind: wrote {}", path.display());
+    }
 }

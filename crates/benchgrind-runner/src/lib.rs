@@ -17,13 +17,17 @@ pub mod measure;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
+pub mod regression;
 pub mod report;
+pub mod result;
 pub mod spec;
 pub mod store;
+pub mod summary;
 pub mod valgrind;
 
 pub use config::LibraryBenchmarkConfig;
 pub use metrics::EventKind;
+pub use regression::RegressionConfig;
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]

@@ -57,6 +57,54 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// Every metric, in report order.
+    pub const ALL: [EventKind; 22] = [
+        EventKind::Ir,
+        EventKind::L1hits,
+        EventKind::LLhits,
+        EventKind::RamHits,
+        EventKind::TotalRW,
+        EventKind::EstimatedCycles,
+        EventKind::Dr,
+        EventKind::Dw,
+        EventKind::I1mr,
+        EventKind::D1mr,
+        EventKind::D1mw,
+        EventKind::ILmr,
+        EventKind::DLmr,
+        EventKind::DLmw,
+        EventKind::SysCount,
+        EventKind::SysTime,
+        EventKind::SysCpuTime,
+        EventKind::Ge,
+        EventKind::Bc,
+        EventKind::Bcm,
+        EventKind::Bi,
+        EventKind::Bim,
+    ];
+
+    /// The metric's name in JSON, regression specs and `EventKind` (`Ir`, `L1hits`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::L1hits => "L1hits",
+            EventKind::LLhits => "LLhits",
+            EventKind::RamHits => "RamHits",
+            EventKind::TotalRW => "TotalRW",
+            EventKind::EstimatedCycles => "EstimatedCycles",
+            other => Self::RAW
+                .iter()
+                .find(|(k, _)| *k == other)
+                .map_or("?", |(_, n)| n),
+        }
+    }
+
+    /// The metric of a name, without regard to case (`ir`, `Ir`, `estimatedcycles`).
+    pub fn from_name(name: &str) -> Option<EventKind> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+
     /// Every Callgrind event this crate knows by name, in Callgrind's spelling.
     const RAW: [(EventKind, &'static str); 17] = [
         (EventKind::Ir, "Ir"),

@@ -73,9 +73,8 @@ pub struct Plan {
     pub jobs: Vec<Job>,
 }
 
-/// Resolves configs and paths and applies the filters.
-pub fn plan(main: &Main, cli: &Cli, default_home: PathBuf) -> Result<Plan, String> {
-    let home = cli.home.clone().unwrap_or(default_home);
+/// Resolves configs and paths below `home` and applies the filters.
+pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
     let mut groups = HashSet::new();
     let mut jobs = Vec::new();
     for (g, group) in main.groups.iter().enumerate() {

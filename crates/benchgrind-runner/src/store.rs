@@ -135,3 +135,62 @@ mod tests {
         }
     }
 }
+
+/// Writes a file so that readers see the old contents or the new, never a part: the bytes go
+/// to a temporary file in the same directory, which is then renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temp_name(path);
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Copies a file into place atomically (see [`write_atomic`]).
+pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
+    let tmp = temp_name(to);
+    let result = std::fs::copy(from, &tmp).and_then(|_| std::fs::rename(&tmp, to));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn temp_name(path: &Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+}
+
+impl BenchPaths {
+    /// The profile saved as baseline `name`.
+    pub fn baseline(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("baseline.{name}.callgrind.out"))
+    }
+
+    /// The JSON summary of the last run.
+    pub fn summary(&self) -> PathBuf {
+        self.dir.join("summary.json")
+    }
+}
+
+#[cfg(test)]
+mod atomic_tests {
+    use super::*;
+
+    #[test]
+    fn atomic_writes_leave_no_temporary_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("summary.json");
+        write_atomic(&target, b"one").unwrap();
+        write_atomic(&target, b"two").unwrap();
+        let copy = tmp.path().join("copy");
+        copy_atomic(&target, &copy).unwrap();
+        assert_eq!(std::fs::read(&copy).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
+}

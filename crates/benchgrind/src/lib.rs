@@ -111,7 +111,7 @@ pub use benchgrind_macros::library_benchmark_group;
 /// binary with `cargo bench`; `cargo bench -- --help` lists the options.
 pub use benchgrind_macros::main;
 
-pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig};
+pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig, RegressionConfig};
 
 /// Prevents the optimizer from seeing through a value (re-exported from `std::hint`).
 pub use std::hint::black_box;

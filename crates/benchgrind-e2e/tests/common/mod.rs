@@ -69,7 +69,10 @@ pub fn blocks(report: &str) -> Vec<Block> {
         } else if text.starts_with("Comparison with") {
             in_comparison = true;
         } else if let (false, Some((label, rest))) = (in_comparison, text.split_once(':')) {
-            if text.starts_with("log:") {
+            if text.starts_with("log:")
+                || text.starts_with("Baselines:")
+                || text.starts_with("Performance has regressed")
+            {
                 continue;
             }
             let (new, rest) = rest.split_once('|').expect("new|old");

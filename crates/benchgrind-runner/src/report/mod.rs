@@ -1,3 +1,71 @@
 //! Stage 7 of the pipeline, report: what the user sees of each benchmark and of the whole run.
+//! Every output format is one [`Reporter`] in its own file, writing into `&mut dyn Write`.
 
+pub mod json;
+pub mod markdown;
 pub mod terminal;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use crate::result::BenchResult;
+
+/// What the whole run did.
+#[derive(Debug, Default)]
+pub struct RunSummary {
+    /// The bench target.
+    pub file: String,
+    /// Benchmarks measured.
+    pub measured: usize,
+    /// `(full id, reason, log)` of each failed benchmark.
+    pub failed: Vec<(String, String, Option<PathBuf>)>,
+    /// `(full id, description)` of each regression.
+    pub regressions: Vec<(String, String)>,
+    /// Benchmarks not run because fail-fast stopped the run.
+    pub skipped: usize,
+    /// Wall time of the run.
+    pub seconds: f64,
+}
+
+/// An output format.
+pub trait Reporter {
+    /// Called as each benchmark finishes, in a stable order.
+    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()>;
+    /// Called once at the end.
+    fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()>;
+}
+
+/// The closing lines of a run: counts, time, and every failure and regression by id.
+pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
+    let total = summary.measured + summary.failed.len();
+    writeln!(
+        out,
+        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured, {} failed, {} regressed{}",
+        summary.file,
+        if total == 1 { "" } else { "s" },
+        summary.seconds,
+        summary.measured,
+        summary.failed.len(),
+        summary
+            .regressions
+            .iter()
+            .map(|r| &r.0)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        if summary.skipped > 0 {
+            format!(", {} not run (fail fast)", summary.skipped)
+        } else {
+            String::new()
+        }
+    )?;
+    for (id, reason, log) in &summary.failed {
+        match log {
+            Some(log) => writeln!(out, "  FAILED {id}: {reason} (log: {})", log.display())?,
+            None => writeln!(out, "  FAILED {id}: {reason}")?,
+        }
+    }
+    for (id, description) in &summary.regressions {
+        writeln!(out, "  REGRESSED {id}: {description}")?;
+    }
+    Ok(())
+}

@@ -3,8 +3,59 @@
 
 use std::io::{self, Write};
 
+use super::{write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
 use crate::metrics::Metrics;
+use crate::result::{BenchResult, Outcome, Source};
+
+/// The default output format.
+pub struct Terminal {
+    /// Colors on or off.
+    pub style: Style,
+}
+
+impl Reporter for Terminal {
+    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
+        let style = self.style;
+        header(out, style, &result.id.path(), &result.id.id_and_args())?;
+        let baselines = [&result.new_source, &result.old_source]
+            .iter()
+            .any(|s| matches!(s, Source::Baseline(_)));
+        if baselines {
+            let name = |s: &Source| match s {
+                Source::Baseline(n) => n.clone(),
+                Source::Run => "run".to_owned(),
+                Source::PreviousRun => "previous".to_owned(),
+            };
+            let pair = format!("{}|{}", name(&result.new_source), name(&result.old_source));
+            writeln!(out, "  {:<18}{pair:>15}", "Baselines:")?;
+        }
+        match &result.outcome {
+            Outcome::Failed { reason } => {
+                writeln!(out, "  {} {reason}", style.paint("1;31", "FAILED:"))?;
+                if let Some(log) = &result.log {
+                    writeln!(out, "  log: {}", log.display())?;
+                }
+            }
+            Outcome::Measured { new, old } => {
+                metrics(out, style, new, old.as_ref())?;
+                for c in &result.comparisons {
+                    writeln!(out, "  Comparison with {} {}", c.function, c.id_and_args)?;
+                    metrics(out, style, &c.metrics, Some(new))?;
+                }
+                for r in &result.regressions {
+                    let line = format!("Performance has regressed: {}", r.describe());
+                    writeln!(out, "  {}", style.paint("1;31", &line))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
+        write_tally(out, summary)
+    }
+}
 
 /// Whether to color the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,24 @@
+//! `--output-format=json|pretty-json`: one summary per benchmark on stdout (one per line, or
+//! indented); the closing tally goes to stderr so stdout stays machine-readable.
+
+use std::io::{self, Write};
+
+use super::{write_tally, Reporter, RunSummary};
+use crate::result::BenchResult;
+use crate::summary::Summary;
+
+/// Prints summaries as JSON.
+pub struct Json {
+    /// Indented instead of one per line.
+    pub pretty: bool,
+}
+
+impl Reporter for Json {
+    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
+        writeln!(out, "{}", Summary::from_result(result).to_json(self.pretty))
+    }
+
+    fn finish(&mut self, _out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
+        write_tally(&mut io::stderr(), summary)
+    }
+}
