@@ -5,7 +5,11 @@
 //! are collected only between the two toggles. Elsewhere the body runs inside
 //! [`__benchgrind_measured`], a symbol the runner passes to `--toggle-collect`.
 
-use crate::client_request::{callgrind, request, SUPPORTED};
+use crate::client_request::{callgrind, request_static, SUPPORTED};
+
+static START_INSTRUMENTATION: [usize; 6] = [callgrind::START_INSTRUMENTATION, 0, 0, 0, 0, 0];
+static TOGGLE_COLLECT: [usize; 6] = [callgrind::TOGGLE_COLLECT, 0, 0, 0, 0, 0];
+static STOP_INSTRUMENTATION: [usize; 6] = [callgrind::STOP_INSTRUMENTATION, 0, 0, 0, 0, 0];
 
 /// The symbol that `--toggle-collect` names on targets without client requests.
 pub const FALLBACK_SYMBOL: &str = "__benchgrind_measured";
@@ -14,11 +18,11 @@ pub const FALLBACK_SYMBOL: &str = "__benchgrind_measured";
 #[inline(always)]
 pub fn measure<R>(body: impl FnOnce() -> R) -> R {
     if SUPPORTED {
-        request(0, callgrind::START_INSTRUMENTATION, [0; 5]);
-        request(0, callgrind::TOGGLE_COLLECT, [0; 5]);
+        request_static(0, &START_INSTRUMENTATION);
+        request_static(0, &TOGGLE_COLLECT);
         let out = body();
-        request(0, callgrind::TOGGLE_COLLECT, [0; 5]);
-        request(0, callgrind::STOP_INSTRUMENTATION, [0; 5]);
+        request_static(0, &TOGGLE_COLLECT);
+        request_static(0, &STOP_INSTRUMENTATION);
         out
     } else {
         let mut body = Some(body);
