@@ -71,8 +71,9 @@ pub fn check_value_is_defined<T: ?Sized>(value: &T) -> usize {
 }
 
 /// Names the range `[addr, addr + len)` in Memcheck's error messages with `description`; returns
-/// a handle for [`discard`] (0 natively). Memcheck keeps the pointer, so the description must
-/// live as long as the block is described: a `c"..."` literal does.
+/// a handle for [`discard`] (0 natively). `'static` because the description is read whenever an
+/// error is reported, not only now (whether Memcheck copies it is its business): a `c"..."`
+/// literal is what this is for.
 #[inline(always)]
 pub fn create_block<T: ?Sized>(addr: *const T, len: usize, description: &'static CStr) -> usize {
     let args = [
