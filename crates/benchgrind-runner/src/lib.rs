@@ -8,7 +8,6 @@
 
 pub mod args;
 pub mod child;
-pub mod client_request;
 pub mod compare;
 pub mod config;
 pub mod execute;
@@ -24,6 +23,10 @@ pub mod spec;
 pub mod store;
 pub mod summary;
 pub mod valgrind;
+
+/// The client-request primitive of the measured window ([`measure`]); it lives in
+/// `benchgrind-client-requests`, shared with the users' `benchgrind::client_requests`.
+pub use benchgrind_client_requests::raw as client_request;
 
 pub use config::LibraryBenchmarkConfig;
 pub use metrics::EventKind;

@@ -1,0 +1,76 @@
+//! Valgrind client requests for Rust: ask Valgrind and its tools to do something from inside the
+//! program they run. Start and stop Callgrind's counting around the code that matters, mark
+//! memory undefined for Memcheck, record DHAT events, tell Helgrind and DRD about
+//! synchronisation they cannot see, write to the Valgrind log.
+//!
+//! Users reach this crate as `benchgrind::client_requests`. One module per tool:
+//! [`valgrind`] (the core requests, any tool), [`callgrind`], [`memcheck`], [`dhat`],
+//! [`helgrind`] and [`drd`]; the macros [`valgrind_printf!`] and [`valgrind_println!`] write to
+//! Valgrind's log.
+//!
+//! A request is a few instructions of inline assembly (x86_64 and aarch64): no C compiler,
+//! no Valgrind headers at build time. Natively the sequence does nothing and the call returns its
+//! documented default (mostly 0); under a tool that does not know a request, the same.
+//!
+//! # Features
+//!
+//! Without the `enabled` feature (benchgrind's `client_requests_defs`), every function here
+//! compiles to nothing and returns its default: production code can keep its requests at no
+//! cost. With `enabled` (benchgrind's `client_requests`) they reach Valgrind. Cargo unifies
+//! features, so a dev-dependency with `client_requests` turns them on in tests and benches only:
+//!
+//! ```toml
+//! [dependencies]
+//! benchgrind = { version = "0.1", default-features = false, features = ["client_requests_defs"] }
+//!
+//! [dev-dependencies]
+//! benchgrind = { version = "0.1", features = ["client_requests"] }
+//! ```
+//!
+//! # Example
+//!
+//! Count only the interesting part of a program, run with
+//! `valgrind --tool=callgrind --collect-atstart=no`:
+//!
+//! ```rust
+//! use benchgrind_client_requests::callgrind;
+//! # fn setup() -> Vec<u64> { (0..1000).rev().collect() }
+//!
+//! let mut data = setup(); // not counted
+//! callgrind::toggle_collect();
+//! data.sort(); // counted
+//! callgrind::toggle_collect();
+//! # assert_eq!(data[0], 0);
+//! ```
+
+pub mod callgrind;
+pub mod dhat;
+pub mod drd;
+pub mod helgrind;
+mod macros;
+pub mod memcheck;
+pub mod raw;
+pub mod valgrind;
+
+/// Whether the typed requests reach Valgrind (the `enabled` feature); when false every call
+/// is a no-op returning its default.
+pub const ENABLED: bool = cfg!(feature = "enabled");
+
+/// The one switch between real requests and no-ops; every typed request goes through it.
+#[cfg(feature = "enabled")]
+#[inline(always)]
+fn request(default: usize, code: usize, args: [usize; 5]) -> usize {
+    raw::request(default, code, args)
+}
+
+#[cfg(not(feature = "enabled"))]
+#[inline(always)]
+fn request(default: usize, _code: usize, _args: [usize; 5]) -> usize {
+    default
+}
+
+/// A request that has no answer.
+#[inline(always)]
+fn send(code: usize, args: [usize; 5]) {
+    request(0, code, args);
+}

@@ -1,0 +1,313 @@
+//! The core requests, understood by every Valgrind tool: am I running on Valgrind, how many
+//! errors so far, write to the log, discard translations, describe custom allocators, memory
+//! pools and stacks, switch error reporting off and on.
+//!
+//! Natively every function returns its default (0, `false`) and does nothing.
+//!
+//! ```rust
+//! use benchgrind_client_requests::{valgrind, valgrind_println};
+//!
+//! if valgrind::running_on_valgrind() > 0 {
+//!     valgrind_println!("checkpoint {} reached, {} errors so far", 3, valgrind::count_errors());
+//! }
+//! ```
+
+use std::ffi::CStr;
+use std::fmt;
+
+use crate::raw::valgrind as code;
+use crate::{request, send};
+
+/// How many Valgrinds this program runs under: 0 natively, 1 under Valgrind, 2 under Valgrind
+/// running under Valgrind.
+#[inline(always)]
+pub fn running_on_valgrind() -> usize {
+    request(0, code::RUNNING_ON_VALGRIND, [0; 5])
+}
+
+/// Makes Valgrind forget its translations of the code in `[addr, addr + len)`, so that code
+/// written at run time (a JIT) is translated afresh.
+#[inline(always)]
+pub fn discard_translations<T: ?Sized>(addr: *const T, len: usize) {
+    send(
+        code::DISCARD_TRANSLATIONS,
+        [addr.cast::<u8>() as usize, len, 0, 0, 0],
+    );
+}
+
+/// The number of errors the tool has recorded so far (Memcheck, Helgrind, DRD; 0 for tools
+/// that report no errors, such as Callgrind).
+#[inline(always)]
+pub fn count_errors() -> usize {
+    request(0, code::COUNT_ERRORS, [0; 5])
+}
+
+/// Runs a gdbserver monitor command, for example `c"v.info n_errs_found"`; its output goes to
+/// the log unless GDB is connected. Returns whether Valgrind recognised the command (`false`
+/// natively).
+#[inline(always)]
+pub fn monitor_command(command: &CStr) -> bool {
+    // The request answers 1 for an unknown command, 0 otherwise; natively the default 1 makes
+    // the answer `false` too.
+    request(
+        1,
+        code::GDB_MONITOR_COMMAND,
+        [command.as_ptr() as usize, 0, 0, 0, 0],
+    ) == 0
+}
+
+/// Changes a dynamic command-line option, for example `c"--vgdb-error=0"`
+/// (`valgrind --help-dyn-options` lists them).
+#[inline(always)]
+pub fn clo_change(option: &CStr) {
+    send(code::CLO_CHANGE, [option.as_ptr() as usize, 0, 0, 0, 0]);
+}
+
+/// Writes `message` to the Valgrind log, after the `**<pid>**` prefix, and returns the number
+/// of characters written. Natively nothing is formatted or written. See [`valgrind_printf!`]
+/// and [`valgrind_println!`] for formatting.
+///
+/// [`valgrind_printf!`]: crate::valgrind_printf
+/// [`valgrind_println!`]: crate::valgrind_println
+#[inline]
+pub fn printf(message: &str) -> usize {
+    printf_args(format_args!("{message}"))
+}
+
+/// Like [`printf`], followed by a backtrace of the calling thread.
+#[inline]
+pub fn printf_backtrace(message: &str) -> usize {
+    printf_backtrace_args(format_args!("{message}"))
+}
+
+/// [`printf`] for preformatted arguments; what the macros call.
+#[inline]
+pub fn printf_args(args: fmt::Arguments<'_>) -> usize {
+    print(code::PRINTF_VALIST_BY_REF, args)
+}
+
+/// [`printf_backtrace`] for preformatted arguments.
+#[inline]
+pub fn printf_backtrace_args(args: fmt::Arguments<'_>) -> usize {
+    print(code::PRINTF_BACKTRACE_VALIST_BY_REF, args)
+}
+
+fn print(request_code: usize, args: fmt::Arguments<'_>) -> usize {
+    // Format only when someone will read it: natively this is one no-op request.
+    if !crate::ENABLED || running_on_valgrind() == 0 {
+        return 0;
+    }
+    let mut text = FormatString(Vec::with_capacity(128));
+    // A failing `Display` impl truncates the message; the log gets what was written until then.
+    let _ = fmt::write(&mut text, args);
+    text.0.push(0);
+    // Valgrind's printf wants a C format string and a `va_list` by reference. Every `%` of the
+    // message is doubled, so no conversion ever reads the `va_list`: a zeroed block the size of
+    // the largest one (aarch64: 32 bytes) stands in for it.
+    let va_list = [0usize; 4];
+    request(
+        0,
+        request_code,
+        [text.0.as_ptr() as usize, va_list.as_ptr() as usize, 0, 0, 0],
+    )
+}
+
+/// The message as a C format string without conversions: `%` doubled, NUL bytes dropped.
+struct FormatString(Vec<u8>);
+
+impl fmt::Write for FormatString {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for &byte in s.as_bytes() {
+            match byte {
+                b'%' => self.0.extend_from_slice(b"%%"),
+                0 => {}
+                _ => self.0.push(byte),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Tells tools that track the heap (Memcheck, DHAT, Massif, Helgrind) that a custom allocator
+/// handed out `size` bytes at `addr`, with `redzone` bytes of padding on each side; `is_zeroed`
+/// marks the bytes defined.
+#[inline(always)]
+pub fn malloclike_block<T: ?Sized>(addr: *const T, size: usize, redzone: usize, is_zeroed: bool) {
+    let args = [
+        addr.cast::<u8>() as usize,
+        size,
+        redzone,
+        usize::from(is_zeroed),
+        0,
+    ];
+    send(code::MALLOCLIKE_BLOCK, args);
+}
+
+/// Tells the tools that a block announced with [`malloclike_block`] changed size in place.
+#[inline(always)]
+pub fn resizeinplace_block<T: ?Sized>(
+    addr: *const T,
+    old_size: usize,
+    new_size: usize,
+    redzone: usize,
+) {
+    let args = [addr.cast::<u8>() as usize, old_size, new_size, redzone, 0];
+    send(code::RESIZEINPLACE_BLOCK, args);
+}
+
+/// Tells the tools that a block announced with [`malloclike_block`] was freed.
+#[inline(always)]
+pub fn freelike_block<T: ?Sized>(addr: *const T, redzone: usize) {
+    send(
+        code::FREELIKE_BLOCK,
+        [addr.cast::<u8>() as usize, redzone, 0, 0, 0],
+    );
+}
+
+/// Announces a memory pool anchored at `pool`, whose chunks have `redzone` bytes of padding.
+#[inline(always)]
+pub fn create_mempool<T: ?Sized>(pool: *const T, redzone: usize, is_zeroed: bool) {
+    let args = [
+        pool.cast::<u8>() as usize,
+        redzone,
+        usize::from(is_zeroed),
+        0,
+        0,
+    ];
+    send(code::CREATE_MEMPOOL, args);
+}
+
+/// Forgets the pool anchored at `pool` and all its chunks.
+#[inline(always)]
+pub fn destroy_mempool<T: ?Sized>(pool: *const T) {
+    send(
+        code::DESTROY_MEMPOOL,
+        [pool.cast::<u8>() as usize, 0, 0, 0, 0],
+    );
+}
+
+/// Records that the pool handed out `size` bytes at `addr`.
+#[inline(always)]
+pub fn mempool_alloc<P: ?Sized, T: ?Sized>(pool: *const P, addr: *const T, size: usize) {
+    let args = [
+        pool.cast::<u8>() as usize,
+        addr.cast::<u8>() as usize,
+        size,
+        0,
+        0,
+    ];
+    send(code::MEMPOOL_ALLOC, args);
+}
+
+/// Records that the chunk at `addr` went back to the pool.
+#[inline(always)]
+pub fn mempool_free<P: ?Sized, T: ?Sized>(pool: *const P, addr: *const T) {
+    let args = [
+        pool.cast::<u8>() as usize,
+        addr.cast::<u8>() as usize,
+        0,
+        0,
+        0,
+    ];
+    send(code::MEMPOOL_FREE, args);
+}
+
+/// Frees every chunk of the pool outside `[addr, addr + size)`.
+#[inline(always)]
+pub fn mempool_trim<P: ?Sized, T: ?Sized>(pool: *const P, addr: *const T, size: usize) {
+    let args = [
+        pool.cast::<u8>() as usize,
+        addr.cast::<u8>() as usize,
+        size,
+        0,
+        0,
+    ];
+    send(code::MEMPOOL_TRIM, args);
+}
+
+/// Records that the pool anchored at `from` is now anchored at `to`.
+#[inline(always)]
+pub fn move_mempool<A: ?Sized, B: ?Sized>(from: *const A, to: *const B) {
+    let args = [
+        from.cast::<u8>() as usize,
+        to.cast::<u8>() as usize,
+        0,
+        0,
+        0,
+    ];
+    send(code::MOVE_MEMPOOL, args);
+}
+
+/// Records that the chunk at `from` moved to `to` and now has `size` bytes.
+#[inline(always)]
+pub fn mempool_change<P: ?Sized, A: ?Sized, B: ?Sized>(
+    pool: *const P,
+    from: *const A,
+    to: *const B,
+    size: usize,
+) {
+    let args = [
+        pool.cast::<u8>() as usize,
+        from.cast::<u8>() as usize,
+        to.cast::<u8>() as usize,
+        size,
+        0,
+    ];
+    send(code::MEMPOOL_CHANGE, args);
+}
+
+/// Whether a pool is anchored at `pool` (`false` natively).
+#[inline(always)]
+pub fn mempool_exists<T: ?Sized>(pool: *const T) -> bool {
+    request(
+        0,
+        code::MEMPOOL_EXISTS,
+        [pool.cast::<u8>() as usize, 0, 0, 0, 0],
+    ) != 0
+}
+
+/// Registers `[start, end)` as a stack (for programs that switch stacks: coroutines, green
+/// threads) and returns its id for [`stack_change`] and [`stack_deregister`]; 0 natively.
+#[inline(always)]
+pub fn stack_register<A: ?Sized, B: ?Sized>(start: *const A, end: *const B) -> usize {
+    let args = [
+        start.cast::<u8>() as usize,
+        end.cast::<u8>() as usize,
+        0,
+        0,
+        0,
+    ];
+    request(0, code::STACK_REGISTER, args)
+}
+
+/// Forgets the stack `id` returned by [`stack_register`].
+#[inline(always)]
+pub fn stack_deregister(id: usize) {
+    send(code::STACK_DEREGISTER, [id, 0, 0, 0, 0]);
+}
+
+/// Moves the stack `id` to `[start, end)`.
+#[inline(always)]
+pub fn stack_change<A: ?Sized, B: ?Sized>(id: usize, start: *const A, end: *const B) {
+    let args = [
+        id,
+        start.cast::<u8>() as usize,
+        end.cast::<u8>() as usize,
+        0,
+        0,
+    ];
+    send(code::STACK_CHANGE, args);
+}
+
+/// Stops this thread from reporting errors until the matching [`enable_error_reporting`];
+/// calls nest.
+#[inline(always)]
+pub fn disable_error_reporting() {
+    send(code::CHANGE_ERR_DISABLEMENT, [1, 0, 0, 0, 0]);
+}
+
+/// Undoes one [`disable_error_reporting`].
+#[inline(always)]
+pub fn enable_error_reporting() {
+    send(code::CHANGE_ERR_DISABLEMENT, [usize::MAX, 0, 0, 0, 0]);
+}
