@@ -1,0 +1,121 @@
+//! `measure --metric instructions`: run a runner program under Callgrind and count the
+//! instructions it executes.
+//!
+//! Each benchmark runs twice, both with no warm-up: once with `max-iters` 0 (the baseline:
+//! process start-up, reading KLV, setting up) and once with `max-iters` 1. The recorded value is
+//! the difference, i.e. the instructions of one iteration (plus printing one sample line); the
+//! gross count of the one-iteration run is kept in `total`. Callgrind counts are exact, so two
+//! runs in the same environment give the same numbers; for that, `PYTHONHASHSEED=0` is set
+//! unless the engine or the caller sets it (Python randomizes hashing per process otherwise).
+//! `--trace-children=yes` follows wrapper scripts; the counts of all processes are summed. The
+//! KLV comes from a file, not a pipe, so the runner's reads do not depend on timing.
+
+use std::{path::PathBuf, process, time::Duration};
+
+use super::{
+    format::engines::Command,
+    runner::{self, Finished},
+};
+
+/// Checks that `valgrind` can run; returns its version line.
+pub fn check_valgrind() -> anyhow::Result<String> {
+    let out = process::Command::new("valgrind").arg("--version").output().map_err(|e| {
+        anyhow::anyhow!("cannot run `valgrind` ({e}); --metric instructions needs Valgrind on PATH (Debian/Ubuntu: apt-get install valgrind)")
+    })?;
+    anyhow::ensure!(
+        out.status.success(),
+        "`valgrind --version` failed ({})",
+        out.status
+    );
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir() -> Result<TempDir, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("benchgrind-suite-{}-{n}", process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(TempDir(dir))
+}
+
+/// Sums the `summary:` (or `totals:`) line of every Callgrind output file in `dir`.
+fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
+    let mut total = 0u64;
+    let mut files = 0;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("callgrind.out."))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let value = text
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("summary:")
+                    .or_else(|| l.strip_prefix("totals:"))
+            })
+            .and_then(|v| v.split_whitespace().next())
+            .ok_or_else(|| {
+                format!(
+                    "{}: no `summary:` or `totals:` line (did Callgrind finish?)",
+                    path.display()
+                )
+            })?;
+        total += value
+            .parse::<u64>()
+            .map_err(|_| format!("{}: bad instruction count {value:?}", path.display()))?;
+        files += 1;
+    }
+    if files == 0 {
+        return Err("Callgrind wrote no output file".into());
+    }
+    Ok(total)
+}
+
+/// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
+pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), String> {
+    let tmp = temp_dir()?;
+    let klv_path = tmp.0.join("input.klv");
+    std::fs::write(&klv_path, &klv)
+        .map_err(|e| format!("cannot write {}: {e}", klv_path.display()))?;
+    let input = std::fs::File::open(&klv_path)
+        .map_err(|e| format!("cannot open {}: {e}", klv_path.display()))?;
+    let mut cmd = process::Command::new("valgrind");
+    cmd.arg("--tool=callgrind")
+        .arg("--trace-children=yes")
+        .arg(format!(
+            "--callgrind-out-file={}/callgrind.out.%p",
+            tmp.0.display()
+        ))
+        .arg(format!("--log-file={}/valgrind.log.%p", tmp.0.display()))
+        .arg(run.program())
+        .args(&run.args);
+    if let Some(cwd) = &run.cwd {
+        cmd.current_dir(cwd);
+    }
+    let engine_sets_seed = run.envs.iter().any(|(k, _)| k == "PYTHONHASHSEED");
+    if !engine_sets_seed && std::env::var_os("PYTHONHASHSEED").is_none() {
+        cmd.env("PYTHONHASHSEED", "0");
+    }
+    cmd.envs(run.envs.iter().map(|(k, v)| (k, v)));
+    let finished = runner::run(cmd, runner::Input::File(input), timeout)?;
+    if let Err(e) = runner::check_status(&finished) {
+        return Err(format!("under Callgrind, {e}"));
+    }
+    Ok((read_totals(&tmp.0)?, finished))
+}

@@ -1,0 +1,333 @@
+//! `definitions/**/*.toml`: benchmark definitions in rebar's format, resolved into
+//! [`Definition`]s with their patterns and haystack bytes loaded.
+//!
+//! The group of a benchmark is its file's path under `definitions/` without `.toml`; its full
+//! name is `group/name`. A broken file or benchmark becomes a [`Problem`] and the rest still
+//! load, so one typo does not stop a whole suite from being measured. Unknown keys in a
+//! `[[bench]]` are errors (as in rebar): a misspelt key would otherwise be silently ignored.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use serde::Deserialize;
+use toml::{Spanned, Value};
+
+use super::{inputs, location, parse_toml_at, Problem};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WireFile {
+    #[serde(default)]
+    bench: Vec<WireBench>,
+    analysis: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct WireBench {
+    model: String,
+    name: Spanned<String>,
+    regex: Spanned<Value>,
+    #[serde(default)]
+    case_insensitive: bool,
+    #[serde(default)]
+    unicode: bool,
+    haystack: Spanned<Value>,
+    count: Spanned<Value>,
+    engines: Vec<Spanned<String>>,
+    analysis: Option<String>,
+}
+
+/// One engine named by a benchmark, with where it is named (for "unknown engine" errors).
+#[derive(Clone, Debug)]
+pub struct EngineRef {
+    /// The engine name as written.
+    pub name: String,
+    /// `file:line` of the entry in `engines = [...]`.
+    pub location: String,
+}
+
+/// An expected count for the engines matching `engine` (anchored), rebar's per-engine counts.
+#[derive(Clone, Debug)]
+pub struct CountRule {
+    re: regex::Regex,
+    /// The expected count.
+    pub count: u64,
+}
+
+/// A benchmark definition, ready to be turned into KLV.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    /// Full name, `group/name`.
+    pub name: String,
+    /// The model label, passed through to runners.
+    pub model: String,
+    /// The patterns, after `path`/`literal`/`per-line`/`prepend`/`append`.
+    pub patterns: Vec<String>,
+    /// `case-insensitive`.
+    pub case_insensitive: bool,
+    /// `unicode`.
+    pub unicode: bool,
+    /// The haystack bytes, after every transformation.
+    pub haystack: Arc<[u8]>,
+    /// Expected counts; the first rule whose pattern matches the engine applies.
+    pub counts: Vec<CountRule>,
+    /// The engines to measure, in the order written.
+    pub engines: Vec<EngineRef>,
+    /// Free-form analysis text for reports.
+    pub analysis: Option<String>,
+    /// `file:line` of the benchmark's `name`.
+    pub location: String,
+}
+
+impl Definition {
+    /// The expected count for `engine`, or `None` when no count rule matches it.
+    pub fn count_for(&self, engine: &str) -> Option<u64> {
+        self.counts
+            .iter()
+            .find(|c| c.re.is_match(engine))
+            .map(|c| c.count)
+    }
+
+    /// The haystack length used for throughput; rebar leaves it out for the `compile` and
+    /// `regex-redux` models, where the haystack is not what is being measured.
+    pub fn haystack_len(&self) -> Option<u64> {
+        match self.model.as_str() {
+            "compile" | "regex-redux" => None,
+            _ => Some(self.haystack.len() as u64),
+        }
+    }
+}
+
+/// Everything found under `definitions/`: the good definitions, the problems, and each group's
+/// top-level `analysis` text.
+#[derive(Debug, Default)]
+pub struct Definitions {
+    /// Definitions in file-path order, then file order.
+    pub defs: Vec<Definition>,
+    /// Problems: broken files, bad fields, duplicate names.
+    pub problems: Vec<Problem>,
+    /// Group -> analysis text.
+    pub analysis: BTreeMap<String, String>,
+}
+
+fn valid_piece(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        if path.is_dir() {
+            toml_files(&path, out)?;
+        } else if path.extension().is_some_and(|x| x == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Loads every definition under `dir/definitions`, reading haystacks from `dir/haystacks` and
+/// pattern files from `dir/regexes`.
+pub fn load(dir: &Path) -> Definitions {
+    let mut out = Definitions::default();
+    let root = dir.join("definitions");
+    let mut files = vec![];
+    if let Err(e) = toml_files(&root, &mut files) {
+        out.problems.push(Problem {
+            location: root.display().to_string(),
+            message: format!("cannot read the definitions directory: {e} (is -d/--dir pointing at the suite directory?)"),
+        });
+        return out;
+    }
+    let mut cache = inputs::Cache::new(dir);
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for path in files {
+        load_file(&root, &path, &mut cache, &mut seen, &mut out);
+    }
+    out
+}
+
+fn load_file(
+    root: &Path,
+    path: &Path,
+    cache: &mut inputs::Cache,
+    seen: &mut BTreeMap<String, String>,
+    out: &mut Definitions,
+) {
+    let problem = |location: String, message: String| Problem { location, message };
+    let group = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .with_extension("")
+        .to_string_lossy()
+        .replace('\\', "/");
+    if let Some(bad) = group.split('/').find(|p| !valid_piece(p)) {
+        out.problems.push(problem(
+            path.display().to_string(),
+            format!("group name '{group}' (from the file path) has part '{bad}', which must match ^[-A-Za-z0-9]+$; rename the file"),
+        ));
+        return;
+    }
+    let text = match std::fs::read(path).map(String::from_utf8) {
+        Ok(Ok(t)) => t,
+        Ok(Err(_)) => {
+            return out.problems.push(problem(
+                path.display().to_string(),
+                "the file is not valid UTF-8".into(),
+            ))
+        }
+        Err(e) => {
+            return out.problems.push(problem(
+                path.display().to_string(),
+                format!("cannot read: {e}"),
+            ))
+        }
+    };
+    // Each `[[bench]]` is parsed on its own, so a broken benchmark does not hide the others in
+    // the same file; line numbers stay those of the whole file.
+    for range in segments(&text) {
+        let start = range.start;
+        match parse_toml_at::<WireFile>(path, &text, range) {
+            Ok(wire) => load_benches(path, &text, start, &group, wire, cache, seen, out),
+            Err(p) => out.problems.push(p),
+        }
+    }
+}
+
+/// Byte ranges of `text` split before every line that is exactly `[[bench]]`.
+fn segments(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut starts = vec![0];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if at > 0 && line.trim() == "[[bench]]" {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    starts.push(text.len());
+    starts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn load_benches(
+    path: &Path,
+    text: &str,
+    start: usize,
+    group: &str,
+    wire: WireFile,
+    cache: &mut inputs::Cache,
+    seen: &mut BTreeMap<String, String>,
+    out: &mut Definitions,
+) {
+    let problem = |location: String, message: String| Problem { location, message };
+    if let Some(a) = wire.analysis {
+        out.analysis.insert(group.to_string(), a);
+    }
+    for b in wire.bench {
+        let loc = |off: usize| location(path, text, Some(start + off));
+        let name_loc = loc(b.name.span().start);
+        let local = b.name.get_ref().clone();
+        let full = format!("{group}/{local}");
+        if !valid_piece(&local) {
+            out.problems.push(problem(name_loc, format!("benchmark name '{local}' must match ^[-A-Za-z0-9]+$ (the full name would be '{full}')")));
+            continue;
+        }
+        if let Some(first) = seen.get(&full) {
+            out.problems.push(problem(
+                name_loc,
+                format!("benchmark '{full}' is defined twice (first at {first})"),
+            ));
+            continue;
+        }
+        seen.insert(full.clone(), name_loc.clone());
+        let mut fail = |at: usize, field: &str, m: String| {
+            out.problems.push(problem(
+                loc(at),
+                format!("benchmark '{full}': `{field}`: {m}"),
+            ));
+        };
+        let patterns = match inputs::patterns(cache, b.regex.get_ref()) {
+            Ok(p) => p,
+            Err(m) => {
+                fail(b.regex.span().start, "regex", m);
+                continue;
+            }
+        };
+        let haystack = match inputs::haystack(cache, b.haystack.get_ref()) {
+            Ok(h) => h,
+            Err(m) => {
+                fail(b.haystack.span().start, "haystack", m);
+                continue;
+            }
+        };
+        let counts = match counts(b.count.get_ref()) {
+            Ok(c) => c,
+            Err(m) => {
+                fail(b.count.span().start, "count", m);
+                continue;
+            }
+        };
+        let engines = b
+            .engines
+            .iter()
+            .map(|e| EngineRef {
+                name: e.get_ref().clone(),
+                location: loc(e.span().start),
+            })
+            .collect();
+        out.defs.push(Definition {
+            name: full,
+            model: b.model,
+            patterns,
+            case_insensitive: b.case_insensitive,
+            unicode: b.unicode,
+            haystack,
+            counts,
+            engines,
+            analysis: b.analysis,
+            location: name_loc,
+        });
+    }
+}
+
+fn counts(v: &Value) -> Result<Vec<CountRule>, String> {
+    let rule = |engine: &str, count: i64| -> Result<CountRule, String> {
+        let count = u64::try_from(count)
+            .map_err(|_| format!("the count must not be negative, got {count}"))?;
+        let re = regex::Regex::new(&format!("^(?:{engine})$"))
+            .map_err(|e| format!("invalid engine regex {engine:?}: {e}"))?;
+        Ok(CountRule { re, count })
+    };
+    match v {
+        Value::Integer(n) => Ok(vec![rule(".*", *n)?]),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| {
+                let t = item
+                    .as_table()
+                    .ok_or("each entry must be a table `{ engine = \"regex\", count = N }`")?;
+                if let Some(k) = t.keys().find(|k| *k != "engine" && *k != "count") {
+                    return Err(format!("unknown key `{k}` (expected `engine` and `count`)"));
+                }
+                let engine = t
+                    .get("engine")
+                    .and_then(Value::as_str)
+                    .ok_or("each entry needs `engine = \"regex\"`")?;
+                let count = t
+                    .get("count")
+                    .and_then(Value::as_integer)
+                    .ok_or("each entry needs `count = N`")?;
+                rule(engine, count)
+            })
+            .collect(),
+        _ => {
+            Err("expected a number or a list of `{ engine = \"regex\", count = N }` tables".into())
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! The `regex` and `haystack` fields of a definition: inline values or files under `regexes/`
+//! and `haystacks/`, with rebar's transformations applied in rebar's order.
+//!
+//! Files are read once and shared between benchmarks. Errors are plain messages; the caller
+//! adds the file:line of the field and the benchmark name.
+
+use std::{collections::HashMap, path::PathBuf, sync::Arc};
+
+use toml::{value::Table, Value};
+
+/// Files already read, by path.
+pub struct Cache {
+    dir: PathBuf,
+    files: HashMap<PathBuf, Arc<[u8]>>,
+}
+
+impl Cache {
+    /// A cache for the suite directory `dir`.
+    pub fn new(dir: &std::path::Path) -> Cache {
+        Cache {
+            dir: dir.to_path_buf(),
+            files: HashMap::new(),
+        }
+    }
+
+    fn read(&mut self, sub: &str, rel: &str) -> Result<Arc<[u8]>, String> {
+        let path = self.dir.join(sub).join(rel);
+        if let Some(data) = self.files.get(&path) {
+            return Ok(data.clone());
+        }
+        let data: Arc<[u8]> = std::fs::read(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+            .into();
+        self.files.insert(path, data.clone());
+        Ok(data)
+    }
+}
+
+fn check_keys(t: &Table, allowed: &[&str]) -> Result<(), String> {
+    match t.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) => Err(format!(
+            "unknown key `{k}` (expected one of: {})",
+            allowed.join(", ")
+        )),
+        None => Ok(()),
+    }
+}
+
+fn opt_str<'a>(t: &'a Table, key: &str) -> Result<Option<&'a str>, String> {
+    match t.get(key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(format!("`{key}` must be a string")),
+    }
+}
+
+fn opt_bool(t: &Table, key: &str) -> Result<bool, String> {
+    match t.get(key) {
+        None => Ok(false),
+        Some(Value::Boolean(b)) => Ok(*b),
+        Some(_) => Err(format!("`{key}` must be true or false")),
+    }
+}
+
+fn opt_usize(t: &Table, key: &str) -> Result<Option<usize>, String> {
+    match t.get(key) {
+        None => Ok(None),
+        Some(Value::Integer(n)) => usize::try_from(*n)
+            .map(Some)
+            .map_err(|_| format!("`{key}` must not be negative")),
+        Some(_) => Err(format!("`{key}` must be a number")),
+    }
+}
+
+fn string_list(v: &Value) -> Result<Vec<String>, String> {
+    match v {
+        Value::String(s) => Ok(vec![s.clone()]),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| {
+                i.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| "every pattern must be a string".to_string())
+            })
+            .collect(),
+        _ => Err("expected a string or an array of strings".into()),
+    }
+}
+
+/// Resolves `regex = ...` into the list of patterns sent to the runner.
+pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, String> {
+    let t = match v {
+        Value::Table(t) => t,
+        other => return string_list(other),
+    };
+    check_keys(
+        t,
+        &[
+            "patterns", "path", "literal", "per-line", "prepend", "append",
+        ],
+    )?;
+    let literal = opt_bool(t, "literal")?;
+    let prepend = opt_str(t, "prepend")?.unwrap_or("");
+    let append = opt_str(t, "append")?.unwrap_or("");
+    let transform = |pats: Vec<String>| -> Vec<String> {
+        pats.into_iter()
+            .map(|p| {
+                let p = if literal { regex::escape(&p) } else { p };
+                format!("{prepend}{p}{append}")
+            })
+            .collect()
+    };
+    match (t.get("patterns"), opt_str(t, "path")?) {
+        (Some(_), Some(_)) => Err("give either `patterns` or `path`, not both".into()),
+        (None, None) => Err("a regex table needs `patterns` or `path`".into()),
+        (Some(p), None) => {
+            if t.contains_key("per-line") {
+                return Err("`per-line` only applies with `path`".into());
+            }
+            Ok(transform(string_list(p)?))
+        }
+        (None, Some(path)) => {
+            let raw = cache.read("regexes", path)?;
+            let raw = std::str::from_utf8(&raw)
+                .map_err(|_| format!("regexes/{path} is not valid UTF-8"))?;
+            let lines = || raw.lines().map(str::to_string).collect::<Vec<_>>();
+            match opt_str(t, "per-line")? {
+                None => Ok(transform(vec![raw.trim().to_string()])),
+                Some("pattern") => Ok(transform(lines())),
+                Some("alternate") => {
+                    let alts: Vec<String> = transform(lines())
+                        .into_iter()
+                        .map(|p| format!("(?:{p})"))
+                        .collect();
+                    Ok(vec![alts.join("|")])
+                }
+                Some(other) => Err(format!(
+                    "`per-line` must be \"alternate\" or \"pattern\", got {other:?}"
+                )),
+            }
+        }
+    }
+}
+
+fn trim(raw: &[u8]) -> Vec<u8> {
+    match std::str::from_utf8(raw) {
+        Ok(s) => s.trim().as_bytes().to_vec(),
+        Err(_) => raw.trim_ascii().to_vec(),
+    }
+}
+
+/// Resolves `haystack = ...` into the bytes sent to the runner. Order (rebar's): read,
+/// `utf8-lossy`, `trim`, `line-start`/`line-end`, `repeat`, `prepend`, `append`.
+pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, String> {
+    let t = match v {
+        Value::String(s) => return Ok(Arc::from(s.as_bytes())),
+        Value::Table(t) => t,
+        _ => return Err("expected a string or a table with `contents` or `path`".into()),
+    };
+    check_keys(
+        t,
+        &[
+            "contents",
+            "path",
+            "utf8-lossy",
+            "trim",
+            "line-start",
+            "line-end",
+            "repeat",
+            "prepend",
+            "append",
+        ],
+    )?;
+    let mut raw: Vec<u8> = match (opt_str(t, "contents")?, opt_str(t, "path")?) {
+        (Some(_), Some(_)) => return Err("give either `contents` or `path`, not both".into()),
+        (None, None) => return Err("a haystack table needs `contents` or `path`".into()),
+        (Some(c), None) => c.as_bytes().to_vec(),
+        (None, Some(p)) => cache.read("haystacks", p)?.to_vec(),
+    };
+    if opt_bool(t, "utf8-lossy")? {
+        raw = String::from_utf8_lossy(&raw).into_owned().into_bytes();
+    }
+    if opt_bool(t, "trim")? {
+        raw = trim(&raw);
+    }
+    let (start, end) = (opt_usize(t, "line-start")?, opt_usize(t, "line-end")?);
+    if start.is_some() || end.is_some() {
+        let lines = raw.split_inclusive(|&b| b == b'\n');
+        raw = lines
+            .take(end.unwrap_or(usize::MAX))
+            .skip(start.unwrap_or(0))
+            .flatten()
+            .copied()
+            .collect();
+    }
+    if let Some(n) = opt_usize(t, "repeat")? {
+        raw = raw.repeat(n);
+    }
+    if let Some(p) = opt_str(t, "prepend")? {
+        raw.splice(0..0, p.bytes());
+    }
+    if let Some(a) = opt_str(t, "append")? {
+        raw.extend_from_slice(a.as_bytes());
+    }
+    Ok(raw.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(s: &str) -> Value {
+        let t: Table = toml::from_str(&format!("v = {s}")).unwrap();
+        t["v"].clone()
+    }
+
+    #[test]
+    fn regex_forms() {
+        let mut c = Cache::new(std::path::Path::new("/nonexistent"));
+        let table = [
+            (r#""a+""#, vec!["a+"]),
+            (r#"["a", "b"]"#, vec!["a", "b"]),
+            (r#"[]"#, vec![]),
+            (r#"{ patterns = "f*oo", literal = true }"#, vec![r"f\*oo"]),
+            (
+                r#"{ patterns = ["x"], prepend = "(?m)^", append = "$" }"#,
+                vec!["(?m)^x$"],
+            ),
+        ];
+        for (input, want) in table {
+            assert_eq!(patterns(&mut c, &val(input)).unwrap(), want, "{input}");
+        }
+        assert!(patterns(&mut c, &val(r#"{ patterns = "a", path = "b" }"#)).is_err());
+        assert!(patterns(&mut c, &val(r#"{ pattern = "a" }"#))
+            .unwrap_err()
+            .contains("unknown key `pattern`"));
+        assert!(patterns(&mut c, &val("{ path = \"missing\" }"))
+            .unwrap_err()
+            .contains("cannot read"));
+    }
+
+    #[test]
+    fn haystack_transforms() {
+        let mut c = Cache::new(std::path::Path::new("/nonexistent"));
+        let table = [
+            (r#""foobar""#, "foobar"),
+            (r#"{ contents = "foobar" }"#, "foobar"),
+            (
+                r#"{ contents = "  ab \n", trim = true, append = "Z", prepend = "A" }"#,
+                "AabZ",
+            ),
+            (r#"{ contents = "ab", repeat = 3 }"#, "ababab"),
+            (
+                r#"{ contents = "0\n1\n2\n3\n", line-start = 1, line-end = 3 }"#,
+                "1\n2\n",
+            ),
+            (r#"{ contents = "0\n1\n2", line-start = 2 }"#, "2"),
+            (
+                r#"{ contents = "0\n1\n2", line-end = 1, repeat = 2 }"#,
+                "0\n0\n",
+            ),
+        ];
+        for (input, want) in table {
+            assert_eq!(
+                &*haystack(&mut c, &val(input)).unwrap(),
+                want.as_bytes(),
+                "{input}"
+            );
+        }
+        assert!(haystack(&mut c, &val("3")).is_err());
+        assert!(haystack(&mut c, &val(r#"{ contents = "a", trim = "yes" }"#)).is_err());
+    }
+}

@@ -1,0 +1,202 @@
+//! What `cmp`, `diff`, `rank` and `report` share: reading result files with filters, refusing
+//! to mix metrics, ratios against the best value, the text of one cell, and the list of error
+//! rows that every comparison ends with (a failed benchmark is never silently dropped).
+
+use std::path::PathBuf;
+
+use super::{
+    args::{self, Filters, Stat, Units},
+    results::{Measurement, Metric},
+    table::{human_duration, throughput},
+};
+
+/// A measurement and the file it came from.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The file path as given on the command line.
+    pub source: String,
+    /// The measurement.
+    pub m: Measurement,
+}
+
+/// Reads all files, applies the filters, and checks that they hold one metric only.
+pub fn load(paths: &[PathBuf], filters: &Filters) -> anyhow::Result<(Vec<Entry>, Metric)> {
+    if paths.is_empty() {
+        return Err(args::usage(
+            "no result files given (write them with `benchgrind suite measure > results.csv`)",
+        ));
+    }
+    let mut entries = vec![];
+    for (source, ms) in args::read_results(paths)? {
+        for m in ms {
+            if filters.include(&m.name, &m.model, &m.engine) {
+                entries.push(Entry {
+                    source: source.clone(),
+                    m,
+                });
+            }
+        }
+    }
+    let metric = entries
+        .iter()
+        .find(|e| e.m.err.is_none())
+        .map_or(Metric::Time, |e| e.m.metric);
+    if let Some(other) = entries
+        .iter()
+        .find(|e| e.m.err.is_none() && e.m.metric != metric)
+    {
+        anyhow::bail!(
+            "{}: the results mix metrics ({} and {}); compare time and instruction results separately",
+            other.source,
+            metric.as_str(),
+            other.m.metric.as_str()
+        );
+    }
+    Ok((entries, metric))
+}
+
+/// How many times `v` is the `best` value (1.0 for the best itself).
+pub fn ratio(v: f64, best: f64) -> f64 {
+    if best > 0.0 {
+        v / best
+    } else if v > 0.0 {
+        f64::INFINITY
+    } else {
+        1.0
+    }
+}
+
+/// The text of one value: throughput when asked for and known, else the duration or the
+/// instruction count; followed by the ratio, e.g. `9.5 GB/s (4.09x)`.
+pub fn cell(m: &Measurement, stat: Stat, units: Units, ratio: f64) -> String {
+    let v = m.stat(stat);
+    let value = match (m.metric, units, m.haystack_len) {
+        (Metric::Instructions, _, _) => format!("{v} instr"),
+        (Metric::Time, Units::Throughput, Some(len)) if len > 0 && v > 0.0 => throughput(len, v),
+        (Metric::Time, _, _) => human_duration(v),
+    };
+    format!("{value} ({ratio:.2}x)")
+}
+
+/// The closing list of error rows, or an empty string when there are none.
+pub fn errors_section(entries: &[&Entry], with_source: bool) -> String {
+    let errs: Vec<&&Entry> = entries.iter().filter(|e| e.m.err.is_some()).collect();
+    if errs.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\nerrors ({}):\n", errs.len());
+    for e in errs {
+        let src = if with_source {
+            format!(" [{}]", e.source)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "  {} {}{src}: {}\n",
+            e.m.name,
+            e.m.engine,
+            e.m.err.as_deref().unwrap_or_default()
+        ));
+    }
+    out
+}
+
+/// A `[min, max]` range of speed ratios for `-t/--threshold-min` and `-T/--threshold-max`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Range {
+    /// Lower bound.
+    pub min: Option<f64>,
+    /// Upper bound.
+    pub max: Option<f64>,
+}
+
+impl Range {
+    /// Whether `r` is within the range.
+    pub fn contains(&self, r: f64) -> bool {
+        self.min.map_or(true, |m| m <= r) && self.max.map_or(true, |m| r <= m)
+    }
+
+    /// Whether a row with these non-best ratios is shown: no bounds, or one ratio within them.
+    pub fn show(&self, others: &[f64]) -> bool {
+        (self.min.is_none() && self.max.is_none()) || others.iter().any(|&r| self.contains(r))
+    }
+}
+
+/// The flags shared by `cmp` and `diff`.
+#[derive(Debug, Default)]
+pub struct CompareFlags {
+    /// Result files.
+    pub paths: Vec<PathBuf>,
+    /// Name/model/engine filters.
+    pub filters: Filters,
+    /// `-s/--statistic`.
+    pub stat: Stat,
+    /// `-u/--units`.
+    pub units: Units,
+    /// `-t`/`-T`.
+    pub range: Range,
+    /// `--fail-above`.
+    pub fail_above: Option<f64>,
+    /// `--intersection` (cmp only).
+    pub intersection: bool,
+    /// `--row engine` (cmp only).
+    pub row_engine: bool,
+}
+
+/// The usage lines of the shared flags.
+pub const COMPARE_USAGE: &str = "\
+    -s, --statistic <name>       median (default), mad, mean, stddev, min or max
+    -u, --units <unit>           throughput (default, when the haystack length is known) or time
+    -t, --threshold-min <ratio>  only rows with a non-best ratio of at least this
+    -T, --threshold-max <ratio>  only rows with a non-best ratio of at most this
+    --fail-above <ratio>         exit with code 3 when a ratio exceeds this or a row has an error";
+
+impl CompareFlags {
+    /// Parses the flags; `help` is printed (and `None` returned) for -h/--help.
+    pub fn parse(
+        p: &mut lexopt::Parser,
+        help: &str,
+        cmp: bool,
+    ) -> anyhow::Result<Option<CompareFlags>> {
+        use lexopt::Arg::{Long, Short, Value};
+        let mut c = CompareFlags::default();
+        while let Some(arg) = p.next().map_err(args::lex_err)? {
+            if let Some(kind) = Filters::kind(&arg) {
+                c.filters.take(kind, p)?;
+                continue;
+            }
+            match arg {
+                Short('h') | Long("help") => {
+                    print!("{help}");
+                    return Ok(None);
+                }
+                Value(v) => c.paths.push(PathBuf::from(v)),
+                Short('s') | Long("statistic") => c.stat = args::parse(p, "-s/--statistic")?,
+                Short('u') | Long("units") => c.units = args::parse(p, "-u/--units")?,
+                Short('t') | Long("threshold-min") => {
+                    c.range.min = Some(args::ratio(p, "-t/--threshold-min")?)
+                }
+                Short('T') | Long("threshold-max") => {
+                    c.range.max = Some(args::ratio(p, "-T/--threshold-max")?)
+                }
+                Long("fail-above") => c.fail_above = Some(args::ratio(p, "--fail-above")?),
+                Long("intersection") if cmp => c.intersection = true,
+                Long("row") if cmp => {
+                    c.row_engine = match args::string(p, "--row")?.as_str() {
+                        "benchmark" => false,
+                        "engine" => true,
+                        other => {
+                            return Err(args::usage(format!(
+                                "--row: expected benchmark or engine, got '{other}'"
+                            )))
+                        }
+                    }
+                }
+                // Colour is accepted for rebar compatibility; output is never coloured.
+                Long("color") => drop(args::string(p, "--color")?),
+                other => return Err(args::lex_err(other.unexpected())),
+            }
+        }
+        Ok(Some(c))
+    }
+}
