@@ -1,1 +1,0 @@
-/work/main/examples/suite/runner/target/release/runner: /work/main/examples/suite/runner/main.rs
