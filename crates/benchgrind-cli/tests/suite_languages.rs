@@ -1,0 +1,135 @@
+//! Runners in other languages: the example suite's Python and C runners (both reading KLV from
+//! stdin, the C one compiled by `suite build` with `cc`) pass `measure -t` in the same suite, and
+//! `measure --metric instructions` under real Valgrind gives identical numbers on two runs.
+
+#[path = "suite/common.rs"]
+mod common;
+
+use common::*;
+
+#[test]
+fn python_and_c_runners_pass_the_test_in_one_suite() {
+    let tmp = Scratch::new("langs");
+    copy_tree(&example_suite(), &tmp.0);
+    let engines = ["-e", "^(c/memmem|python/find)$"];
+    let o = output(benchgrind(&tmp.0).arg("build").args(engines));
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("c/memmem: running: cd \"runner-c\" && \"cc\" \"-O2\" \"-Wall\" \"-o\" \"build/runner\" \"main.c\"\n"), "{out}");
+    assert!(
+        out.contains("c/memmem: build complete for version 0.1.0\n")
+            && out.contains("python/find: build complete for version 0.1.0\n"),
+        "{out}"
+    );
+
+    let o = output(benchgrind(&tmp.0).args(["measure", "-t"]).args(engines));
+    assert_code(&o, 0);
+    assert_eq!(
+        stdout(&o),
+        "memmem/sherlock-holmes,iter,c/memmem,0.1.0,OK\nmemmem/sherlock-holmes,iter,python/find,0.1.0,OK\n\
+memmem/very-common,iter,c/memmem,0.1.0,OK\nmemmem/very-common,iter,python/find,0.1.0,OK\n"
+    );
+
+    // Full-precision CSV round-trips through cmp and report.
+    let o = output(
+        benchgrind(&tmp.0)
+            .args([
+                "measure",
+                "--max-time",
+                "50ms",
+                "--max-warmup-time",
+                "10ms",
+                "--format",
+                "csv",
+                "-o",
+                "r.csv",
+            ])
+            .args(engines),
+    );
+    assert_code(&o, 0);
+    let csv = std::fs::read_to_string(tmp.0.join("r.csv")).unwrap();
+    assert!(csv.starts_with("name,model,rebar_version,engine,engine_version,err,haystack_len,iters,total,median,mad,mean,stddev,min,max,metric\n"), "{csv}");
+    assert_eq!(
+        csv.lines().filter(|l| l.ends_with(",time")).count(),
+        4,
+        "{csv}"
+    );
+    let o = output(benchgrind(&tmp.0).args(["cmp", "r.csv"]));
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).starts_with("benchmark               c/memmem"),
+        "{}",
+        stdout(&o)
+    );
+    let o = output(benchgrind(&tmp.0).args(["report", "r.csv"]));
+    assert_code(&o, 0);
+    let md = stdout(&o);
+    assert!(
+        md.contains("## memmem\n\nCounting every occurrence")
+            && md.contains("| Benchmark | c/memmem | python/find |"),
+        "{md}"
+    );
+}
+
+fn instruction_rows(csv: &str) -> Vec<Vec<String>> {
+    csv.lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn instruction_counts_are_identical_on_two_runs() {
+    let tmp = Scratch::new("instr");
+    copy_tree(&example_suite(), &tmp.0);
+    let engine = ["-e", "^c/memmem$"];
+    assert_code(&output(benchgrind(&tmp.0).arg("build").args(engine)), 0);
+    let mut runs = vec![];
+    for name in ["a.csv", "b.csv"] {
+        let o = output(
+            benchgrind(&tmp.0)
+                .args(["measure", "--metric", "instructions", "-o", name])
+                .args(engine),
+        );
+        assert_code(&o, 0);
+        runs.push(std::fs::read_to_string(tmp.0.join(name)).unwrap());
+    }
+    assert_eq!(runs[0], runs[1], "two runs differ");
+    let rows = instruction_rows(&runs[0]);
+    assert_eq!(rows.len(), 2);
+    // Columns: ... 7 iters, 8 total, 9 median ... 15 metric.
+    for r in &rows {
+        assert_eq!(
+            (r[3].as_str(), r[5].as_str(), r[7].as_str(), r[15].as_str()),
+            ("c/memmem", "", "1", "instructions"),
+            "{r:?}"
+        );
+        let (total, median): (u64, u64) = (r[8].parse().unwrap(), r[9].parse().unwrap());
+        assert!(median > 0 && total > median, "{r:?}");
+    }
+    // 5414 matches of "he" take more memmem calls than 1046 of "Sherlock Holmes".
+    assert!(
+        rows[1][9].parse::<u64>().unwrap() > rows[0][9].parse::<u64>().unwrap(),
+        "{rows:?}"
+    );
+    println!("instructions, run 1:\n{}run 2:\n{}", runs[0], runs[1]);
+
+    let o = output(benchgrind(&tmp.0).args(["diff", "a.csv", "b.csv", "--fail-above", "1.0"]));
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o).matches("(1.00x)").count(), 4, "{}", stdout(&o));
+
+    // A regression made by hand (the very-common median doubled) trips --fail-above.
+    let mut fields = rows[1].clone();
+    fields[9] = (fields[9].parse::<u64>().unwrap() * 2).to_string();
+    let slower = runs[0].replace(&rows[1].join(","), &fields.join(","));
+    std::fs::write(tmp.0.join("c.csv"), slower).unwrap();
+    let o = output(benchgrind(&tmp.0).args(["diff", "a.csv", "c.csv", "--fail-above", "1.5"]));
+    assert_code(&o, 3);
+    assert!(
+        stderr(&o).contains(
+            "memmem/very-common c/memmem: 2.00x from a.csv to c.csv, above --fail-above 1.5"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
