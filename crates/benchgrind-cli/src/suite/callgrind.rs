@@ -87,6 +87,30 @@ fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
     Ok(total)
 }
 
+/// The last non-empty line of Valgrind's log files in `dir`, if any.
+fn valgrind_log_tail(dir: &std::path::Path) -> Option<String> {
+    let mut last = None;
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with("valgrind.log.")
+        {
+            let text = std::fs::read_to_string(entry.path()).ok()?;
+            let line = text
+                .lines()
+                .map(|l| {
+                    l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
+                        .trim()
+                })
+                .filter(|l| !l.is_empty())
+                .last();
+            last = line.map(str::to_string).or(last);
+        }
+    }
+    last
+}
+
 /// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
 pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), String> {
     let tmp = temp_dir()?;
@@ -115,7 +139,13 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
     cmd.envs(run.envs.iter().map(|(k, v)| (k, v)));
     let finished = runner::run(cmd, runner::Input::File(input), timeout)?;
     if let Err(e) = runner::check_status(&finished) {
-        return Err(format!("under Callgrind, {e}"));
+        // Valgrind's own complaints (e.g. a program it cannot start) are in its log files.
+        return Err(match valgrind_log_tail(&tmp.0) {
+            Some(line) if finished.stderr.is_empty() => {
+                format!("under Callgrind, {e}; Valgrind says: {line}")
+            }
+            _ => format!("under Callgrind, {e}"),
+        });
     }
     Ok((read_totals(&tmp.0)?, finished))
 }

@@ -407,7 +407,7 @@ pub fn run(p: &mut lexopt::Parser) -> anyhow::Result<u8> {
         stdout.flush()?;
     }
     for (i, job) in jobs.iter().enumerate() {
-        let row = match &job.run {
+        let mut row = match &job.run {
             Err(e) => job.error_row(e.clone()),
             Ok((engine, count)) => {
                 let r = match cfg.metric {
@@ -419,6 +419,7 @@ pub fn run(p: &mut lexopt::Parser) -> anyhow::Result<u8> {
                 r.unwrap_or_else(|e| job.error_row(e))
             }
         };
+        row.metric = cfg.metric;
         if streaming {
             stdout.write_all(results::csv_record(&row, cfg.format).as_bytes())?;
             stdout.flush()?;

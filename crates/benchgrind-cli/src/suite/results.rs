@@ -453,4 +453,37 @@ memmem/sherlock-holmes,iter,0.0.1 (rev e5d648ff17),libc/memmem,0.1.0,,607430,505
         let bad = read_csv(Path::new("x.csv"), &text.replace("59.28us", "fast")).unwrap_err();
         assert!(format!("{bad:#}").contains("x.csv:2"), "{bad:#}");
     }
+
+    #[test]
+    fn json_matches_the_committed_schema() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("results.schema.json")).unwrap();
+        let item = &schema["properties"]["measurements"]["items"];
+        let mut required: Vec<&str> = item["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let mut props: Vec<&str> = item["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let value = serde_json::to_value(sample()).unwrap();
+        let mut keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        required.sort_unstable();
+        props.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(keys, required);
+        assert_eq!(keys, props);
+        assert_eq!(schema["properties"]["format"]["const"], JSON_FORMAT);
+        assert_eq!(schema["properties"]["version"]["const"], JSON_VERSION);
+    }
 }
