@@ -99,12 +99,12 @@ fn valgrind_log_tail(dir: &std::path::Path) -> Option<String> {
             let text = std::fs::read_to_string(entry.path()).ok()?;
             let line = text
                 .lines()
+                .rev()
                 .map(|l| {
                     l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
                         .trim()
                 })
-                .filter(|l| !l.is_empty())
-                .last();
+                .find(|l| !l.is_empty());
             last = line.map(str::to_string).or(last);
         }
     }
