@@ -15,35 +15,50 @@ USAGE:
     benchgrind compare filters INPUT FILTER_OLD FILTER_NEW [OPTIONS] [-- ...]
     benchgrind compare benchmarksfiltered OLD FILTER_OLD NEW FILTER_NEW [OPTIONS] [-- ...]
 
-OLD, NEW and INPUT are each a Google Benchmark JSON file (from `--benchmark_out=FILE
---benchmark_out_format=json`) or a Google Benchmark binary, which is run with those options, the
-filter of its side, and BENCHMARK_OPTIONS (e.g. `-- --benchmark_repetitions=9`).
+OLD, NEW and INPUT are each one of:
+    a benchgrind summary file: a `summary.json` (from `--save-summary`) or the output of
+        `--output-format=json` (one summary per line) saved to a file
+    a directory: every `summary.json` below it (e.g. target/benchgrind after `--save-summary`)
+    a baseline NAME saved with `--save-baseline=NAME`: every `baseline.NAME.callgrind.out`
+        below the benchgrind home (see --home); used when no file of that name exists
+    a benchgrind bench binary (e.g. target/release/deps/my_bench-HASH): run with
+        `--output-format=json` and BENCHMARK_OPTIONS; its stderr passes through
+    a Google Benchmark JSON file (from `--benchmark_out=FILE --benchmark_out_format=json`)
+    a Google Benchmark binary, which is run with those options, the filter of its side, and
+        BENCHMARK_OPTIONS (e.g. `-- --benchmark_repetitions=9`)
 
-Benchmarks are matched by name; names found on one side only are listed. `filters` compares two
-sets of benchmarks of one input; `benchmarksfiltered` one set from each input. In both, the part
-of each name that its filter (a regex) matches is replaced by `[FILTER_OLD vs. FILTER_NEW]`, so
-that the two sets line up.
+Benchmarks are matched by name (benchgrind: the id `file::group::function::id`); names found on
+one side only are listed. `filters` compares two sets of benchmarks of one input;
+`benchmarksfiltered` one set from each input. In both, the part of each name that its filter (a
+regex) matches is replaced by `[FILTER_OLD vs. FILTER_NEW]`, so that the two sets line up.
 
-Per metric (time, cpu, bytes_per_second, items_per_second, user counters): old, new and the change
-(new-old)/|old|; with repetitions, each pair by index, the medians, and a two-sided Mann-Whitney U
-test (9 or more repetitions per side recommended); aggregates (_mean, _median, ...) one to one;
-an OVERALL_GEOMEAN line for the times.
+Per metric: old, new and the change (new-old)/|old|. benchgrind summaries: every metric of the
+summary (Ir, L1hits, LLhits, RamHits, TotalRW, EstimatedCycles, other tools' events), each side's
+`new` value (exact counts: one run, no U test), lower is better; an OVERALL_GEOMEAN line for Ir
+and EstimatedCycles. Google Benchmark (time, cpu, bytes_per_second, items_per_second, user
+counters): with repetitions, each pair by index, the medians, and a two-sided Mann-Whitney U test
+(9 or more repetitions per side recommended); aggregates (_mean, _median, ...) one to one; an
+OVERALL_GEOMEAN line for the times.
 
 OPTIONS:
     --format FORMAT        terminal (default), json, markdown or csv
     --fail-above [METRIC=]PCT
                            exit with code 3 when a metric gets worse by more than PCT percent.
-                           A bare PCT applies to time, cpu and throughput counters; METRIC=PCT
-                           sets one metric's limit (needed for user counters, checked both ways).
+                           A bare PCT applies to every benchgrind metric and to time, cpu and
+                           throughput counters; METRIC=PCT sets one metric's limit (e.g. Ir=5,
+                           EstimatedCycles=10; needed for user counters, checked both ways).
                            Repeatable. Checked on each benchmark's median (or only) value, on
                            non-spread aggregates and on the geomean; a benchmark that fails in
                            NEW only also exits with 3.
+    --home DIR             where baselines are looked up [default: env BENCHGRIND_HOME, else
+                           $CARGO_TARGET_DIR/benchgrind, else target/benchgrind]
     --alpha A              significance level of the U test [default: 0.05]
     --no-utest             do not run the U test
     --aggregates-only      terminal and markdown: hide the rows of single repetitions
     --color WHEN           auto (default), always or never; env BENCHGRIND_COLOR, then
                            CARGO_TERM_COLOR
-    --keep-results DIR     keep the JSON written by binaries as DIR/old.json and DIR/new.json
+    --keep-results DIR     keep what binaries wrote as DIR/old.json and DIR/new.json (summaries
+                           one per line for bench binaries)
     -h, --help             print this help
 
 EXIT CODES:
@@ -81,6 +96,8 @@ pub struct RawArgs {
     pub color: Option<String>,
     /// `--keep-results`.
     pub keep_results: Option<PathBuf>,
+    /// `--home`.
+    pub home: Option<PathBuf>,
     /// Everything after `--`, for the binaries.
     pub passthrough: Vec<OsString>,
     /// `-h` / `--help`.
@@ -117,6 +134,7 @@ pub fn parse(mut args: Vec<OsString>) -> Result<RawArgs, UsageError> {
                 raw.color = Some(parser.value().map_err(usage)?.string().map_err(usage)?)
             }
             Long("keep-results") => raw.keep_results = Some(parser.value().map_err(usage)?.into()),
+            Long("home") => raw.home = Some(parser.value().map_err(usage)?.into()),
             Value(v) => raw.positional.push(v),
             other => return Err(usage(other.unexpected())),
         }

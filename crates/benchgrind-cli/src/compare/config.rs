@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use regex::Regex;
@@ -85,10 +85,17 @@ impl Config {
                 })?,
         };
         let color = color_wanted(raw.color.as_deref())?;
-        let (old, new, marker) = sides(&raw.positional)?;
-        let any_binary = [&old, &new]
+        let home = raw.home.clone().unwrap_or_else(default_home);
+        let (old, new, marker) = sides(&raw.positional, &home)?;
+        let any_binary = [&old, &new].iter().any(|s| s.source.is_binary());
+        let any_baseline = [&old, &new]
             .iter()
-            .any(|s| matches!(s.source, Source::GbenchBinary(_)));
+            .any(|s| matches!(s.source, Source::Baseline { .. }));
+        if !any_baseline && raw.home.is_some() {
+            return Err(usage(
+                "`--home` says where baselines are, but neither side is a baseline name",
+            ));
+        }
         if !any_binary && !raw.passthrough.is_empty() {
             return Err(usage(
                 "options after `--` are for binaries, but neither side is a binary",
@@ -120,7 +127,7 @@ impl Config {
 }
 
 /// The two sides and, in the filtered modes, the marker, from the positional arguments.
-fn sides(positional: &[OsString]) -> Result<(SideSpec, SideSpec, Option<String>)> {
+fn sides(positional: &[OsString], home: &Path) -> Result<(SideSpec, SideSpec, Option<String>)> {
     let word = positional.first().and_then(|w| w.to_str());
     let (inputs, filters): (Vec<&OsString>, Vec<&OsString>) = match (word, positional.len()) {
         (Some("benchmarks"), 3) => (vec![&positional[1], &positional[2]], vec![]),
@@ -151,7 +158,7 @@ fn sides(positional: &[OsString]) -> Result<(SideSpec, SideSpec, Option<String>)
     };
     let sources = inputs
         .iter()
-        .map(|p| input::detect(&PathBuf::from(p)))
+        .map(|p| input::detect(&PathBuf::from(p), home))
         .collect::<Result<Vec<_>>>()?;
     let filters = filters
         .iter()
@@ -182,6 +189,18 @@ fn sides(positional: &[OsString]) -> Result<(SideSpec, SideSpec, Option<String>)
         filter: filters.next(),
     };
     Ok((old, new, marker))
+}
+
+/// The benchgrind home where baselines are looked up without `--home`: as the bench binaries
+/// choose theirs, `BENCHGRIND_HOME`, then `$CARGO_TARGET_DIR/benchgrind`, then
+/// `target/benchgrind` (relative paths from the current directory).
+fn default_home() -> PathBuf {
+    let env = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    match (env("BENCHGRIND_HOME"), env("CARGO_TARGET_DIR")) {
+        (Some(home), _) => PathBuf::from(home),
+        (None, Some(target)) => PathBuf::from(target).join("benchgrind"),
+        (None, None) => PathBuf::from("target").join("benchgrind"),
+    }
 }
 
 /// `--color`, then `BENCHGRIND_COLOR`, then `CARGO_TERM_COLOR`; `auto` means stdout is a terminal

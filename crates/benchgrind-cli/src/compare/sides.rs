@@ -17,9 +17,10 @@ pub fn load(config: &Config) -> Result<(ResultSet, ResultSet)> {
             format!("cannot create `--keep-results` folder `{}`", dir.display())
         })?;
     }
-    // `filters` on a file: read it once, filter it twice.
-    let same_file =
-        config.old.source == config.new.source && matches!(config.old.source, Source::File(_));
+    // `filters` on one input: read it once, filter it twice. Only a Google Benchmark binary runs
+    // once per filter, with `--benchmark_filter`; a bench binary runs once and is filtered here.
+    let same_file = config.old.source == config.new.source
+        && !matches!(config.old.source, Source::GbenchBinary(_));
     let old = load_side(config, &config.old, "old")?;
     let new = if same_file {
         old.clone()
@@ -33,13 +34,21 @@ pub fn load(config: &Config) -> Result<(ResultSet, ResultSet)> {
 }
 
 fn load_side(config: &Config, side: &SideSpec, name: &str) -> Result<ResultSet> {
-    let path = side.source.path();
     let label = match &side.filter {
-        Some(f) => format!("{} (filter {})", path.display(), f.text),
-        None => path.display().to_string(),
+        Some(f) => format!("{} (filter {})", side.source.describe(), f.text),
+        None => side.source.describe(),
     };
     match &side.source {
         Source::File(path) => input::load_file(path, label),
+        Source::SummaryDir(dir) => input::summary::load_dir(dir, label),
+        Source::Baseline { name, home } => input::baseline::load(home, name, label),
+        Source::BenchBinary(binary) => {
+            let keep = config
+                .keep_results
+                .as_ref()
+                .map(|dir| dir.join(format!("{name}.json")));
+            input::bench_binary::run(binary, &config.passthrough, keep.as_deref(), label)
+        }
         Source::GbenchBinary(binary) => {
             let (out, keep) = match &config.keep_results {
                 Some(dir) => (dir.join(format!("{name}.json")), true),
@@ -63,11 +72,7 @@ fn finish(set: ResultSet, side: &SideSpec, config: &Config) -> ResultSet {
             let mut set = filter::apply(set, &f.regex, marker);
             if let Some(label_filter) = &side.filter {
                 // The label of a file read once names this side's filter.
-                set.label = format!(
-                    "{} (filter {})",
-                    side.source.path().display(),
-                    label_filter.text
-                );
+                set.label = format!("{} (filter {})", side.source.describe(), label_filter.text);
             }
             set
         }

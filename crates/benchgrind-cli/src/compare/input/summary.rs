@@ -1,0 +1,264 @@
+//! benchgrind's own results into a [`ResultSet`]: the JSON summary of a benchmark (version 1,
+//! `benchgrind_runner::summary::Summary`, schema `crates/benchgrind-runner/schemas/
+//! summary.v1.schema.json`), one per file as `--save-summary` writes it, one per line as
+//! `--output-format=json` prints it, or every `summary.json` below a directory.
+//!
+//! A summary holds, per metric, the run's `new` value and the `old` one it was compared with at
+//! the time; `compare` takes each side's `new` values, so that two runs (or two builds) are
+//! compared with each other and not with whatever each ran against. Benchmarks are named by
+//! their `id` (`file::group::function::id`); every metric becomes a single-sample metric where
+//! lower is better, as the bench binary's own regression limits treat them.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use benchgrind_runner::metrics::EventKind;
+use benchgrind_runner::summary::{Summary, VERSION};
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
+
+/// Metrics that also feed the overall geometric-mean line: the two headline numbers.
+const GEOMEAN_METRICS: &[&str] = &["Ir", "EstimatedCycles"];
+
+/// Whether `doc` looks like a benchgrind summary (of any version): an object with `version`,
+/// `id` and `metrics`. The full shape is checked by [`convert`], with a precise error.
+pub fn recognise(doc: &Value) -> bool {
+    ["version", "id", "metrics"]
+        .iter()
+        .all(|key| doc.get(key).is_some())
+}
+
+/// One summary as a benchmark; `at` says where it was read, for errors.
+pub fn convert(doc: &Value, at: &str) -> Result<Benchmark> {
+    let version = doc.get("version").and_then(Value::as_u64);
+    if version != Some(u64::from(VERSION)) {
+        bail!(
+            "{at}: benchgrind summary version {} is not supported; this `benchgrind compare` \
+             reads version {VERSION}",
+            doc["version"]
+        );
+    }
+    let summary = Summary::deserialize(doc)
+        .with_context(|| format!("{at}: not a benchgrind summary of version {VERSION}"))?;
+    Ok(benchmark(summary))
+}
+
+fn benchmark(summary: Summary) -> Benchmark {
+    let error = (summary.status == "failed").then(|| {
+        summary
+            .error
+            .clone()
+            .unwrap_or_else(|| "the benchmark failed".into())
+    });
+    // Report order of the bench binary (Ir, hits, cycles, then raw events), not the map's
+    // alphabetical one; names this version does not know follow, as they come.
+    let position = |name: &str| {
+        EventKind::ALL
+            .iter()
+            .position(|k| k.name() == name)
+            .unwrap_or(EventKind::ALL.len())
+    };
+    let mut metrics: Vec<Metric> = summary
+        .metrics
+        .iter()
+        .map(|(name, value)| Metric {
+            name: name.clone(),
+            unit: Unit::Count,
+            better: Better::Lower,
+            // Counts are exact up to 2^53, far beyond any benchmark's instruction count.
+            samples: vec![value.new as f64],
+            geomean: GEOMEAN_METRICS.contains(&name.as_str()),
+        })
+        .collect();
+    metrics.sort_by_key(|m| position(&m.name));
+    Benchmark {
+        name: summary.id,
+        kind: Kind::Run,
+        metrics,
+        error,
+    }
+}
+
+/// Reads a file of summaries, one JSON value per line (`--output-format=json`); the first value
+/// was recognised by the caller. Errors name `path:line`.
+pub fn convert_lines(path: &Path, text: &str, label: String) -> Result<ResultSet> {
+    let mut benchmarks = Vec::new();
+    let mut origins = BTreeMap::new();
+    for (index, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), index + 1);
+        let doc: Value = serde_json::from_str(line).map_err(|e| {
+            anyhow::anyhow!(
+                "{at}:{}: malformed JSON ({}); expected one benchgrind summary per line, as \
+                 `--output-format=json` prints them",
+                e.column(),
+                strip_position(&e)
+            )
+        })?;
+        if !recognise(&doc) {
+            bail!(
+                "{at}: not a benchgrind summary (expected an object with `version`, `id` and \
+                 `metrics`, {})",
+                super::describe(&doc)
+            );
+        }
+        let bench = convert(&doc, &at)?;
+        push_unique(&mut benchmarks, &mut origins, bench, at)?;
+    }
+    Ok(ResultSet { label, benchmarks })
+}
+
+/// Reads every `summary.json` below `dir`, in path order.
+pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
+    let mut files = Vec::new();
+    find_files(dir, &|name| name == "summary.json", &mut files)?;
+    if files.is_empty() {
+        bail!(
+            "`{}` holds no `summary.json`: run the benchmarks with `--save-summary`, or pass a \
+             summary file, a bench binary or a baseline name",
+            dir.display()
+        );
+    }
+    files.sort();
+    let mut benchmarks = Vec::new();
+    let mut origins = BTreeMap::new();
+    for file in files {
+        let at = file.display().to_string();
+        let text = fs::read_to_string(&file).with_context(|| format!("cannot read `{at}`"))?;
+        let doc: Value = serde_json::from_str(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{at}:{}:{}: malformed JSON ({}); expected a benchgrind summary",
+                e.line(),
+                e.column(),
+                strip_position(&e)
+            )
+        })?;
+        if !recognise(&doc) {
+            bail!(
+                "`{at}` is not a benchgrind summary (expected an object with `version`, `id` \
+                 and `metrics`, {})",
+                super::describe(&doc)
+            );
+        }
+        let bench = convert(&doc, &at)?;
+        push_unique(&mut benchmarks, &mut origins, bench, at)?;
+    }
+    Ok(ResultSet { label, benchmarks })
+}
+
+/// Adds `bench` unless its id was already read: two results for one id cannot be matched.
+fn push_unique(
+    benchmarks: &mut Vec<Benchmark>,
+    origins: &mut BTreeMap<String, String>,
+    bench: Benchmark,
+    at: String,
+) -> Result<()> {
+    if let Some(first) = origins.get(&bench.name) {
+        bail!(
+            "benchmark `{}` is there twice, in {first} and in {at}: compare one run at a time \
+             (packages with the same bench file name need separate inputs)",
+            bench.name
+        );
+    }
+    origins.insert(bench.name.clone(), at);
+    benchmarks.push(bench);
+    Ok(())
+}
+
+/// Collects the files below `dir` whose name `wanted` accepts; symbolic links to directories are
+/// not followed, so a loop cannot make this endless.
+pub fn find_files(dir: &Path, wanted: &dyn Fn(&str) -> bool, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries =
+        fs::read_dir(dir).with_context(|| format!("cannot read directory `{}`", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read directory `{}`", dir.display()))?;
+        let kind = entry
+            .file_type()
+            .with_context(|| format!("cannot read `{}`", entry.path().display()))?;
+        if kind.is_dir() {
+            find_files(&entry.path(), wanted, out)?;
+        } else if entry.file_name().to_str().is_some_and(wanted) {
+            out.push(entry.path());
+        }
+    }
+    Ok(())
+}
+
+/// serde_json's message without its trailing ` at line L column C`, which the caller puts first.
+pub fn strip_position(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    message
+        .rsplit_once(" at line ")
+        .map_or(message.clone(), |(m, _)| m.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = r#"{"version":1,"id":"f::g::func::id","package":"p","file":"f","group":"g","function":"func","bench_id":"id","args":"()","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"EstimatedCycles":{"new":110,"old":100,"diff_pct":10.0,"factor":1.1},"Ir":{"new":90,"old":null,"diff_pct":null,"factor":null},"Zzz":{"new":1,"old":null,"diff_pct":null,"factor":null}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
+
+    #[test]
+    fn takes_the_new_values_in_report_order() {
+        let doc: Value = serde_json::from_str(LINE).unwrap();
+        assert!(recognise(&doc));
+        let bench = convert(&doc, "x").unwrap();
+        assert_eq!(bench.name, "f::g::func::id");
+        let names: Vec<_> = bench.metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["Ir", "EstimatedCycles", "Zzz"]);
+        assert_eq!(bench.metrics[1].samples, [110.0]);
+        assert!(bench.metrics[0].geomean && !bench.metrics[2].geomean);
+        assert!(bench.metrics.iter().all(|m| m.better == Better::Lower));
+        assert_eq!(bench.error, None);
+    }
+
+    #[test]
+    fn failures_versions_and_shapes() {
+        let failed = LINE
+            .replace(r#""status":"ok""#, r#""status":"failed""#)
+            .replace(r#""error":null"#, r#""error":"boom""#);
+        let bench = convert(&serde_json::from_str(&failed).unwrap(), "x").unwrap();
+        assert_eq!(bench.error.as_deref(), Some("boom"));
+
+        let v2 = LINE.replace(r#""version":1"#, r#""version":2"#);
+        let err = convert(&serde_json::from_str(&v2).unwrap(), "f.json").unwrap_err();
+        assert!(format!("{err:#}").contains("f.json: benchgrind summary version 2"));
+
+        let broken = LINE.replace(r#""new":90,"#, "");
+        let err = convert(&serde_json::from_str(&broken).unwrap(), "f.json:3").unwrap_err();
+        let err = format!("{err:#}");
+        assert!(err.contains("f.json:3") && err.contains("`new`"), "{err}");
+    }
+
+    #[test]
+    fn lines_name_the_line_at_fault_and_refuse_duplicates() {
+        let path = Path::new("runs.json");
+        let two = format!("{LINE}\n\n{}\n", LINE.replace("::id\"", "::other\""));
+        let set = convert_lines(path, &two, "l".into()).unwrap();
+        assert_eq!(set.benchmarks.len(), 2);
+
+        let cut = format!("{LINE}\n{}\n", &LINE[..40]);
+        let err = format!("{:#}", convert_lines(path, &cut, "l".into()).unwrap_err());
+        assert!(err.starts_with("runs.json:2:"), "{err}");
+
+        let twice = format!("{LINE}\n{LINE}\n");
+        let err = format!("{:#}", convert_lines(path, &twice, "l".into()).unwrap_err());
+        assert!(err.contains("runs.json:1 and in runs.json:2"), "{err}");
+
+        let foreign = format!("{LINE}\n{{\"results\": []}}\n");
+        let err = format!(
+            "{:#}",
+            convert_lines(path, &foreign, "l".into()).unwrap_err()
+        );
+        assert!(
+            err.contains("runs.json:2: not a benchgrind summary"),
+            "{err}"
+        );
+    }
+}
