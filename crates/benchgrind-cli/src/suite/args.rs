@@ -5,7 +5,6 @@
 
 use std::{fmt, str::FromStr, time::Duration};
 
-use anyhow::Context;
 use lexopt::ValueExt;
 
 /// A usage error: a bad flag or value. `suite::run` maps it to exit code 2 and prints the hint.
@@ -226,20 +225,6 @@ pub fn ratio(p: &mut lexopt::Parser, flag: &str) -> anyhow::Result<f64> {
         )));
     }
     Ok(r)
-}
-
-/// Reads every result file named on the command line, with the file in the error context.
-pub fn read_results(
-    paths: &[std::path::PathBuf],
-) -> anyhow::Result<Vec<(String, Vec<super::results::Measurement>)>> {
-    paths
-        .iter()
-        .map(|p| {
-            let ms = super::results::read_file(p)
-                .with_context(|| format!("cannot read results from {}", p.display()))?;
-            Ok((p.display().to_string(), ms))
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context;
+
 use super::{
     args::{self, Filters, Stat, Units},
     results::{Measurement, Metric},
@@ -27,7 +29,10 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> anyhow::Result<(Vec<Entry>,
         ));
     }
     let mut entries = vec![];
-    for (source, ms) in args::read_results(paths)? {
+    for path in paths {
+        let source = path.display().to_string();
+        let ms = super::results::read_file(path)
+            .with_context(|| format!("cannot read results from {source}"))?;
         for m in ms {
             if filters.include(&m.name, &m.model, &m.engine) {
                 entries.push(Entry {
