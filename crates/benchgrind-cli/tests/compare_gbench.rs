@@ -304,7 +304,10 @@ fn bad_inputs_give_a_clear_error_naming_the_file() {
             fixture("no_such_file.json"),
             &["no_such_file.json", "cannot read"],
         ),
-        (fixture(""), &["is a directory"]),
+        (
+            fixture("benchgrind/no_summaries"),
+            &["no_summaries", "holds no `summary.json`"],
+        ),
     ];
     for (bad, wanted) in cases {
         let out = compare([good.as_os_str(), bad.as_os_str()]);
