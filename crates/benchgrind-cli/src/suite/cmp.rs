@@ -95,7 +95,12 @@ pub fn run(p: &mut lexopt::Parser) -> anyhow::Result<u8> {
             let text = match ratios.get(engine) {
                 Some(&r) => {
                     if f.fail_above.is_some_and(|limit| r > limit) {
-                        violations.push(format!("{bench} {engine}: {r:.2}x the best ({best_engine}), above --fail-above {}", f.fail_above.unwrap_or_default()));
+                        violations.push(format!(
+                            "{bench} {engine}: {r:.2}x the best ({best_engine}), above --fail-above {} ({} vs {})",
+                            f.fail_above.unwrap_or_default(),
+                            grouped::value(&e.m, f.stat),
+                            human_best(row, best_engine, f.stat),
+                        ));
                     }
                     grouped::cell(&e.m, f.stat, f.units, r)
                 }
@@ -141,6 +146,12 @@ pub fn run(p: &mut lexopt::Parser) -> anyhow::Result<u8> {
     print!("{}", table::render(&rows));
     print!("{}", grouped::errors_section(&shown_entries, false));
     Ok(fail(&violations))
+}
+
+fn human_best(row: &BTreeMap<&str, &Entry>, best_engine: &str, stat: super::args::Stat) -> String {
+    row.get(best_engine)
+        .map(|e| grouped::value(&e.m, stat))
+        .unwrap_or_default()
 }
 
 /// Prints the `--fail-above` violations and returns the exit code (3 when there are any).

@@ -94,8 +94,11 @@ pub fn run(p: &mut lexopt::Parser) -> anyhow::Result<u8> {
                     let r = grouped::ratio(b.m.stat(f.stat), a.m.stat(f.stat));
                     if r > limit {
                         violations.push(format!(
-                            "{bench} {engine}: {r:.2}x from {} to {}, above --fail-above {limit}",
-                            a.source, b.source
+                            "{bench} {engine}: {r:.2}x from {} to {}, above --fail-above {limit} ({} -> {})",
+                            a.source,
+                            b.source,
+                            grouped::value(&a.m, f.stat),
+                            grouped::value(&b.m, f.stat),
                         ));
                     }
                 }

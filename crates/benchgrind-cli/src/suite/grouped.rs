@@ -71,6 +71,17 @@ pub fn ratio(v: f64, best: f64) -> f64 {
     }
 }
 
+/// A statistic as text, exact enough to tell values apart: `480469 instr` or `59.28us`
+/// (`59280.5ns` below 10us, where the short form would round away differences).
+pub fn value(m: &Measurement, stat: Stat) -> String {
+    let v = m.stat(stat);
+    match m.metric {
+        Metric::Instructions => format!("{v} instr"),
+        Metric::Time if v < 10_000.0 => format!("{v}ns"),
+        Metric::Time => human_duration(v),
+    }
+}
+
 /// The text of one value: throughput when asked for and known, else the duration or the
 /// instruction count; followed by the ratio, e.g. `9.5 GB/s (4.09x)`.
 pub fn cell(m: &Measurement, stat: Stat, units: Units, ratio: f64) -> String {
