@@ -1,9 +1,9 @@
 //! The format-neutral results that `compare` works on: named benchmarks, each with named metrics,
 //! each metric with one or more samples.
 //!
-//! Every input kind (Google Benchmark JSON and binaries today, benchgrind summaries later) is
-//! turned into a [`ResultSet`] by its own module under `input/`; the comparison core (`diff`),
-//! the thresholds and the reports only ever see these types.
+//! Every input kind (Google Benchmark JSON and binaries; benchgrind summaries, baselines and
+//! bench binaries) is turned into a [`ResultSet`] by its own module under `input/`; the
+//! comparison core (`diff`), the thresholds and the reports only ever see these types.
 
 /// Which way a metric gets better; decides colors and what `--fail-above` counts as worse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,7 +62,21 @@ pub fn run(
             )
         })?;
     }
-    let printed = stdout.lines().any(|l| !l.trim().is_empty());
+    // Summaries are the lines that start an object; anything else on stdout (a message such as
+    // "no benchmark matches the filter", or a benchmark's own output) is shown on stderr and
+    // blanked, so that line numbers in errors stay those of the output.
+    let mut summaries = String::with_capacity(stdout.len());
+    let mut other = Vec::new();
+    for line in stdout.lines() {
+        if line.trim_start().starts_with('{') {
+            summaries.push_str(line);
+        } else if !line.trim().is_empty() {
+            eprintln!("{line}");
+            other.push(line);
+        }
+        summaries.push('\n');
+    }
+    let printed = summaries.lines().any(|l| !l.trim().is_empty());
     let code = output.status.code();
     let usable =
         output.status.success() || code == Some(REGRESSED) || (code == Some(FAILED) && printed);
@@ -75,9 +89,12 @@ pub fn run(
         );
     }
     if !printed {
+        let said = other
+            .first()
+            .map_or(String::new(), |l| format!(" (it printed `{l}`)"));
         bail!(
-            "`{}` exited successfully but printed no summary: did the options after `--` select \
-             any benchmark?",
+            "`{}` exited successfully but printed no summary{said}: did the options after `--` \
+             select any benchmark?",
             binary.display()
         );
     }
@@ -86,7 +103,7 @@ pub fn run(
         || PathBuf::from(format!("{} (stdout)", binary.display())),
         Path::to_path_buf,
     );
-    summary::convert_lines(&source, &stdout, label)
+    summary::convert_lines(&source, &summaries, label)
         .with_context(|| format!("reading the summaries of `{}`", binary.display()))
 }
 
