@@ -1,12 +1,14 @@
-//! `library_benchmark_group!(name = ...; config = ...; compare_by_id = ...; setup = ...;
-//! teardown = ...; benchmarks = a, b)`: a function named after the group that returns the
-//! group's registration data.
+//! `library_benchmark_group!` and `binary_benchmark_group!` (`name = ...; config = ...;
+//! compare_by_id = ...; setup = ...; teardown = ...; benchmarks = a, b`): a function named after
+//! the group that returns the group's registration data. Binary groups also take the low-level
+//! form `benchmarks = |group: &mut BinaryBenchmarkGroup| ...`.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Expr;
 
 use crate::keyvalue::{parse_pairs, Value};
+use crate::library::typed_config;
 
 const KEYS: &[&str] = &[
     "name",
@@ -17,18 +19,69 @@ const KEYS: &[&str] = &[
     "benchmarks",
 ];
 
-pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let pairs = parse_pairs(input, "library_benchmark_group!", KEYS, &["benchmarks"])?;
+/// Which kind of group.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `library_benchmark_group!`
+    Library,
+    /// `binary_benchmark_group!`
+    Binary,
+}
+
+/// Whether a closure's body ends in a value (`group.binary_benchmark(..)` without `;`).
+fn returns_value(closure: &Expr) -> bool {
+    let Expr::Closure(closure) = closure else {
+        return true;
+    };
+    match &*closure.body {
+        Expr::Block(block) => matches!(block.block.stmts.last(), Some(syn::Stmt::Expr(_, None))),
+        _ => true,
+    }
+}
+
+pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
+    let macro_name = match kind {
+        Kind::Library => "library_benchmark_group!",
+        Kind::Binary => "binary_benchmark_group!",
+    };
+    let pairs = parse_pairs(input, macro_name, KEYS, &["benchmarks"])?;
     let mut name = None;
     let mut config = quote!(::core::option::Option::None);
     let mut compare_by_id = quote!(false);
     let mut setup = quote!(::core::option::Option::None);
     let mut teardown = quote!(::core::option::Option::None);
     let mut benchmarks = None;
+    let config_ty = match kind {
+        Kind::Library => quote!(::benchgrind::__private::LibraryBenchmarkConfig),
+        Kind::Binary => quote!(::benchgrind::__private::BinaryBenchmarkConfig),
+    };
     for pair in pairs {
         let key = pair.key.to_string();
         match (key.as_str(), pair.value) {
-            ("benchmarks", Value::Paths(paths)) => benchmarks = Some(paths),
+            ("benchmarks", Value::Paths(paths)) => {
+                benchmarks = Some(match kind {
+                    Kind::Library => {
+                        quote!(::std::vec![#(#paths::__benchgrind_function()),*])
+                    }
+                    Kind::Binary => quote!(::std::vec![#(#paths::__benchgrind_binary()),*]),
+                })
+            }
+            ("benchmarks", Value::Expr(closure)) if kind == Kind::Binary => {
+                let builder = if returns_value(&closure) {
+                    quote!(__from_chain)
+                } else {
+                    quote!(__from_statements)
+                };
+                benchmarks = Some(quote! {
+                    ::benchgrind::__private::BinaryBenchmarkGroup::#builder(#closure)
+                })
+            }
+            ("benchmarks", Value::Expr(other)) => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
+                ))
+            }
             ("name", Value::Expr(Expr::Path(p))) if p.path.get_ident().is_some() => {
                 name = p.path.get_ident().cloned();
             }
@@ -38,13 +91,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                     "`name` takes an identifier: name = my_group",
                 ))
             }
-            ("config", Value::Expr(e)) => {
-                config = quote! {
-                    ::core::option::Option::Some(::core::convert::Into::<
-                        ::benchgrind::__private::LibraryBenchmarkConfig,
-                    >::into(#e))
-                }
-            }
+            ("config", Value::Expr(e)) => config = typed_config(Some(&e), config_ty.clone()),
             ("compare_by_id", Value::Expr(e)) => compare_by_id = quote!(#e),
             ("setup", Value::Expr(e)) => {
                 setup = quote! {{
@@ -64,28 +111,50 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let Some(name) = name else {
         return Err(syn::Error::new(
             Span::call_site(),
-            "library_benchmark_group! needs `name = <identifier>`",
+            format!("{macro_name} needs `name = <identifier>`"),
         ));
     };
     let Some(benchmarks) = benchmarks else {
         return Err(syn::Error::new(
             Span::call_site(),
-            "library_benchmark_group! needs `benchmarks = <#[library_benchmark] functions>`",
+            format!("{macro_name} needs `benchmarks = ...`"),
         ));
     };
     let name_str = name.to_string();
-    Ok(quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        pub fn #name() -> ::benchgrind::__private::Group {
+    let body = match kind {
+        Kind::Library => quote! {
             ::benchgrind::__private::Group {
                 name: #name_str,
                 config: #config,
                 compare_by_id: #compare_by_id,
                 setup: #setup,
                 teardown: #teardown,
-                functions: ::std::vec![#(#benchmarks::__benchgrind_function()),*],
+                functions: #benchmarks,
             }
+        },
+        Kind::Binary => quote! {
+            // The low-level form names the group's type; it need not be imported.
+            #[allow(unused_imports)]
+            use ::benchgrind::__private::BinaryBenchmarkGroup;
+            ::benchgrind::__private::BinaryGroup {
+                name: #name_str,
+                config: #config,
+                compare_by_id: #compare_by_id,
+                setup: #setup,
+                teardown: #teardown,
+                benchmarks: #benchmarks,
+            }
+        },
+    };
+    let ty = match kind {
+        Kind::Library => quote!(::benchgrind::__private::Group),
+        Kind::Binary => quote!(::benchgrind::__private::BinaryGroup),
+    };
+    Ok(quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        pub fn #name() -> #ty {
+            #body
         }
     })
 }

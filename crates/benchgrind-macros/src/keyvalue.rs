@@ -53,7 +53,9 @@ pub fn parse_pairs(
                 ));
             }
             input.parse::<Token![=]>()?;
-            let value = if list_keys.contains(&name.as_str()) {
+            let closure =
+                input.peek(Token![|]) || input.peek(Token![||]) || input.peek(Token![move]);
+            let value = if list_keys.contains(&name.as_str()) && !closure {
                 let mut paths = vec![input.parse::<Path>()?];
                 while input.peek(Token![,]) && !(input.peek2(Ident) && input.peek3(Token![=])) {
                     input.parse::<Token![,]>()?;

@@ -2,16 +2,18 @@
 //! `library_benchmark_group!` and `main!`.
 //!
 //! Stage 1 of the pipeline, register: the attributes and macro arguments become plain data
-//! (`::benchgrind::__private::{Main, Group, Function, Bench}`) that the runner plans from.
+//! (`::benchgrind::__private::{Main, Group, Function, LibBench, ...}`) that the runner plans from.
 //! Generated code names only absolute paths below `::benchgrind::__private`, and every misuse is
 //! a compile error pointing at the offending token. Documented where `benchgrind` re-exports
 //! them.
 
+mod binary;
 mod group;
 mod keyvalue;
 mod library;
 mod main_macro;
 mod pretty;
+mod workspace;
 
 use proc_macro::TokenStream;
 
@@ -26,7 +28,23 @@ pub fn library_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Declares a group of library benchmarks; see the `benchgrind` crate.
 #[proc_macro]
 pub fn library_benchmark_group(input: TokenStream) -> TokenStream {
-    group::expand(input.into())
+    group::expand(input.into(), group::Kind::Library)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Turns a function returning a `Command` into a binary benchmark; see the `benchgrind` crate.
+#[proc_macro_attribute]
+pub fn binary_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
+    binary::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Declares a group of binary benchmarks; see the `benchgrind` crate.
+#[proc_macro]
+pub fn binary_benchmark_group(input: TokenStream) -> TokenStream {
+    group::expand(input.into(), group::Kind::Binary)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

@@ -5,7 +5,7 @@
 //! registration data and one `__run_N` per bench does setup, the measured call and teardown.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
@@ -38,7 +38,7 @@ struct Defaults {
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item)?;
     let defaults = parse_defaults(attr)?;
-    check_signature(&func)?;
+    check_signature(&func, "#[library_benchmark]")?;
 
     let params = func.sig.inputs.len();
     let name = func.sig.ident.clone();
@@ -110,7 +110,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let display = &case.display;
         let config = config_tokens(case.config.as_ref());
         entries.push(quote! {
-            ::benchgrind::__private::Bench { id: #id, args: #display, config: #config, run: #run }
+            ::benchgrind::__private::LibBench { id: #id, args: #display, config: #config, run: #run }
         });
     }
     let fn_config = config_tokens(defaults.config.as_ref());
@@ -140,12 +140,18 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     })
 }
 
-fn config_tokens(config: Option<&Expr>) -> TokenStream {
+pub(crate) fn config_tokens(config: Option<&Expr>) -> TokenStream {
+    typed_config(
+        config,
+        quote!(::benchgrind::__private::LibraryBenchmarkConfig),
+    )
+}
+
+/// `Some(Into::<ty>::into(expr))` or `None`.
+pub(crate) fn typed_config(config: Option<&Expr>, ty: TokenStream) -> TokenStream {
     match config {
         Some(expr) => quote! {
-            ::core::option::Option::Some(::core::convert::Into::<
-                ::benchgrind::__private::LibraryBenchmarkConfig,
-            >::into(#expr))
+            ::core::option::Option::Some(::core::convert::Into::<#ty>::into(#expr))
         },
         None => quote!(::core::option::Option::None),
     }
@@ -200,12 +206,12 @@ fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
     (!has_impl).then_some(tokens)
 }
 
-fn check_signature(func: &ItemFn) -> syn::Result<()> {
+pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()> {
     let sig = &func.sig;
     let reject = |span: Span, what: &str| {
         Err(syn::Error::new(
             span,
-            format!("a #[library_benchmark] function cannot be {what}"),
+            format!("a {attribute} function cannot be {what}"),
         ))
     };
     if let Some(a) = &sig.asyncness {
@@ -220,12 +226,12 @@ fn check_signature(func: &ItemFn) -> syn::Result<()> {
     Ok(())
 }
 
-enum Kind {
+pub(crate) enum Kind {
     Bench,
     Benches,
 }
 
-fn bench_attr_kind(attr: &Attribute) -> Option<Kind> {
+pub(crate) fn bench_attr_kind(attr: &Attribute) -> Option<Kind> {
     let segments = &attr.path().segments;
     if segments.len() != 2 {
         return None;
@@ -265,7 +271,7 @@ fn parse_defaults(attr: TokenStream) -> syn::Result<Defaults> {
     Ok(defaults)
 }
 
-fn set_once(slot: &mut Option<Expr>, key: &syn::Ident, value: &Expr) -> syn::Result<()> {
+pub(crate) fn set_once(slot: &mut Option<Expr>, key: &syn::Ident, value: &Expr) -> syn::Result<()> {
     if slot.is_some() {
         return Err(syn::Error::new(
             key.span(),
@@ -277,16 +283,16 @@ fn set_once(slot: &mut Option<Expr>, key: &syn::Ident, value: &Expr) -> syn::Res
 }
 
 /// The raw contents of a `#[bench]`/`#[benches]` attribute.
-struct Raw {
-    positional: Vec<Expr>,
-    args: Option<Expr>,
-    config: Option<Expr>,
-    setup: Option<Expr>,
-    teardown: Option<Expr>,
-    file: Option<Expr>,
+pub(crate) struct Raw {
+    pub positional: Vec<Expr>,
+    pub args: Option<Expr>,
+    pub config: Option<Expr>,
+    pub setup: Option<Expr>,
+    pub teardown: Option<Expr>,
+    pub file: Option<Expr>,
 }
 
-fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> {
+pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> {
     let tokens = match &attr.meta {
         Meta::Path(_) => TokenStream::new(),
         Meta::List(list) => list.tokens.clone(),
@@ -339,12 +345,12 @@ fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> {
     Ok(raw)
 }
 
-fn attr_id(attr: &Attribute) -> (String, Span) {
+pub(crate) fn attr_id(attr: &Attribute) -> (String, Span) {
     let ident = &attr.path().segments[1].ident;
     (ident.to_string(), ident.span())
 }
 
-fn check_count(
+pub(crate) fn check_count(
     span: Span,
     id: &str,
     name: &syn::Ident,
@@ -478,7 +484,7 @@ fn parse_benches(
 }
 
 /// The lines of a `file = "..."` input, relative paths from the workspace root.
-fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
+pub(crate) fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
     let Expr::Lit(syn::ExprLit {
         lit: syn::Lit::Str(lit),
         ..
@@ -490,7 +496,7 @@ fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
         ));
     };
     let given = PathBuf::from(lit.value());
-    let root = workspace_root();
+    let root = crate::workspace::root();
     let path = if given.is_absolute() {
         given
     } else {
@@ -508,19 +514,4 @@ fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
     })?;
     let path = path.display().to_string();
     Ok((path, text.lines().map(str::to_owned).collect()))
-}
-
-/// The directory of the nearest `Cargo.toml` with a `[workspace]` table above the package
-/// being compiled, or the package's directory.
-fn workspace_root() -> PathBuf {
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let is_workspace = |dir: &Path| {
-        std::fs::read_to_string(dir.join("Cargo.toml"))
-            .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
-    };
-    manifest
-        .ancestors()
-        .find(|dir| is_workspace(dir))
-        .map(Path::to_path_buf)
-        .unwrap_or(manifest)
 }

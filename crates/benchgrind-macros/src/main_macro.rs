@@ -1,43 +1,87 @@
-//! `main!(config = ...; library_benchmark_groups = a, b)`: the bench binary's `main`, which hands
+//! `main!(config = ...; library_benchmark_groups = a, b)` or
+//! `main!(config = ...; binary_benchmark_groups = a, b)`: the bench binary's `main`, which hands
 //! everything registered to the runner.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::keyvalue::{parse_pairs, Value};
+use crate::library::typed_config;
 
-const KEYS: &[&str] = &["config", "library_benchmark_groups"];
+const KEYS: &[&str] = &[
+    "config",
+    "library_benchmark_groups",
+    "binary_benchmark_groups",
+];
 
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let pairs = parse_pairs(input, "main!", KEYS, &["library_benchmark_groups"])?;
-    let mut config = quote!(::core::option::Option::None);
-    let mut groups = None;
+    let pairs = parse_pairs(
+        input,
+        "main!",
+        KEYS,
+        &["library_benchmark_groups", "binary_benchmark_groups"],
+    )?;
+    let mut config = None;
+    let mut library = None;
+    let mut binary = None;
     for pair in pairs {
-        match pair.value {
-            Value::Paths(paths) => groups = Some(paths),
-            Value::Expr(e) => {
-                config = quote! {
-                    ::core::option::Option::Some(::core::convert::Into::<
-                        ::benchgrind::__private::LibraryBenchmarkConfig,
-                    >::into(#e))
-                }
+        match (pair.key.to_string().as_str(), pair.value) {
+            ("library_benchmark_groups", Value::Paths(paths)) => library = Some((pair.key, paths)),
+            ("binary_benchmark_groups", Value::Paths(paths)) => binary = Some((pair.key, paths)),
+            ("config", Value::Expr(e)) => config = Some(e),
+            (_, Value::Expr(e)) => {
+                return Err(syn::Error::new_spanned(e, "expected the names of groups"));
             }
+            (_, Value::Paths(_)) => unreachable!("only the group keys take paths"),
         }
     }
-    let Some(groups) = groups else {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            "main! needs `library_benchmark_groups = <groups>`",
-        ));
+    let none = quote!(::core::option::Option::None);
+    let (lib_config, lib_groups, bin_config, bin_groups) = match (library, binary) {
+        (Some(_), Some((key, _))) => {
+            return Err(syn::Error::new(
+                key.span(),
+                "library and binary benchmarks cannot share a bench file; put the binary \
+                 benchmark groups in a [[bench]] target of their own",
+            ))
+        }
+        (None, None) => {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                "main! needs `library_benchmark_groups = <groups>` or \
+                 `binary_benchmark_groups = <groups>`",
+            ))
+        }
+        (Some((_, groups)), None) => (
+            typed_config(
+                config.as_ref(),
+                quote!(::benchgrind::__private::LibraryBenchmarkConfig),
+            ),
+            quote!(::std::vec![#(#groups()),*]),
+            none.clone(),
+            quote!(::std::vec::Vec::new()),
+        ),
+        (None, Some((_, groups))) => (
+            none.clone(),
+            quote!(::std::vec::Vec::new()),
+            typed_config(
+                config.as_ref(),
+                quote!(::benchgrind::__private::BinaryBenchmarkConfig),
+            ),
+            quote!(::std::vec![#(#groups()),*]),
+        ),
     };
+    let workspace_root = crate::workspace::root().display().to_string();
     Ok(quote! {
         fn main() {
             ::benchgrind::__private::run(::benchgrind::__private::Main {
                 package: ::core::env!("CARGO_PKG_NAME"),
                 bench_file: ::core::env!("CARGO_CRATE_NAME"),
                 manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
-                config: #config,
-                groups: ::std::vec![#(#groups()),*],
+                workspace_root: #workspace_root,
+                config: #lib_config,
+                groups: #lib_groups,
+                binary_config: #bin_config,
+                binary_groups: #bin_groups,
             })
         }
     })

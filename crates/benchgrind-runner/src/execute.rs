@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::args::{LogLevel, Nocapture};
 use crate::client_request::SUPPORTED;
 use crate::measure::FALLBACK_SYMBOL;
-use crate::plan::Job;
+use crate::plan::{Job, JobKind};
 use crate::store::Which;
 
 /// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
@@ -60,20 +60,33 @@ pub struct ProcessExecutor {
     pub cli_args: Vec<String>,
     /// `BENCHGRIND_LOG`: debug prints the command lines, info the captured output.
     pub log: LogLevel,
+    /// The workspace root: where fixture paths start, `_WORKSPACE_ROOT` of hooks.
+    pub workspace_root: PathBuf,
 }
 
 impl ProcessExecutor {
     /// The complete Valgrind command line for a job.
     pub fn valgrind_args(&self, job: &Job) -> Vec<String> {
         let mut args = vec!["--tool=callgrind".to_owned()];
-        if SUPPORTED {
-            // Start-up, the runtime and setup run uninstrumented; the bench's client requests
-            // start instrumentation and collection around the body only.
-            args.push("--instr-atstart=no".into());
-        } else {
-            args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));
+        match &job.kind {
+            JobKind::Library(_) if SUPPORTED => {
+                // Start-up, the runtime and setup run uninstrumented; the bench's client requests
+                // start instrumentation and collection around the body only.
+                args.push("--instr-atstart=no".into());
+                args.push("--collect-atstart=no".into());
+            }
+            JobKind::Library(_) => {
+                args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));
+                args.push("--collect-atstart=no".into());
+            }
+            JobKind::Binary(binary) => {
+                // The whole process, or only the entry point and what it calls.
+                if let Some(entry) = &binary.entry_point {
+                    args.push(format!("--toggle-collect={entry}"));
+                    args.push("--collect-atstart=no".into());
+                }
+            }
         }
-        args.push("--collect-atstart=no".into());
         args.push("--cache-sim=yes".into());
         args.extend(CACHE_GEOMETRY.map(String::from));
         args.extend(job.config.raw_callgrind_args.iter().cloned());
@@ -102,19 +115,17 @@ impl Executor for ProcessExecutor {
 
 impl ProcessExecutor {
     fn run_inner(&self, job: &Job) -> Status {
-        if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
-            return Status::Failed(format!(
-                "cannot create the output directory {}: {e}",
-                job.paths.dir.display()
-            ));
+        match &job.kind {
+            JobKind::Library(index) => self.run_library(job, *index),
+            JobKind::Binary(binary) => crate::execute_binary::run(self, job, binary),
         }
+    }
+
+    /// A Valgrind command for `job` with everything but the program: arguments, the cleared or
+    /// configured environment, ASLR off.
+    pub(crate) fn valgrind_command(&self, job: &Job) -> Command {
         let mut cmd = Command::new(&self.valgrind);
-        cmd.args(self.valgrind_args(job))
-            .arg(&self.exe)
-            .arg(crate::child::FLAG)
-            .args(job.index.map(|i| i.to_string()))
-            .current_dir(&self.cwd)
-            .stdin(Stdio::null());
+        cmd.args(self.valgrind_args(job));
         if job.config.env_clear {
             cmd.env_clear();
         }
@@ -130,13 +141,6 @@ impl ProcessExecutor {
                 }
             }
         }
-        let (out, err) = match self.nocapture {
-            Nocapture::None => (Stdio::piped(), Stdio::piped()),
-            Nocapture::All => (Stdio::inherit(), Stdio::inherit()),
-            Nocapture::Stdout => (Stdio::inherit(), Stdio::null()),
-            Nocapture::Stderr => (Stdio::null(), Stdio::inherit()),
-        };
-        cmd.stdout(out).stderr(err);
         // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
         // only sets a flag of the about-to-exec process.
         unsafe {
@@ -148,6 +152,29 @@ impl ProcessExecutor {
                 Ok(())
             });
         }
+        cmd
+    }
+
+    fn run_library(&self, job: &Job, index: [usize; 3]) -> Status {
+        if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
+            return Status::Failed(format!(
+                "cannot create the output directory {}: {e}",
+                job.paths.dir.display()
+            ));
+        }
+        let mut cmd = self.valgrind_command(job);
+        cmd.arg(&self.exe)
+            .arg(crate::child::FLAG)
+            .args(index.map(|i| i.to_string()))
+            .current_dir(&self.cwd)
+            .stdin(Stdio::null());
+        let (out, err) = match self.nocapture {
+            Nocapture::None => (Stdio::piped(), Stdio::piped()),
+            Nocapture::All => (Stdio::inherit(), Stdio::inherit()),
+            Nocapture::Stdout => (Stdio::inherit(), Stdio::null()),
+            Nocapture::Stderr => (Stdio::null(), Stdio::inherit()),
+        };
+        cmd.stdout(out).stderr(err);
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }
@@ -193,7 +220,7 @@ impl ProcessExecutor {
 }
 
 /// The message of a Rust panic in captured stderr: the text after `panicked at <location>:`.
-fn panic_message(stderr: &str) -> Option<String> {
+pub(crate) fn panic_message(stderr: &str) -> Option<String> {
     let start = stderr.find("panicked at ")?;
     let rest = &stderr[start..];
     let mut lines = rest.lines();
@@ -208,7 +235,7 @@ fn panic_message(stderr: &str) -> Option<String> {
 }
 
 /// Valgrind's own complaint in a log (an unknown option, a bad value), if any.
-fn valgrind_error(log: &str) -> Option<String> {
+pub(crate) fn valgrind_error(log: &str) -> Option<String> {
     log.lines()
         .map(|l| {
             l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())

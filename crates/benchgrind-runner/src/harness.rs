@@ -36,6 +36,17 @@ mod exit {
 /// Runs the bench binary: measured-process mode when Valgrind started it, else the harness.
 pub fn run(main: Main) -> ! {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if let Some(result) = child::hook(&main, &args) {
+        let code = match result {
+            Ok(()) => exit::OK,
+            Err(e) => {
+                eprintln!("benchgrind: {e}");
+                exit::ERROR
+            }
+        };
+        let _ = std::io::stdout().flush();
+        std::process::exit(code);
+    }
     let code = match child::requested(&args) {
         Some(request) => match request.and_then(|index| child::run(&main, index)) {
             Ok(()) => exit::OK,
@@ -116,6 +127,7 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
             nocapture: cli.nocapture,
             cli_args: cli.callgrind_args.clone(),
             log: cli.log,
+            workspace_root: PathBuf::from(main.workspace_root),
         })
     };
     let mut reporter: Box<dyn Reporter> = match cli.output_format {
@@ -180,8 +192,18 @@ pub fn execute_plan(
         ..RunSummary::default()
     };
     let mut stopped = false;
-    for (g, group) in main.groups.iter().enumerate() {
-        let jobs: Vec<&Job> = plan.jobs.iter().filter(|j| j.index[0] == g).collect();
+    // Library groups first, then binary groups, as numbered in `Job::group`.
+    let groups = main
+        .groups
+        .iter()
+        .map(|g| (g.compare_by_id, g.setup, g.teardown))
+        .chain(
+            main.binary_groups
+                .iter()
+                .map(|g| (g.compare_by_id, g.setup, g.teardown)),
+        );
+    for (g, (compare_by_id, group_setup, group_teardown)) in groups.enumerate() {
+        let jobs: Vec<&Job> = plan.jobs.iter().filter(|j| j.group == g).collect();
         if jobs.is_empty() {
             continue;
         }
@@ -190,23 +212,23 @@ pub fn execute_plan(
             continue;
         }
         let runs = cli.load_baseline.is_none();
-        if let (true, Some(setup)) = (runs, group.setup) {
+        if let (true, Some(setup)) = (runs, group_setup) {
             setup();
         }
-        let mut by_id: HashMap<&str, Vec<Comparison>> = HashMap::new();
+        let mut by_id: HashMap<String, Vec<Comparison>> = HashMap::new();
         for (n, job) in jobs.iter().enumerate() {
             let mut result = bench(main, job, cli, executor);
             if let (true, Some(id), Outcome::Measured { new, .. }) =
-                (group.compare_by_id, job.id.id, &result.outcome)
+                (compare_by_id, &job.id.id, &result.outcome)
             {
-                let earlier = by_id.entry(id).or_default();
+                let earlier = by_id.entry(id.clone()).or_default();
                 result.comparisons = earlier
                     .iter()
                     .filter(|c| c.function != job.id.function)
                     .cloned()
                     .collect();
                 earlier.push(Comparison {
-                    function: job.id.function,
+                    function: job.id.function.clone(),
                     id_and_args: job.id.id_and_args(),
                     metrics: new.clone(),
                 });
@@ -231,7 +253,7 @@ pub fn execute_plan(
                 break;
             }
         }
-        if let (true, Some(teardown)) = (runs, group.teardown) {
+        if let (true, Some(teardown)) = (runs, group_teardown) {
             teardown();
         }
     }
@@ -259,6 +281,10 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
     let mut result = BenchResult {
         package: main.package,
         id: job.id.clone(),
+        command: match &job.kind {
+            crate::plan::JobKind::Binary(binary) => Some(binary.command.display()),
+            crate::plan::JobKind::Library(_) => None,
+        },
         outcome: Outcome::Failed {
             reason: String::new(),
         },
@@ -288,7 +314,9 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
             result.log = Some(paths.file("callgrind.log", Which::Current));
             match output.status {
                 Status::Failed(reason) => {
-                    result.log = Some(paths.file("callgrind.log", Which::New));
+                    // No log when the benchmark failed before Valgrind ran (in its setup).
+                    result.log =
+                        Some(paths.file("callgrind.log", Which::New)).filter(|l| l.exists());
                     let _ = std::fs::remove_file(paths.file("callgrind.out", Which::New));
                     Err(reason)
                 }

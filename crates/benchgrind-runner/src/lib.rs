@@ -7,10 +7,12 @@
 //! what they need from here.
 
 pub mod args;
+pub mod binary;
 pub mod child;
 pub mod compare;
 pub mod config;
 pub mod execute;
+mod execute_binary;
 pub mod harness;
 pub mod measure;
 pub mod metrics;
@@ -35,9 +37,12 @@ pub use regression::RegressionConfig;
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::binary::{
+        Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command,
+    };
     pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::harness::run;
     pub use crate::measure::measure;
-    pub use crate::spec::{Bench, Function, Group, Main};
+    pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
     pub use std::hint::black_box;
 }

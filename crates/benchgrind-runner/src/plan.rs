@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::args::Cli;
+use crate::binary::{BinaryBenchmarkConfig, Command, ExitWith, Hook, Sandbox};
 use crate::config::{resolve, ResolvedConfig};
 use crate::spec::Main;
 use crate::store::BenchPaths;
@@ -14,21 +15,24 @@ use crate::store::BenchPaths;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BenchId {
     /// The bench target (`CARGO_CRATE_NAME`).
-    pub file: &'static str,
+    pub file: String,
     /// The group's name.
-    pub group: &'static str,
+    pub group: String,
     /// The benchmark function's name.
-    pub function: &'static str,
+    pub function: String,
     /// The bench's id, if it has one.
-    pub id: Option<&'static str>,
-    /// The arguments as written.
-    pub args: &'static str,
+    pub id: Option<String>,
+    /// The arguments as written, or the command line of a binary benchmark.
+    pub args: String,
 }
+
+/// How long a command line may be in the header before it is cut.
+const MAX_ARGS_IN_HEADER: usize = 90;
 
 impl BenchId {
     /// `file::group::function::id`, as filters and JSON use it.
     pub fn full(&self) -> String {
-        match self.id {
+        match &self.id {
             Some(id) => format!("{}::{}::{}::{id}", self.file, self.group, self.function),
             None => format!("{}::{}::{}", self.file, self.group, self.function),
         }
@@ -39,23 +43,61 @@ impl BenchId {
         format!("{}::{}::{}", self.file, self.group, self.function)
     }
 
-    /// `id:args` (or just `id`, or nothing), the second part of the header line.
+    /// `id:args` (or just `id`, or nothing), the second part of the header line; long argument
+    /// lists are cut.
     pub fn id_and_args(&self) -> String {
-        match (self.id, self.args.is_empty()) {
-            (Some(id), false) => format!("{id}:{}", self.args),
-            (Some(id), true) => id.to_owned(),
-            (None, false) => self.args.to_owned(),
+        let args = if self.args.chars().count() > MAX_ARGS_IN_HEADER {
+            let cut: String = self.args.chars().take(MAX_ARGS_IN_HEADER - 3).collect();
+            format!("{cut}...")
+        } else {
+            self.args.clone()
+        };
+        match (&self.id, args.is_empty()) {
+            (Some(id), false) => format!("{id}:{args}"),
+            (Some(id), true) => id.clone(),
+            (None, false) => args,
             (None, true) => String::new(),
         }
     }
 }
 
+/// What a job runs.
+#[derive(Debug, Clone)]
+pub enum JobKind {
+    /// A library bench, by its indices (group, function, bench) in [`Main::groups`].
+    Library([usize; 3]),
+    /// A command of a binary bench.
+    Binary(Box<BinaryJob>),
+}
+
+/// A binary benchmark, resolved.
+#[derive(Debug, Clone)]
+pub struct BinaryJob {
+    /// Indices (group, benchmark, bench) in [`Main::binary_groups`]: the hooks' address in the
+    /// child process.
+    pub index: [usize; 3],
+    /// The command.
+    pub command: Command,
+    /// Runs before the command (in a child process).
+    pub setup: Option<Hook>,
+    /// Runs after the command when it exited as expected (in a child process).
+    pub teardown: Option<Hook>,
+    /// The sandbox, if enabled.
+    pub sandbox: Option<Sandbox>,
+    /// The expected exit.
+    pub exit_with: ExitWith,
+    /// The function whose inclusive cost is measured, instead of the whole process.
+    pub entry_point: Option<String>,
+}
+
 /// One benchmark to run.
 #[derive(Debug, Clone)]
 pub struct Job {
-    /// Indices of group, function and bench in [`Main`]; the measured process finds its bench
-    /// by them.
-    pub index: [usize; 3],
+    /// The index of the job's group among library groups, then binary groups (in [`Plan::jobs`]
+    /// order: all library groups come first).
+    pub group: usize,
+    /// What it runs.
+    pub kind: JobKind,
     /// The benchmark's names.
     pub id: BenchId,
     /// The folded configuration.
@@ -77,54 +119,145 @@ pub struct Plan {
 pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
     let mut groups = HashSet::new();
     let mut jobs = Vec::new();
+    let mut push = |group: usize, kind: JobKind, id: BenchId, config: ResolvedConfig| {
+        if !cli.selects(&id.full()) {
+            return;
+        }
+        let paths = BenchPaths::new(
+            &home,
+            main.package,
+            main.bench_file,
+            &id.group,
+            &id.function,
+            id.id.as_deref(),
+        );
+        jobs.push(Job {
+            group,
+            kind,
+            id,
+            config,
+            paths,
+        });
+    };
     for (g, group) in main.groups.iter().enumerate() {
         if !groups.insert(group.name) {
-            return Err(format!(
-                "the group `{}` is given twice to main!; each group may run once",
-                group.name
-            ));
+            return Err(twice(group.name));
         }
         let mut functions = HashSet::new();
         for (f, function) in group.functions.iter().enumerate() {
             if !functions.insert(function.name) {
-                return Err(format!(
-                    "the benchmark function `{}` is listed twice in the group `{}`; list it once",
-                    function.name, group.name
-                ));
+                return Err(listed_twice(function.name, group.name));
             }
             for (b, bench) in function.benches.iter().enumerate() {
                 let id = BenchId {
-                    file: main.bench_file,
-                    group: group.name,
-                    function: function.name,
-                    id: bench.id,
-                    args: bench.args,
+                    file: main.bench_file.to_owned(),
+                    group: group.name.to_owned(),
+                    function: function.name.to_owned(),
+                    id: bench.id.map(str::to_owned),
+                    args: bench.args.to_owned(),
                 };
-                if !cli.selects(&id.full()) {
-                    continue;
-                }
                 let config = resolve([
                     main.config.as_ref(),
                     group.config.as_ref(),
                     function.config.as_ref(),
                     bench.config.as_ref(),
                 ]);
-                let paths = BenchPaths::new(
-                    &home,
-                    main.package,
-                    main.bench_file,
-                    group.name,
-                    function.name,
-                    bench.id,
-                );
-                jobs.push(Job {
-                    index: [g, f, b],
-                    id,
-                    config,
-                    paths,
-                });
+                push(g, JobKind::Library([g, f, b]), id, config);
+            }
+        }
+    }
+    for (g, group) in main.binary_groups.iter().enumerate() {
+        if !groups.insert(group.name) {
+            return Err(twice(group.name));
+        }
+        let mut names = HashSet::new();
+        for (f, benchmark) in group.benchmarks.iter().enumerate() {
+            if !names.insert(benchmark.name.as_str()) {
+                return Err(listed_twice(&benchmark.name, group.name));
+            }
+            let mut ids = HashSet::new();
+            for (b, bench) in benchmark.benches.iter().enumerate() {
+                if bench.commands.is_empty() {
+                    return Err(format!(
+                        "the bench `{}` of `{}` in group `{}` has no command; give it one with \
+                         Bench::command",
+                        bench.id.as_deref().unwrap_or(""),
+                        benchmark.name,
+                        group.name
+                    ));
+                }
+                let levels = [
+                    main.binary_config.as_ref(),
+                    group.config.as_ref(),
+                    benchmark.config.as_ref(),
+                    bench.config.as_ref(),
+                ];
+                let config = resolve(levels.iter().map(|l| l.map(|c| &c.base)));
+                let sandbox =
+                    most_specific(&levels, |c| c.sandbox.clone()).filter(|s: &Sandbox| s.enabled);
+                let config_exit = most_specific(&levels, |c| c.exit_with);
+                let entry_point = most_specific(&levels, |c| c.entry_point.clone());
+                let many = bench.commands.len() > 1;
+                for (c, command) in bench.commands.iter().enumerate() {
+                    let id = match (&bench.id, many) {
+                        (Some(id), true) => Some(format!("{id}_{c}")),
+                        (Some(id), false) => Some(id.clone()),
+                        (None, true) => Some(c.to_string()),
+                        (None, false) => None,
+                    };
+                    if let Some(id) = &id {
+                        if !ids.insert(id.clone()) {
+                            return Err(format!(
+                                "the bench id `{id}` appears twice in `{}` of group `{}`; ids \
+                                 must be unique within a benchmark",
+                                benchmark.name, group.name
+                            ));
+                        }
+                    }
+                    let id = BenchId {
+                        file: main.bench_file.to_owned(),
+                        group: group.name.to_owned(),
+                        function: benchmark.name.clone(),
+                        id,
+                        args: command.display_short(),
+                    };
+                    let job = BinaryJob {
+                        index: [g, f, b],
+                        command: command.clone(),
+                        setup: bench.setup.or(benchmark.setup),
+                        teardown: bench.teardown.or(benchmark.teardown),
+                        sandbox: sandbox.clone(),
+                        exit_with: command
+                            .exit_with
+                            .or(config_exit)
+                            .unwrap_or(ExitWith::Success),
+                        entry_point: entry_point.clone(),
+                    };
+                    push(
+                        main.groups.len() + g,
+                        JobKind::Binary(Box::new(job)),
+                        id,
+                        config.clone(),
+                    );
+                }
             }
         }
     }
     Ok(Plan { home, jobs })
+}
+
+/// The value of the most specific level that sets it.
+fn most_specific<T>(
+    levels: &[Option<&BinaryBenchmarkConfig>],
+    get: impl Fn(&BinaryBenchmarkConfig) -> Option<T>,
+) -> Option<T> {
+    levels.iter().rev().flatten().find_map(|c| get(c))
+}
+
+fn twice(group: &str) -> String {
+    format!("the group `{group}` is given twice to main!; each group may run once")
+}
+
+fn listed_twice(function: &str, group: &str) -> String {
+    format!("the benchmark `{function}` is listed twice in the group `{group}`; list it once")
 }

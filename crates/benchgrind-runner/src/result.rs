@@ -50,7 +50,7 @@ pub enum Outcome {
 #[derive(Debug, Clone)]
 pub struct Comparison {
     /// The other function.
-    pub function: &'static str,
+    pub function: String,
     /// The other bench's `id:args`.
     pub id_and_args: String,
     /// The other bench's values.
@@ -64,6 +64,8 @@ pub struct BenchResult {
     pub package: &'static str,
     /// The benchmark's names.
     pub id: BenchId,
+    /// The measured command line of a binary benchmark.
+    pub command: Option<String>,
     /// How it ended.
     pub outcome: Outcome,
     /// Where the new values come from.

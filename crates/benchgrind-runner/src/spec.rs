@@ -3,6 +3,7 @@
 //! `main!` builds one [`Main`] from the groups, each group lists its functions, each function its
 //! benches. Nothing here runs Valgrind; [`crate::plan`] turns this list into jobs.
 
+use crate::binary::{BinaryBenchmark, BinaryBenchmarkConfig};
 use crate::config::LibraryBenchmarkConfig;
 
 /// Everything `main!` registered for one bench binary.
@@ -14,10 +15,33 @@ pub struct Main {
     pub bench_file: &'static str,
     /// The package's directory (`CARGO_MANIFEST_DIR`): the working directory of benchmarks.
     pub manifest_dir: &'static str,
-    /// The `config` of `main!`.
+    /// The workspace's directory, where relative fixture paths start.
+    pub workspace_root: &'static str,
+    /// The `config` of `main!` for library benchmarks.
     pub config: Option<LibraryBenchmarkConfig>,
     /// The library benchmark groups, in the order given to `main!`.
     pub groups: Vec<Group>,
+    /// The `config` of `main!` for binary benchmarks.
+    pub binary_config: Option<BinaryBenchmarkConfig>,
+    /// The binary benchmark groups, in the order given to `main!`.
+    pub binary_groups: Vec<BinaryGroup>,
+}
+
+/// One `binary_benchmark_group!`.
+#[derive(Debug)]
+pub struct BinaryGroup {
+    /// The group's `name`.
+    pub name: &'static str,
+    /// The group's `config`.
+    pub config: Option<BinaryBenchmarkConfig>,
+    /// Whether benches with the same id in different benchmarks are compared with each other.
+    pub compare_by_id: bool,
+    /// Runs once before the group's benchmarks, in the harness, not measured.
+    pub setup: Option<fn()>,
+    /// Runs once after the group's benchmarks, in the harness, not measured.
+    pub teardown: Option<fn()>,
+    /// The benchmarks, from `#[binary_benchmark]` functions or the low-level API.
+    pub benchmarks: Vec<BinaryBenchmark>,
 }
 
 /// One `library_benchmark_group!`.
@@ -45,12 +69,12 @@ pub struct Function {
     /// The `config` of `#[library_benchmark(config = ...)]`.
     pub config: Option<LibraryBenchmarkConfig>,
     /// The function's benches, one per `#[bench]` and one per argument of `#[benches]`.
-    pub benches: Vec<Bench>,
+    pub benches: Vec<LibBench>,
 }
 
-/// One benchmark: an id, its arguments as written, and the code that runs it.
+/// One library benchmark: an id, its arguments as written, and the code that runs it.
 #[derive(Debug)]
-pub struct Bench {
+pub struct LibBench {
     /// The part after `bench::`, or `None` for a function without `#[bench]` attributes.
     pub id: Option<&'static str>,
     /// The arguments as written in the source, for the header line.

@@ -72,10 +72,53 @@ pub use benchgrind_macros::library_benchmark_group;
 
 /// Generates the bench binary's `main` from groups and an optional top-level config.
 ///
-/// `main!(config = LibraryBenchmarkConfig::default(); library_benchmark_groups = a, b)`. Run the
-/// binary with `cargo bench`; `cargo bench -- --help` lists the options.
+/// `main!(config = LibraryBenchmarkConfig::default(); library_benchmark_groups = a, b)`, or with
+/// `binary_benchmark_groups` and a [`BinaryBenchmarkConfig`]; the two kinds need separate bench
+/// files. Run the binary with `cargo bench`; `cargo bench -- --help` lists the options.
 pub use benchgrind_macros::main;
 
+/// Turns a function that returns a [`Command`] into a binary benchmark.
+///
+/// The function builds the command (it is not measured); the attributes below it are those of
+/// [`library_benchmark`], except that `setup` and `teardown` run just before and after the
+/// command, in a process of their own: given as a path (`setup = create_file`) they receive the
+/// bench's arguments, given as an expression (`setup = create_file()`) they are evaluated as
+/// written. Teardown runs only when the command exited as expected.
+///
+/// ```rust
+/// # mod bench {
+/// use benchgrind::{binary_benchmark, binary_benchmark_group, main, BinaryBenchmarkConfig, Sandbox};
+///
+/// fn create_file(path: &str) {
+///     std::fs::write(path, "3\n1\n2\n").unwrap();
+/// }
+///
+/// #[binary_benchmark]
+/// #[bench::numbers(
+///     args = ("numbers.txt"),
+///     config = BinaryBenchmarkConfig::default().sandbox(Sandbox::new(true)),
+///     setup = create_file
+/// )]
+/// fn sort(path: &str) -> benchgrind::Command {
+///     benchgrind::Command::new("/usr/bin/sort").arg("-n").arg(path).build()
+/// }
+///
+/// binary_benchmark_group!(name = sorting; benchmarks = sort);
+/// main!(binary_benchmark_groups = sorting);
+/// # }
+/// # fn main() {}
+/// ```
+pub use benchgrind_macros::binary_benchmark;
+
+/// Declares a group of binary benchmarks for [`main!`]: the keys of
+/// [`library_benchmark_group!`], where `benchmarks` also takes a closure receiving a
+/// [`BinaryBenchmarkGroup`] (the low-level API).
+pub use benchgrind_macros::binary_benchmark_group;
+
+pub use benchgrind_runner::binary::{
+    Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Pipe,
+    Sandbox, Stdin, Stdio,
+};
 pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig, RegressionConfig};
 
 /// What the macros' generated code names. Not a stable API.

@@ -1,0 +1,245 @@
+//! `#[binary_benchmark]` with its `#[bench::id(...)]` and `#[benches::id(...)]` attributes.
+//!
+//! The function builds the `Command` to measure and is called when the benchmarks are
+//! registered, not measured. A module of the same name is generated beside it;
+//! `__benchgrind_binary()` returns the benchmark with one bench per attribute (per element of
+//! `#[benches]`). `setup`/`teardown` given as a path are called with the bench's arguments;
+//! given as any other expression they are evaluated as written.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Attribute, Expr, ItemFn};
+
+use crate::keyvalue::{as_assignment, parse_exprs};
+use crate::library::{
+    attr_id, bench_attr_kind, check_count, check_signature, parse_raw, read_lines, set_once, Kind,
+};
+
+/// One bench after `#[benches]` is spread out.
+struct Case {
+    id: Option<String>,
+    args: Vec<Expr>,
+    config: Option<Expr>,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+}
+
+#[derive(Default)]
+struct Defaults {
+    config: Option<Expr>,
+    setup: Option<Expr>,
+    teardown: Option<Expr>,
+}
+
+pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let mut func: ItemFn = syn::parse2(item)?;
+    let defaults = parse_defaults(attr)?;
+    check_signature(&func, "#[binary_benchmark]")?;
+    let params = func.sig.inputs.len();
+    let name = func.sig.ident.clone();
+
+    let mut cases = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    let mut kept = Vec::new();
+    let mut tracked = Vec::new();
+    for attr in std::mem::take(&mut func.attrs) {
+        let Some(kind) = bench_attr_kind(&attr) else {
+            kept.push(attr);
+            continue;
+        };
+        let (_, span) = attr_id(&attr);
+        let new = cases_of(&attr, kind, &defaults, &mut tracked)?;
+        for case in new {
+            let case_id = case.id.clone().unwrap_or_default();
+            check_count(span, &case_id, &name, case.args.len(), params, false)?;
+            if seen.insert(case_id.clone(), span).is_some() {
+                return Err(syn::Error::new(
+                    span,
+                    format!(
+                        "duplicate benchmark id `{case_id}` in `{name}`; ids must be unique \
+                         within a #[binary_benchmark] function"
+                    ),
+                ));
+            }
+            cases.push(case);
+        }
+    }
+    func.attrs = kept;
+    if cases.is_empty() {
+        if params != 0 {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{name}` takes arguments but has no #[bench::id(...)] or \
+                     #[benches::id(...)] attribute to give them"
+                ),
+            ));
+        }
+        cases.push(Case {
+            id: None,
+            args: Vec::new(),
+            config: None,
+            setup: defaults.setup.clone(),
+            teardown: defaults.teardown.clone(),
+        });
+    }
+
+    let config_ty = quote!(::benchgrind::__private::BinaryBenchmarkConfig);
+    let benches = cases.iter().map(|case| {
+        let args = &case.args;
+        let new = match &case.id {
+            Some(id) => quote!(::benchgrind::__private::Bench::new(#id)),
+            None => quote!(::benchgrind::__private::Bench::__without_id()),
+        };
+        let setup = case.setup.as_ref().map(|s| {
+            let hook = hook(s, args);
+            quote!(.setup(#hook))
+        });
+        let teardown = case.teardown.as_ref().map(|t| {
+            let hook = hook(t, args);
+            quote!(.teardown(#hook))
+        });
+        let config = case
+            .config
+            .as_ref()
+            .map(|c| quote!(.config(::core::convert::Into::<#config_ty>::into(#c))));
+        quote! {
+            __benchmark.bench(#new.command(super::#name(#(#args),*)) #setup #teardown #config);
+        }
+    });
+    let name_str = name.to_string();
+    let config = defaults
+        .config
+        .as_ref()
+        .map(|c| quote!(__benchmark.config(::core::convert::Into::<#config_ty>::into(#c));));
+    Ok(quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, unused_imports, clippy::all)]
+        pub mod #name {
+            use super::*;
+
+            pub fn __benchgrind_binary() -> ::benchgrind::__private::BinaryBenchmark {
+                let mut __benchmark = ::benchgrind::__private::BinaryBenchmark::new(#name_str);
+                #config
+                #(#benches)*
+                __benchmark
+            }
+
+            // Rebuild when a `file = ...` input changes.
+            #(const _: &str = ::core::include_str!(#tracked);)*
+        }
+    })
+}
+
+/// A hook as a `fn()`: a path is called with the bench's arguments, anything else is evaluated.
+fn hook(expr: &Expr, args: &[Expr]) -> TokenStream {
+    let body = match expr {
+        Expr::Path(_) => quote! { (#expr)(#(#args),*); },
+        other => quote! { let _ = #other; },
+    };
+    quote! {{
+        let __hook: fn() = || { #body };
+        __hook
+    }}
+}
+
+fn parse_defaults(attr: TokenStream) -> syn::Result<Defaults> {
+    let mut defaults = Defaults::default();
+    for expr in parse_exprs(attr)? {
+        let Some((key, value)) = as_assignment(&expr) else {
+            return Err(syn::Error::new_spanned(
+                &expr,
+                "#[binary_benchmark] takes `config = ...`, `setup = ...` and `teardown = ...`",
+            ));
+        };
+        let slot = match key.to_string().as_str() {
+            "config" => &mut defaults.config,
+            "setup" => &mut defaults.setup,
+            "teardown" => &mut defaults.teardown,
+            other => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown key `{other}` in #[binary_benchmark]; expected one of: config, \
+                         setup, teardown"
+                    ),
+                ))
+            }
+        };
+        set_once(slot, key, value)?;
+    }
+    Ok(defaults)
+}
+
+fn cases_of(
+    attr: &Attribute,
+    kind: Kind,
+    defaults: &Defaults,
+    tracked: &mut Vec<String>,
+) -> syn::Result<Vec<Case>> {
+    let (id, span) = attr_id(attr);
+    let raw = parse_raw(attr, matches!(kind, Kind::Benches))?;
+    let setup = raw.setup.clone().or_else(|| defaults.setup.clone());
+    let teardown = raw.teardown.clone().or_else(|| defaults.teardown.clone());
+    let case = |id: String, args: Vec<Expr>| Case {
+        id: Some(id),
+        args,
+        config: raw.config.clone(),
+        setup: setup.clone(),
+        teardown: teardown.clone(),
+    };
+    match kind {
+        Kind::Bench => {
+            let args = match raw.args.clone() {
+                Some(Expr::Tuple(t)) => t.elems.into_iter().collect(),
+                Some(Expr::Paren(p)) => vec![*p.expr],
+                Some(other) => vec![other],
+                None => raw.positional.clone(),
+            };
+            Ok(vec![case(id, args)])
+        }
+        Kind::Benches => {
+            let mut elements: Vec<Vec<Expr>> = Vec::new();
+            if let Some(file) = &raw.file {
+                let (path, lines) = read_lines(file)?;
+                tracked.push(path);
+                for line in lines {
+                    elements.push(vec![syn::parse_quote!(#line)]);
+                }
+            } else {
+                let list = match raw.args.clone() {
+                    Some(Expr::Array(array)) => array.elems.into_iter().collect(),
+                    Some(other) => {
+                        return Err(syn::Error::new_spanned(
+                            other,
+                            "#[benches] takes `args = [...]`: an array with the arguments of \
+                             each bench",
+                        ))
+                    }
+                    None => raw.positional.clone(),
+                };
+                for expr in list {
+                    elements.push(match expr {
+                        Expr::Tuple(t) => t.elems.into_iter().collect(),
+                        other => vec![other],
+                    });
+                }
+            }
+            if elements.is_empty() {
+                return Err(syn::Error::new(
+                    span,
+                    format!("#[benches::{id}] has no arguments, so it makes no benchmark"),
+                ));
+            }
+            Ok(elements
+                .into_iter()
+                .enumerate()
+                .map(|(i, args)| case(format!("{id}_{i}"), args))
+                .collect())
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! Stage 3 for binary benchmarks: the sandbox, setup and teardown in a child process of the
+//! bench binary, and the command itself under Valgrind, with its streams and expected exit.
+//!
+//! Hooks run in their own process (the bench binary with [`crate::child::HOOK_FLAG`]) so that
+//! they can work in the sandbox and feed the command's stdin without the harness changing its
+//! own working directory.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio as StdStdio};
+
+use crate::args::{LogLevel, Nocapture};
+use crate::binary::{Pipe, Sandbox, Stdin, Stdio};
+use crate::execute::{panic_message, valgrind_error, ProcessExecutor, Status};
+use crate::plan::{BinaryJob, Job};
+use crate::store::Which;
+
+/// How many lines of the command's stderr a failure shows.
+const STDERR_TAIL: usize = 10;
+
+/// Runs one binary benchmark: sandbox, setup, command, teardown.
+pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Status {
+    match run_inner(exec, job, binary) {
+        Ok(()) => Status::Ok,
+        Err(reason) => Status::Failed(reason),
+    }
+}
+
+fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<(), String> {
+    std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
+        format!(
+            "cannot create the output directory {}: {e}",
+            job.paths.dir.display()
+        )
+    })?;
+    // Removed when this function returns, whatever happened.
+    let sandbox = match &binary.sandbox {
+        Some(config) => Some(SandboxDir::create(config, &exec.workspace_root)?),
+        None => None,
+    };
+    let base = sandbox
+        .as_ref()
+        .map_or(exec.cwd.clone(), |s| s.path.clone());
+    let command = &binary.command;
+    let cwd = match &command.current_dir {
+        Some(dir) => base.join(dir),
+        None => base.clone(),
+    };
+
+    let piped_from_setup = match &command.stdin {
+        Some(Stdin::Setup(pipe)) => Some(*pipe),
+        _ => None,
+    };
+    let mut setup_child: Option<Child> = None;
+    match (binary.setup.is_some(), piped_from_setup) {
+        (false, Some(_)) => {
+            return Err("the command reads Stdin::Setup, but the bench has no setup".into());
+        }
+        (true, Some(pipe)) => {
+            let mut hook = hook_command(exec, job, binary, "setup", &base);
+            match pipe {
+                Pipe::Stdout => hook.stdout(StdStdio::piped()),
+                Pipe::Stderr => hook.stderr(StdStdio::piped()),
+            };
+            let child = hook
+                .spawn()
+                .map_err(|e| format!("cannot start the setup: {e}"))?;
+            setup_child = Some(child);
+        }
+        (true, None) => run_hook(exec, job, binary, "setup", &base)?,
+        (false, None) => {}
+    }
+
+    let program = resolve_program(&command.program, &exec.cwd)?;
+    let mut cmd = exec.valgrind_command(job);
+    cmd.arg(&program).args(&command.args).current_dir(&cwd);
+    for (key, value) in &command.envs {
+        cmd.env(key, value);
+    }
+    let stdin = match (&command.stdin, setup_child.as_mut()) {
+        (Some(Stdin::Setup(Pipe::Stdout)), Some(child)) => {
+            StdStdio::from(child.stdout.take().expect("the setup's stdout is piped"))
+        }
+        (Some(Stdin::Setup(Pipe::Stderr)), Some(child)) => {
+            StdStdio::from(child.stderr.take().expect("the setup's stderr is piped"))
+        }
+        (Some(Stdin::Inherit), _) => StdStdio::inherit(),
+        (Some(Stdin::Pipe), _) => StdStdio::piped(),
+        (Some(Stdin::File(path)), _) => {
+            let path = cwd.join(path);
+            StdStdio::from(File::open(&path).map_err(|e| {
+                format!(
+                    "cannot open {} for the command's stdin: {e}",
+                    path.display()
+                )
+            })?)
+        }
+        _ => StdStdio::null(),
+    };
+    cmd.stdin(stdin);
+    cmd.stdout(output_stdio(
+        command.stdout.as_ref(),
+        exec.nocapture,
+        true,
+        &cwd,
+    )?);
+    cmd.stderr(output_stdio(
+        command.stderr.as_ref(),
+        exec.nocapture,
+        false,
+        &cwd,
+    )?);
+    if exec.log >= LogLevel::Debug {
+        eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
+    }
+    let output = cmd
+        .output()
+        .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    if let Some(mut child) = setup_child {
+        let status = child
+            .wait()
+            .map_err(|e| format!("cannot wait for the setup: {e}"))?;
+        if !status.success() {
+            let mut stderr = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut stderr);
+            }
+            return Err(hook_failure("setup", status.code(), &stderr));
+        }
+    }
+    if exec.log >= LogLevel::Info {
+        eprintln!("benchgrind: output of {}:", job.id.full());
+        eprint!("{}", String::from_utf8_lossy(&output.stdout));
+        eprint!("{}", String::from_utf8_lossy(&output.stderr));
+        eprintln!("- end of stdout/stderr");
+    }
+
+    let log =
+        std::fs::read_to_string(job.paths.file("callgrind.log", Which::New)).unwrap_or_default();
+    if let Some(complaint) = valgrind_error(&log) {
+        return Err(format!(
+            "Valgrind could not run `{}`: {complaint}",
+            command.display()
+        ));
+    }
+    let Some(code) = output.status.code() else {
+        use std::os::unix::process::ExitStatusExt;
+        return Err(format!(
+            "`{}` was killed by signal {}",
+            command.display(),
+            output.status.signal().unwrap_or(0)
+        ));
+    };
+    if !binary.exit_with.accepts(code) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(STDERR_TAIL).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        let mut reason = format!(
+            "`{}` exited with code {code}, expected {}",
+            command.display(),
+            match binary.exit_with {
+                crate::binary::ExitWith::Success => "success (0)".to_owned(),
+                crate::binary::ExitWith::Failure => "a failure (not 0)".to_owned(),
+                crate::binary::ExitWith::Code(c) => format!("code {c}"),
+            }
+        );
+        if !tail.is_empty() {
+            reason.push_str("; its stderr ended with:\n    ");
+            reason.push_str(&tail.join("\n    "));
+        }
+        return Err(reason);
+    }
+    if !job.paths.file("callgrind.out", Which::New).exists() {
+        return Err("Valgrind wrote no profile".into());
+    }
+    if binary.teardown.is_some() {
+        run_hook(exec, job, binary, "teardown", &base)?;
+    }
+    drop(sandbox);
+    Ok(())
+}
+
+/// The bench binary started as a hook process for this bench.
+fn hook_command(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    kind: &str,
+    cwd: &Path,
+) -> Command {
+    let mut cmd = Command::new(&exec.exe);
+    cmd.arg(crate::child::HOOK_FLAG)
+        .arg(kind)
+        .args(binary.index.map(|i| i.to_string()))
+        .current_dir(cwd)
+        .env("_WORKSPACE_ROOT", &exec.workspace_root)
+        .stdin(StdStdio::null());
+    let (out, err) = match exec.nocapture {
+        Nocapture::None => (StdStdio::piped(), StdStdio::piped()),
+        Nocapture::All => (StdStdio::inherit(), StdStdio::inherit()),
+        Nocapture::Stdout => (StdStdio::inherit(), StdStdio::piped()),
+        Nocapture::Stderr => (StdStdio::null(), StdStdio::inherit()),
+    };
+    cmd.stdout(out).stderr(err);
+    if exec.log >= LogLevel::Debug {
+        eprintln!("benchgrind: {} {kind}: {:?}", job.id.full(), cmd);
+    }
+    cmd
+}
+
+fn run_hook(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    kind: &str,
+    cwd: &Path,
+) -> Result<(), String> {
+    let output = hook_command(exec, job, binary, kind, cwd)
+        .output()
+        .map_err(|e| format!("cannot start the {kind}: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(hook_failure(
+        kind,
+        output.status.code(),
+        &String::from_utf8_lossy(&output.stderr),
+    ))
+}
+
+fn hook_failure(kind: &str, code: Option<i32>, stderr: &str) -> String {
+    match (panic_message(stderr), code) {
+        (Some(panic), _) => format!("the {kind} panicked: {panic}"),
+        (None, Some(code)) => format!("the {kind} exited with code {code}"),
+        (None, None) => format!("the {kind} was killed by a signal"),
+    }
+}
+
+fn output_stdio(
+    given: Option<&Stdio>,
+    nocapture: Nocapture,
+    is_stdout: bool,
+    cwd: &Path,
+) -> Result<StdStdio, String> {
+    Ok(match given {
+        Some(Stdio::Inherit) => StdStdio::inherit(),
+        Some(Stdio::Null) => StdStdio::null(),
+        Some(Stdio::Pipe) => StdStdio::piped(),
+        Some(Stdio::File(path)) => {
+            let path = cwd.join(path);
+            StdStdio::from(File::create(&path).map_err(|e| {
+                format!(
+                    "cannot create {} for the command's output: {e}",
+                    path.display()
+                )
+            })?)
+        }
+        None => {
+            let shown = match nocapture {
+                Nocapture::All => true,
+                Nocapture::Stdout => is_stdout,
+                Nocapture::Stderr => !is_stdout,
+                Nocapture::None => false,
+            };
+            if shown {
+                StdStdio::inherit()
+            } else {
+                StdStdio::piped()
+            }
+        }
+    })
+}
+
+/// An absolute path stays; a path with a `/` starts at the package directory; a bare name is
+/// looked up in `PATH` (the harness', since the command's environment may be empty).
+fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, String> {
+    if program.is_absolute() {
+        return Ok(program.to_owned());
+    }
+    if program.components().count() > 1 {
+        return Ok(package_dir.join(program));
+    }
+    let name = program.to_string_lossy();
+    crate::valgrind::find_in_path(&name).ok_or_else(|| {
+        format!("the program `{name}` is not on PATH; give its absolute path to Command::new")
+    })
+}
+
+/// A sandbox directory, removed when dropped.
+struct SandboxDir {
+    path: PathBuf,
+}
+
+impl SandboxDir {
+    fn create(config: &Sandbox, workspace_root: &Path) -> Result<SandboxDir, String> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "benchgrind-sandbox-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path)
+            .map_err(|e| format!("cannot create the sandbox {}: {e}", path.display()))?;
+        let dir = SandboxDir { path };
+        for fixture in &config.fixtures {
+            let source = workspace_root.join(fixture);
+            let name = source
+                .file_name()
+                .ok_or_else(|| format!("the fixture `{}` has no file name", fixture.display()))?;
+            copy_recursively(&source, &dir.path.join(name)).map_err(|e| {
+                format!(
+                    "cannot copy the fixture {} into the sandbox (relative fixture paths start at \
+                     the workspace root {}): {e}",
+                    source.display(),
+                    workspace_root.display()
+                )
+            })?;
+        }
+        Ok(dir)
+    }
+}
+
+impl Drop for SandboxDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+fn copy_recursively(from: &Path, to: &Path) -> std::io::Result<()> {
+    if from.is_dir() {
+        std::fs::create_dir_all(to)?;
+        for entry in std::fs::read_dir(from)? {
+            let entry = entry?;
+            copy_recursively(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        Ok(())
+    } else {
+        std::fs::copy(from, to).map(|_| ())
+    }
+}
