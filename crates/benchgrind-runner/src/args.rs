@@ -31,6 +31,10 @@ pub struct Cli {
     pub help: bool,
     /// Colored output.
     pub color: Color,
+    /// `--deterministic-random`: overrides the code's `deterministic_random`.
+    pub deterministic_random: Option<bool>,
+    /// `--random-seed`: overrides the code's `random_seed`.
+    pub random_seed: Option<u64>,
 }
 
 /// Which output of the benchmark process is shown instead of captured.
@@ -78,6 +82,12 @@ Options:
                                 [env: BENCHGRIND_NOCAPTURE]
       --home=DIR                the root of all output files [default: target/benchgrind]
                                 [env: BENCHGRIND_HOME]
+      --deterministic-random[=yes|no]
+                                serve getrandom from a fixed stream in benchmark processes, so
+                                HashMap seeds do not move the counts [default: yes]
+                                [env: BENCHGRIND_DETERMINISTIC_RANDOM]
+      --random-seed=N           the seed of that stream [default: 0]
+                                [env: BENCHGRIND_RANDOM_SEED]
       --list                    list the benchmarks without running them
   -h, --help                    print this help
 
@@ -96,6 +106,7 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
     let mut nocapture = None;
     let mut home = None;
     let mut callgrind_args = None;
+    let (mut deterministic_random, mut random_seed) = (None, None);
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let arg = arg
@@ -131,6 +142,10 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
             }
             "--home" => home = Some(PathBuf::from(value("--home")?)),
             "--callgrind-args" => callgrind_args = Some(value("--callgrind-args")?),
+            "--deterministic-random" => {
+                deterministic_random = Some(inline.clone().unwrap_or_else(|| "yes".into()))
+            }
+            "--random-seed" => random_seed = Some(value("--random-seed")?),
             // libtest's flags, passed by cargo or typed out of habit: accepted, no effect here.
             "--bench"
             | "--test"
@@ -172,6 +187,17 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         .flat_map(|a| a.split_whitespace())
         .map(normalize_valgrind_arg)
         .collect();
+    cli.deterministic_random = deterministic_random
+        .map(|v| parse_yes_no(&v, "--deterministic-random"))
+        .or_else(|| {
+            env("BENCHGRIND_DETERMINISTIC_RANDOM")
+                .map(|v| parse_yes_no(&v, "BENCHGRIND_DETERMINISTIC_RANDOM"))
+        })
+        .transpose()?;
+    cli.random_seed = random_seed
+        .map(|v| parse_seed(&v, "--random-seed"))
+        .or_else(|| env("BENCHGRIND_RANDOM_SEED").map(|v| parse_seed(&v, "BENCHGRIND_RANDOM_SEED")))
+        .transpose()?;
     let color = env("BENCHGRIND_COLOR").or_else(|| env("CARGO_TERM_COLOR"));
     cli.color = match color.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None | Some("auto") | Some("") => Color::Auto,
@@ -196,6 +222,23 @@ fn parse_nocapture(value: &str, source: &str) -> Result<Nocapture, UsageError> {
             "{source} is `{other}`; use true, false, stdout or stderr"
         ))),
     }
+}
+
+fn parse_yes_no(value: &str, source: &str) -> Result<bool, UsageError> {
+    match value.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "" => Ok(true),
+        "no" | "false" => Ok(false),
+        other => Err(UsageError(format!("{source} is `{other}`; use yes or no"))),
+    }
+}
+
+fn parse_seed(value: &str, source: &str) -> Result<u64, UsageError> {
+    value.trim().parse().map_err(|e| {
+        UsageError(format!(
+            "{source} is `{value}`: {e}; use a number from 0 to {}",
+            u64::MAX
+        ))
+    })
 }
 
 impl Cli {
@@ -288,6 +331,32 @@ mod tests {
         assert!(e.0.contains("--home needs a value"), "{}", e.0);
         let e = parse_with(&[], &[("BENCHGRIND_COLOR", "pink")]).unwrap_err();
         assert!(e.0.contains("`pink`"), "{}", e.0);
+    }
+
+    #[test]
+    fn random_flags_override_the_environment() {
+        let cli = parse_with(&[], &[]).unwrap();
+        assert_eq!((cli.deterministic_random, cli.random_seed), (None, None));
+        let env = [
+            ("BENCHGRIND_DETERMINISTIC_RANDOM", "no"),
+            ("BENCHGRIND_RANDOM_SEED", "5"),
+        ];
+        let cli = parse_with(&[], &env).unwrap();
+        assert_eq!(
+            (cli.deterministic_random, cli.random_seed),
+            (Some(false), Some(5))
+        );
+        let cli = parse_with(&["--deterministic-random", "--random-seed=6"], &env).unwrap();
+        assert_eq!(
+            (cli.deterministic_random, cli.random_seed),
+            (Some(true), Some(6))
+        );
+        let cli = parse_with(&["--deterministic-random=no"], &[]).unwrap();
+        assert_eq!(cli.deterministic_random, Some(false));
+        let e = parse_with(&["--deterministic-random=maybe"], &[]).unwrap_err();
+        assert!(e.0.contains("--deterministic-random is `maybe`"), "{}", e.0);
+        let e = parse_with(&[], &[("BENCHGRIND_RANDOM_SEED", "-1")]).unwrap_err();
+        assert!(e.0.contains("BENCHGRIND_RANDOM_SEED is `-1`"), "{}", e.0);
     }
 
     #[test]

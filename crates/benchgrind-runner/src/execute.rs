@@ -110,6 +110,10 @@ impl ProcessExecutor {
             .arg(&self.exe)
             .arg(crate::child::FLAG)
             .args(job.index.map(|i| i.to_string()))
+            .args(
+                (job.config.deterministic_random)
+                    .then(|| format!("{}={}", crate::child::SEED_FLAG, job.config.random_seed)),
+            )
             .current_dir(&self.cwd)
             .stdin(Stdio::null());
         if job.config.env_clear {

@@ -17,6 +17,7 @@ pub mod measure;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
+pub mod random;
 pub mod report;
 pub mod spec;
 pub mod store;

@@ -104,12 +104,16 @@ pub fn plan(main: &Main, cli: &Cli, default_home: PathBuf) -> Result<Plan, Strin
                 if !cli.selects(&id.full()) {
                     continue;
                 }
-                let config = resolve([
+                let mut config = resolve([
                     main.config.as_ref(),
                     group.config.as_ref(),
                     function.config.as_ref(),
                     bench.config.as_ref(),
                 ]);
+                config.deterministic_random = cli
+                    .deterministic_random
+                    .unwrap_or(config.deterministic_random);
+                config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
                 let paths = BenchPaths::new(
                     &home,
                     main.package,

@@ -113,6 +113,11 @@ pub use benchgrind_macros::main;
 
 pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig};
 
+/// Deterministic random bytes: on by default in library benchmarks
+/// ([`LibraryBenchmarkConfig::deterministic_random`]), and
+/// [`enable_from_env`](random::enable_from_env) for programs measured as binary benchmarks.
+pub use benchgrind_runner::random;
+
 /// Prevents the optimizer from seeing through a value (re-exported from `std::hint`).
 pub use std::hint::black_box;
 
