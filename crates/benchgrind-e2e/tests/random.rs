@@ -14,9 +14,12 @@ const BIN: &str = env!("CARGO_BIN_EXE_e2e_random");
 const VARIANT: &str = env!("CARGO_BIN_EXE_e2e_random_variant");
 const HASH: &str = env!("CARGO_BIN_EXE_e2e_hash");
 
+/// One run's report: `(group::function id, (metric, value) pairs)` per benchmark.
+type Run = Vec<(String, Vec<(String, u64)>)>;
+
 /// `(group::function id, metrics)` of every measured benchmark, without the file part of the
 /// header (the two binaries have different crate names); a failed benchmark fails the test.
-fn measured(bin: &Path, args: &[&str], home: &Path) -> Vec<(String, Vec<(String, u64)>)> {
+fn measured(bin: &Path, args: &[&str], home: &Path) -> Run {
     std::fs::create_dir_all(home).unwrap();
     let home_arg = format!("--home={}", home.display());
     let mut all = vec![home_arg.as_str()];
@@ -34,7 +37,7 @@ fn measured(bin: &Path, args: &[&str], home: &Path) -> Vec<(String, Vec<(String,
         .collect()
 }
 
-fn instructions(runs: &[Vec<(String, Vec<(String, u64)>)>], bench: usize) -> Vec<u64> {
+fn instructions(runs: &[Run], bench: usize) -> Vec<u64> {
     runs.iter()
         .map(|r| r[bench].1.iter().find(|m| m.0 == "Instructions").unwrap().1)
         .collect()
@@ -83,12 +86,11 @@ fn hashmap_and_regex_counts_are_identical_over_five_runs_and_after_a_rebuild() {
     }
     // Instructions also across the rebuild; cache metrics may not: the unrelated code moved the
     // benchmarks' code to other cache sets.
-    for bench in 0..2 {
+    for (bench, header) in headers.iter().enumerate() {
         let counts = instructions(&runs, bench);
         assert!(
             counts.iter().all(|&c| c == counts[0]),
-            "{}: {counts:?}",
-            headers[bench]
+            "{header}: {counts:?}"
         );
     }
 }
