@@ -54,6 +54,10 @@ pub struct Cli {
     pub color: Color,
     /// `BENCHGRIND_LOG`.
     pub log: LogLevel,
+    /// `--deterministic-random`: overrides the code's `deterministic_random`.
+    pub deterministic_random: Option<bool>,
+    /// `--random-seed`: overrides the code's `random_seed`.
+    pub random_seed: Option<u64>,
 }
 
 /// Which output of the benchmark process is shown instead of captured.
@@ -191,6 +195,12 @@ const FLAGS: &[Flag] = &[
         "BENCHGRIND_SAVE_SUMMARY",
         Takes::Optional("json"),
     ),
+    flag(
+        "--deterministic-random",
+        "BENCHGRIND_DETERMINISTIC_RANDOM",
+        Takes::Optional("yes"),
+    ),
+    flag("--random-seed", "BENCHGRIND_RANDOM_SEED", Takes::Value),
 ];
 
 /// libtest's flags, passed by cargo or typed out of habit: accepted; `--format terse` and
@@ -249,6 +259,12 @@ Options:
                                  [env: BENCHGRIND_HOME]
       --separate-targets         one tree per target triple below the home
                                  [env: BENCHGRIND_SEPARATE_TARGETS]
+      --deterministic-random[=yes|no]
+                                 serve getrandom from a fixed stream in benchmark processes, so
+                                 HashMap seeds do not move the counts [default: yes]
+                                 [env: BENCHGRIND_DETERMINISTIC_RANDOM]
+      --random-seed=N            the seed of that stream [default: 0]
+                                 [env: BENCHGRIND_RANDOM_SEED]
   -h, --help                     print this help
 
 Environment:
@@ -355,6 +371,19 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         .transpose()?
         .unwrap_or(false);
     cli.regression_fail_fast = get("--regression-fail-fast").map(yes_no).transpose()?;
+    cli.deterministic_random = get("--deterministic-random").map(yes_no).transpose()?;
+    cli.random_seed = get("--random-seed")
+        .map(|g| {
+            g.value.parse::<u64>().map_err(|_| {
+                UsageError(format!(
+                    "{} is `{}`; use a whole number from 0 to {}",
+                    g.source,
+                    g.value,
+                    u64::MAX
+                ))
+            })
+        })
+        .transpose()?;
     cli.nocapture = get("--nocapture")
         .map(parse_nocapture)
         .transpose()?
@@ -581,6 +610,8 @@ mod tests {
             ("--load-baseline", "new"),
             ("--output-format", "json"),
             ("--save-summary", "pretty-json"),
+            ("--deterministic-random", "no"),
+            ("--random-seed", "7"),
         ];
         assert_eq!(cases.len(), FLAGS.len());
         for (flag, value) in cases {
@@ -667,6 +698,30 @@ mod tests {
         .unwrap();
         assert!(cli.list && cli.ignored);
         assert!(cli.filters.is_empty());
+    }
+
+    #[test]
+    fn random_flags_override_the_environment() {
+        let cli = parse_with(&[], &[]).unwrap();
+        assert_eq!((cli.deterministic_random, cli.random_seed), (None, None));
+        let env = [
+            ("BENCHGRIND_DETERMINISTIC_RANDOM", "no"),
+            ("BENCHGRIND_RANDOM_SEED", "5"),
+        ];
+        let cli = parse_with(&[], &env).unwrap();
+        assert_eq!(
+            (cli.deterministic_random, cli.random_seed),
+            (Some(false), Some(5))
+        );
+        let cli = parse_with(&["--deterministic-random", "--random-seed=6"], &env).unwrap();
+        assert_eq!(
+            (cli.deterministic_random, cli.random_seed),
+            (Some(true), Some(6))
+        );
+        let e = parse_with(&["--deterministic-random=maybe"], &[]).unwrap_err();
+        assert!(e.0.contains("--deterministic-random is `maybe`"), "{}", e.0);
+        let e = parse_with(&[], &[("BENCHGRIND_RANDOM_SEED", "-1")]).unwrap_err();
+        assert!(e.0.contains("BENCHGRIND_RANDOM_SEED is `-1`"), "{}", e.0);
     }
 
     #[test]

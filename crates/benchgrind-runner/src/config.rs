@@ -32,6 +32,8 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) envs: Vec<(OsString, Option<OsString>)>,
     pub(crate) env_clear: Option<bool>,
     pub(crate) regression: Option<RegressionConfig>,
+    pub(crate) deterministic_random: Option<bool>,
+    pub(crate) random_seed: Option<u64>,
 }
 
 impl LibraryBenchmarkConfig {
@@ -98,6 +100,22 @@ impl LibraryBenchmarkConfig {
         self.env_clear = Some(value);
         self
     }
+
+    /// Whether random bytes drawn through `getrandom` in the benchmark process come from a
+    /// fixed stream (the default: `true`), so that `HashMap` seeds and everything else drawn
+    /// from the operating system are the same on every run. See [`crate::random`] for what it
+    /// covers. `--deterministic-random=no` turns it off for a whole run.
+    pub fn deterministic_random(&mut self, value: bool) -> &mut Self {
+        self.deterministic_random = Some(value);
+        self
+    }
+
+    /// The seed of the fixed stream of random bytes (the default:
+    /// [`random::DEFAULT_SEED`](crate::random::DEFAULT_SEED)). `--random-seed` overrides it.
+    pub fn random_seed(&mut self, seed: u64) -> &mut Self {
+        self.random_seed = Some(seed);
+        self
+    }
 }
 
 impl From<&mut LibraryBenchmarkConfig> for LibraryBenchmarkConfig {
@@ -133,6 +151,10 @@ pub struct ResolvedConfig {
     pub env_clear: bool,
     /// The regression limits, if any level set them.
     pub regression: Option<RegressionConfig>,
+    /// Whether the benchmark process' random bytes come from a fixed stream.
+    pub deterministic_random: bool,
+    /// The seed of that stream.
+    pub random_seed: u64,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -145,8 +167,16 @@ where
         envs: Vec::new(),
         env_clear: true,
         regression: None,
+        deterministic_random: true,
+        random_seed: crate::random::DEFAULT_SEED,
     };
     for level in levels.into_iter().flatten() {
+        if let Some(on) = level.deterministic_random {
+            out.deterministic_random = on;
+        }
+        if let Some(seed) = level.random_seed {
+            out.random_seed = seed;
+        }
         out.raw_callgrind_args
             .extend(level.raw_callgrind_args.iter().cloned());
         out.envs.extend(level.envs.iter().cloned());
@@ -183,6 +213,24 @@ mod tests {
         assert!(!r.env_clear);
         let r = resolve([None, None]);
         assert!(r.env_clear);
+    }
+
+    #[test]
+    fn random_bytes_are_deterministic_by_default_and_levels_override() {
+        let random = |levels: &[&LibraryBenchmarkConfig]| {
+            let r = resolve(levels.iter().copied().map(Some));
+            (r.deterministic_random, r.random_seed)
+        };
+        assert_eq!(random(&[]), (true, crate::random::DEFAULT_SEED));
+        let mut off = LibraryBenchmarkConfig::default();
+        off.deterministic_random(false);
+        let mut seeded = LibraryBenchmarkConfig::default();
+        seeded.random_seed(9);
+        let mut on = LibraryBenchmarkConfig::default();
+        on.deterministic_random(true);
+        assert_eq!(random(&[&seeded, &off]), (false, 9));
+        assert_eq!(random(&[&off, &seeded]), (false, 9));
+        assert_eq!(random(&[&off, &seeded, &on]), (true, 9));
     }
 
     #[test]

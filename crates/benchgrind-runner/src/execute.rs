@@ -166,6 +166,10 @@ impl ProcessExecutor {
         cmd.arg(&self.exe)
             .arg(crate::child::FLAG)
             .args(index.map(|i| i.to_string()))
+            .args(
+                (job.config.deterministic_random)
+                    .then(|| format!("{}={}", crate::child::SEED_FLAG, job.config.random_seed)),
+            )
             .current_dir(&self.cwd)
             .stdin(Stdio::null());
         let (out, err) = match self.nocapture {

@@ -78,6 +78,10 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
     for (key, value) in &command.envs {
         cmd.env(key, value);
     }
+    if job.config.deterministic_random {
+        // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
+        cmd.env(crate::random::ENV, job.config.random_seed.to_string());
+    }
     let stdin = match (&command.stdin, setup_child.as_mut()) {
         (Some(Stdin::Setup(Pipe::Stdout)), Some(child)) => {
             StdStdio::from(child.stdout.take().expect("the setup's stdout is piped"))

@@ -18,6 +18,7 @@ pub mod measure;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
+pub mod random;
 pub mod regression;
 pub mod report;
 pub mod result;

@@ -119,10 +119,14 @@ pub struct Plan {
 pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
     let mut groups = HashSet::new();
     let mut jobs = Vec::new();
-    let mut push = |group: usize, kind: JobKind, id: BenchId, config: ResolvedConfig| {
+    let mut push = |group: usize, kind: JobKind, id: BenchId, mut config: ResolvedConfig| {
         if !cli.selects(&id.full()) {
             return;
         }
+        config.deterministic_random = cli
+            .deterministic_random
+            .unwrap_or(config.deterministic_random);
+        config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
         let paths = BenchPaths::new(
             &home,
             main.package,

@@ -119,6 +119,11 @@ pub use benchgrind_runner::binary::{
     Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Pipe,
     Sandbox, Stdin, Stdio,
 };
+/// Deterministic random bytes: on by default in library benchmarks
+/// ([`LibraryBenchmarkConfig::deterministic_random`]), and
+/// [`enable_from_env`](random::enable_from_env) for programs measured as binary benchmarks.
+pub use benchgrind_runner::random;
+
 pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig, RegressionConfig};
 
 /// What the macros' generated code names. Not a stable API.
