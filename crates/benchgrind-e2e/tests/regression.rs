@@ -342,7 +342,7 @@ fn a_killed_run_never_leaves_a_damaged_baseline() {
     // Kill runs that are overwriting the baseline at many different moments.
     for delay_ms in (0..12).map(|i| 40 + i * 130) {
         let mut child = Command::new(BIN)
-            .args([&h, "--save-baseline=main"])
+            .args(["--bench", &h, "--save-baseline=main"])
             .env("E2E_WORK", "1100")
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -28,6 +28,11 @@ pub enum Kind {
     Binary,
 }
 
+/// The name of a library group's table of bench code: `__benchgrind_runs_<group>`.
+pub fn runs_table_name(group: &syn::Ident) -> syn::Ident {
+    quote::format_ident!("__benchgrind_runs_{}", group)
+}
+
 /// Whether a closure's body ends in a value (`group.binary_benchmark(..)` without `;`).
 fn returns_value(closure: &Expr) -> bool {
     let Expr::Closure(closure) = closure else {
@@ -51,6 +56,7 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
     let mut setup = quote!(::core::option::Option::None);
     let mut teardown = quote!(::core::option::Option::None);
     let mut benchmarks = None;
+    let mut paths = None;
     let config_ty = match kind {
         Kind::Library => quote!(::benchgrind::__private::LibraryBenchmarkConfig),
         Kind::Binary => quote!(::benchgrind::__private::BinaryBenchmarkConfig),
@@ -58,13 +64,14 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
     for pair in pairs {
         let key = pair.key.to_string();
         match (key.as_str(), pair.value) {
-            ("benchmarks", Value::Paths(paths)) => {
+            ("benchmarks", Value::Paths(list)) => {
                 benchmarks = Some(match kind {
                     Kind::Library => {
-                        quote!(::std::vec![#(#paths::__benchgrind_function()),*])
+                        quote!(::std::vec![#(#list::__benchgrind_function()),*])
                     }
-                    Kind::Binary => quote!(::std::vec![#(#paths::__benchgrind_binary()),*]),
-                })
+                    Kind::Binary => quote!(::std::vec![#(#list::__benchgrind_binary()),*]),
+                });
+                paths = Some(list);
             }
             ("benchmarks", Value::Expr(closure)) if kind == Kind::Binary => {
                 let builder = if returns_value(&closure) {
@@ -150,11 +157,24 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
         Kind::Library => quote!(::benchgrind::__private::Group),
         Kind::Binary => quote!(::benchgrind::__private::BinaryGroup),
     };
+    let table = match (kind, &paths) {
+        (Kind::Library, Some(paths)) => {
+            let table = runs_table_name(&name);
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals)]
+                pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
+            }
+        }
+        _ => quote!(),
+    };
     Ok(quote! {
         #[doc(hidden)]
         #[allow(non_snake_case)]
         pub fn #name() -> #ty {
             #body
         }
+
+        #table
     })
 }

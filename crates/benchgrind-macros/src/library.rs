@@ -96,9 +96,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 
     let fn_ptr = fn_pointer_type(&func);
     let mut runs = Vec::new();
+    let mut run_names = Vec::new();
     let mut entries = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         let run = format_ident!("__run_{}", i);
+        run_names.push(run.clone());
         let body = run_body(&name, case, fn_ptr.as_ref());
         runs.push(quote! { fn #run() { #body } });
         let id = if no_id {
@@ -131,6 +133,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
                     benches: ::std::vec![#(#entries),*],
                 }
             }
+
+            /// The benches' code in registration order: the measured process finds its bench
+            /// here, without building the registration data on the heap.
+            pub const __BENCHGRIND_RUNS: &[fn()] = &[#(#run_names),*];
 
             #(#runs)*
 

@@ -36,6 +36,22 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         }
     }
     let none = quote!(::core::option::Option::None);
+    // The library groups' tables of bench code, for the measured process.
+    let tables: Vec<syn::Path> = library
+        .as_ref()
+        .map(|(_, groups)| {
+            groups
+                .iter()
+                .map(|path| {
+                    let mut path = path.clone();
+                    if let Some(last) = path.segments.last_mut() {
+                        last.ident = crate::group::runs_table_name(&last.ident);
+                    }
+                    path
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let (lib_config, lib_groups, bin_config, bin_groups) = match (library, binary) {
         (Some(_), Some((key, _))) => {
             return Err(syn::Error::new(
@@ -73,6 +89,10 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let workspace_root = crate::workspace::root().display().to_string();
     Ok(quote! {
         fn main() {
+            // Started by Valgrind to run benchmarks: only the static table is needed, so the
+            // measured process's heap is the same whatever else this file registers.
+            static __BENCHGRIND_TABLE: &[&[&[fn()]]] = &[#(#tables),*];
+            ::benchgrind::__private::measured_process(__BENCHGRIND_TABLE);
             ::benchgrind::__private::run(::benchgrind::__private::Main {
                 package: ::core::env!("CARGO_PKG_NAME"),
                 bench_file: ::core::env!("CARGO_CRATE_NAME"),

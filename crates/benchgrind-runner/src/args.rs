@@ -58,6 +58,26 @@ pub struct Cli {
     pub deterministic_random: Option<bool>,
     /// `--random-seed`: overrides the code's `random_seed`.
     pub random_seed: Option<u64>,
+    /// `--jobs`: how many benchmarks run at once (default: the available cores).
+    pub jobs: Option<usize>,
+    /// `--isolation`: a fork server per class of benchmarks, or a process per benchmark.
+    pub isolation: Isolation,
+    /// `--partition=K/N`: run only the K-th of N deterministic shares of the benchmarks.
+    pub partition: Option<(u32, u32)>,
+    /// `--test-mode`: run every benchmark once natively, without Valgrind.
+    pub test_mode: bool,
+    /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
+    pub bench_flag: bool,
+}
+
+/// How measured processes are started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Isolation {
+    /// One Valgrind process per class of benchmarks, forking a child per benchmark.
+    #[default]
+    Fork,
+    /// One Valgrind process per benchmark.
+    Process,
 }
 
 /// Which output of the benchmark process is shown instead of captured.
@@ -201,6 +221,10 @@ const FLAGS: &[Flag] = &[
         Takes::Optional("yes"),
     ),
     flag("--random-seed", "BENCHGRIND_RANDOM_SEED", Takes::Value),
+    flag("--jobs", "BENCHGRIND_JOBS", Takes::Value),
+    flag("--isolation", "BENCHGRIND_ISOLATION", Takes::Value),
+    flag("--partition", "BENCHGRIND_PARTITION", Takes::Value),
+    flag("--test-mode", "BENCHGRIND_TEST_MODE", Takes::Switch),
 ];
 
 /// libtest's flags, passed by cargo or typed out of habit: accepted; `--format terse` and
@@ -265,6 +289,16 @@ Options:
                                  [env: BENCHGRIND_DETERMINISTIC_RANDOM]
       --random-seed=N            the seed of that stream [default: 0]
                                  [env: BENCHGRIND_RANDOM_SEED]
+      --jobs=N                   run N benchmarks at once [default: the available cores]
+                                 [env: BENCHGRIND_JOBS]
+      --isolation=fork|process   fork: one Valgrind process per class of benchmarks, forking a
+                                 child per benchmark (fast); process: one per benchmark
+                                 [default: fork] [env: BENCHGRIND_ISOLATION]
+      --partition=K/N            run only the K-th of N shares of the benchmarks (split by id,
+                                 the same on every machine), e.g. in CI matrix jobs
+                                 [env: BENCHGRIND_PARTITION]
+      --test-mode                run every benchmark once natively, without Valgrind; the
+                                 default under `cargo test --benches` [env: BENCHGRIND_TEST_MODE]
   -h, --help                     print this help
 
 Environment:
@@ -330,6 +364,7 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
             );
         } else if LIBTEST_SWITCHES.contains(&name) {
             cli.ignored |= name == "--ignored";
+            cli.bench_flag |= name == "--bench";
         } else if LIBTEST_VALUES.contains(&name) {
             if inline.is_none() {
                 next_value(name)?;
@@ -372,6 +407,41 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         .unwrap_or(false);
     cli.regression_fail_fast = get("--regression-fail-fast").map(yes_no).transpose()?;
     cli.deterministic_random = get("--deterministic-random").map(yes_no).transpose()?;
+    cli.test_mode = get("--test-mode").map(yes_no).transpose()?.unwrap_or(false);
+    cli.jobs = get("--jobs")
+        .map(|g| match g.value.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(UsageError(format!(
+                "{} is `{}`; use a whole number of at least 1",
+                g.source, g.value
+            ))),
+        })
+        .transpose()?;
+    cli.isolation = match get("--isolation").map(|g| (g, g.value.to_ascii_lowercase())) {
+        None => Isolation::Fork,
+        Some((_, v)) if v == "fork" => Isolation::Fork,
+        Some((_, v)) if v == "process" => Isolation::Process,
+        Some((g, _)) => {
+            return Err(UsageError(format!(
+                "{} is `{}`; use fork or process",
+                g.source, g.value
+            )))
+        }
+    };
+    cli.partition = get("--partition")
+        .map(|g| {
+            let parsed = g.value.split_once('/').and_then(|(k, n)| {
+                Some((k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?))
+            });
+            match parsed {
+                Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
+                _ => Err(UsageError(format!(
+                    "{} is `{}`; write K/N with 1 <= K <= N, e.g. 1/2",
+                    g.source, g.value
+                ))),
+            }
+        })
+        .transpose()?;
     cli.random_seed = get("--random-seed")
         .map(|g| {
             g.value.parse::<u64>().map_err(|_| {
@@ -612,6 +682,10 @@ mod tests {
             ("--save-summary", "pretty-json"),
             ("--deterministic-random", "no"),
             ("--random-seed", "7"),
+            ("--jobs", "3"),
+            ("--isolation", "process"),
+            ("--partition", "2/3"),
+            ("--test-mode", "yes"),
         ];
         assert_eq!(cases.len(), FLAGS.len());
         for (flag, value) in cases {
@@ -698,6 +772,29 @@ mod tests {
         .unwrap();
         assert!(cli.list && cli.ignored);
         assert!(cli.filters.is_empty());
+    }
+
+    #[test]
+    fn scheduling_flags() {
+        let cli = parse_with(
+            &["--jobs=4", "--isolation=process", "--partition", "1/2"],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(cli.jobs, Some(4));
+        assert_eq!(cli.isolation, Isolation::Process);
+        assert_eq!(cli.partition, Some((1, 2)));
+        for bad in [
+            "--jobs=0",
+            "--isolation=thread",
+            "--partition=3/2",
+            "--partition=0/2",
+            "--partition=1",
+        ] {
+            assert!(parse_with(&[bad], &[]).is_err(), "{bad}");
+        }
+        let cli = parse_with(&["--bench"], &[]).unwrap();
+        assert!(cli.bench_flag && !cli.test_mode);
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! The measured process: the bench binary started by Valgrind with `--benchgrind-run G F B`
-//! (and `--benchgrind-seed=N` when its random bytes are to be deterministic) runs that one bench
-//! (setup, measured body, teardown) and exits.
+//! Child processes of the harness: the flags that start them (the measured process itself is in
+//! [`crate::measured`]), and the hooks of binary benchmarks, which run setup and teardown in a
+//! process of their own (in the sandbox).
 
 use std::ffi::OsString;
 
@@ -50,94 +50,4 @@ pub fn hook(main: &Main, args: &[OsString]) -> Option<Result<(), String>> {
         Ok(())
     };
     Some(run())
-}
-
-/// What the harness asks of the measured process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Request {
-    /// Indices of group, function and bench.
-    pub index: [usize; 3],
-    /// The seed of the random stream, or `None` when random bytes stay random.
-    pub seed: Option<u64>,
-}
-
-/// The bench to run, if the arguments ask for measured-process mode.
-pub fn requested(args: &[OsString]) -> Option<Result<Request, String>> {
-    if args.first()?.to_str()? != FLAG {
-        return None;
-    }
-    let parse = || -> Option<Request> {
-        let mut it = args[1..].iter().map(|a| a.to_str());
-        let mut index = || it.next()??.parse::<usize>().ok();
-        let index = [index()?, index()?, index()?];
-        let seed = match args.get(4) {
-            None => None,
-            Some(arg) => Some(
-                arg.to_str()?
-                    .strip_prefix(SEED_FLAG)?
-                    .strip_prefix('=')?
-                    .parse()
-                    .ok()?,
-            ),
-        };
-        Some(Request { index, seed })
-    };
-    Some(parse().ok_or_else(|| {
-        format!(
-            "{FLAG} needs three indices and an optional {SEED_FLAG}=N, got {:?}",
-            &args[1..]
-        )
-    }))
-}
-
-/// Runs one bench of `main`. Panics propagate: the process then exits non-zero and the harness
-/// reports the panic message from the captured stderr.
-pub fn run(main: &Main, request: Request) -> Result<(), String> {
-    // Before the bench's setup: std keeps the first `HashMap` keys a thread draws.
-    if let Some(seed) = request.seed {
-        crate::random::enable(seed);
-    }
-    let [g, f, b] = request.index;
-    let bench = main
-        .groups
-        .get(g)
-        .and_then(|group| group.functions.get(f))
-        .and_then(|function| function.benches.get(b))
-        .ok_or_else(|| format!("no benchmark at {g}/{f}/{b}: the binary changed since the plan"))?;
-    (bench.run)();
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(list: &[&str]) -> Vec<OsString> {
-        list.iter().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn indices_and_an_optional_seed() {
-        assert_eq!(requested(&args(&["--bench"])), None);
-        assert_eq!(
-            requested(&args(&[FLAG, "1", "2", "3"])),
-            Some(Ok(Request {
-                index: [1, 2, 3],
-                seed: None
-            }))
-        );
-        assert_eq!(
-            requested(&args(&[FLAG, "1", "2", "3", "--benchgrind-seed=42"])),
-            Some(Ok(Request {
-                index: [1, 2, 3],
-                seed: Some(42)
-            }))
-        );
-        for bad in [
-            &[FLAG, "1", "2"][..],
-            &[FLAG, "1", "2", "3", "--benchgrind-seed=x"],
-        ] {
-            assert!(matches!(requested(&args(bad)), Some(Err(_))), "{bad:?}");
-        }
-    }
 }

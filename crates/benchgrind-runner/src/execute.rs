@@ -7,7 +7,7 @@
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -62,10 +62,12 @@ pub struct ProcessExecutor {
     pub log: LogLevel,
     /// The workspace root: where fixture paths start, `_WORKSPACE_ROOT` of hooks.
     pub workspace_root: PathBuf,
+    /// Test mode: run the same processes without Valgrind (and expect no profile).
+    pub native: bool,
 }
 
 impl ProcessExecutor {
-    /// The complete Valgrind command line for a job.
+    /// The Valgrind arguments of a job, but for its files ([`Self::file_args`]).
     pub fn valgrind_args(&self, job: &Job) -> Vec<String> {
         let mut args = vec!["--tool=callgrind".to_owned()];
         match &job.kind {
@@ -91,14 +93,17 @@ impl ProcessExecutor {
         args.extend(CACHE_GEOMETRY.map(String::from));
         args.extend(job.config.raw_callgrind_args.iter().cloned());
         args.extend(self.cli_args.iter().cloned());
-        // Last, so that no user argument can move the files the runner reads.
-        let file = |name, which| job.paths.file(name, which).display().to_string();
-        args.push(format!(
-            "--callgrind-out-file={}",
-            file("callgrind.out", Which::New)
-        ));
-        args.push(format!("--log-file={}", file("callgrind.log", Which::New)));
         args
+    }
+
+    /// Where Valgrind writes a job's profile and log: after all other arguments, so that no
+    /// user argument can move the files the runner reads.
+    pub fn file_args(job: &Job) -> [String; 2] {
+        let file = |name, which| job.paths.file(name, which).display().to_string();
+        [
+            format!("--callgrind-out-file={}", file("callgrind.out", Which::New)),
+            format!("--log-file={}", file("callgrind.log", Which::New)),
+        ]
     }
 }
 
@@ -121,11 +126,17 @@ impl ProcessExecutor {
         }
     }
 
-    /// A Valgrind command for `job` with everything but the program: arguments, the cleared or
-    /// configured environment, ASLR off.
-    pub(crate) fn valgrind_command(&self, job: &Job) -> Command {
-        let mut cmd = Command::new(&self.valgrind);
-        cmd.args(self.valgrind_args(job));
+    /// The command that runs `program` for `job` under Valgrind (writing to `files`), or
+    /// natively in test mode: the cleared or configured environment, ASLR off. The program's
+    /// own arguments come next.
+    pub(crate) fn valgrind_command(&self, job: &Job, files: &[String], program: &Path) -> Command {
+        let mut cmd = if self.native {
+            Command::new(program)
+        } else {
+            let mut cmd = Command::new(&self.valgrind);
+            cmd.args(self.valgrind_args(job)).args(files).arg(program);
+            cmd
+        };
         if job.config.env_clear {
             cmd.env_clear();
         }
@@ -162,9 +173,8 @@ impl ProcessExecutor {
                 job.paths.dir.display()
             ));
         }
-        let mut cmd = self.valgrind_command(job);
-        cmd.arg(&self.exe)
-            .arg(crate::child::FLAG)
+        let mut cmd = self.valgrind_command(job, &Self::file_args(job), &self.exe);
+        cmd.arg(crate::child::FLAG)
             .args(index.map(|i| i.to_string()))
             .args(
                 (job.config.deterministic_random)
@@ -195,7 +205,7 @@ impl ProcessExecutor {
             eprintln!("- end of stdout/stderr");
         }
         if output.status.success() {
-            if job.paths.file("callgrind.out", Which::New).exists() {
+            if self.native || job.paths.file("callgrind.out", Which::New).exists() {
                 return Status::Ok;
             }
             return Status::Failed("Valgrind wrote no profile".into());

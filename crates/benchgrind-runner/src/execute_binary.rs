@@ -73,8 +73,8 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
     }
 
     let program = resolve_program(&command.program, &exec.cwd)?;
-    let mut cmd = exec.valgrind_command(job);
-    cmd.arg(&program).args(&command.args).current_dir(&cwd);
+    let mut cmd = exec.valgrind_command(job, &ProcessExecutor::file_args(job), &program);
+    cmd.args(&command.args).current_dir(&cwd);
     for (key, value) in &command.envs {
         cmd.env(key, value);
     }
@@ -175,7 +175,7 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
         }
         return Err(reason);
     }
-    if !job.paths.file("callgrind.out", Which::New).exists() {
+    if !exec.native && !job.paths.file("callgrind.out", Which::New).exists() {
         return Err("Valgrind wrote no profile".into());
     }
     if binary.teardown.is_some() {

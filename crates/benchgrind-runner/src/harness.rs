@@ -2,21 +2,23 @@
 //! compare, report, save, exit. `main!` calls [`run`]; the same binary, started by Valgrind with
 //! [`child::FLAG`], is the measured process.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::args::{self, Cli, Color, JsonStyle, LogLevel, OutputFormat};
+use crate::args::{self, Cli, Color, Isolation, JsonStyle, LogLevel, OutputFormat};
 use crate::child;
 use crate::execute::{Executor, ProcessExecutor, Status};
+use crate::execute_fork::ForkExecutor;
 use crate::metrics::Metrics;
 use crate::parse::callgrind;
 use crate::plan::{self, Job, Plan};
 use crate::regression::{self, RegressionConfig};
 use crate::report::json::Json;
 use crate::report::markdown::Markdown;
+use crate::report::progress::Progress;
 use crate::report::terminal::{Style, Terminal};
 use crate::report::{Reporter, RunSummary};
 use crate::result::{BenchResult, Comparison, Outcome, Source};
@@ -47,16 +49,7 @@ pub fn run(main: Main) -> ! {
         let _ = std::io::stdout().flush();
         std::process::exit(code);
     }
-    let code = match child::requested(&args) {
-        Some(request) => match request.and_then(|index| child::run(&main, index)) {
-            Ok(()) => exit::OK,
-            Err(e) => {
-                eprintln!("benchgrind: {e}");
-                exit::ERROR
-            }
-        },
-        None => harness(&main, &args),
-    };
+    let code = harness(&main, &args);
     let _ = std::io::stdout().flush();
     std::process::exit(code)
 }
@@ -110,8 +103,12 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         );
         return exit::OK;
     }
-    let mut executor: Box<dyn Executor> = if cli.load_baseline.is_some() {
-        Box::new(NoExecutor)
+    if cli.test_mode || (!cli.bench_flag && std::env::var_os("CARGO_PKG_NAME").is_some()) {
+        // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
+        return crate::test_mode::run(main, &plan, &exe, &manifest_dir);
+    }
+    let mut executors: Vec<Box<dyn Executor + Send>> = if cli.load_baseline.is_some() {
+        vec![Box::new(NoExecutor)]
     } else {
         let valgrind = match valgrind::locate() {
             Ok(v) => v,
@@ -120,7 +117,7 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
                 return exit::ERROR;
             }
         };
-        Box::new(ProcessExecutor {
+        let process = ProcessExecutor {
             valgrind: valgrind.path,
             exe,
             cwd: manifest_dir,
@@ -128,7 +125,23 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
             cli_args: cli.callgrind_args.clone(),
             log: cli.log,
             workspace_root: PathBuf::from(main.workspace_root),
-        })
+            native: false,
+        };
+        let workers = cli
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .min(plan.jobs.len())
+            .max(1);
+        (0..workers)
+            .map(|_| -> Box<dyn Executor + Send> {
+                match cli.isolation {
+                    Isolation::Process => Box::new(process.clone()),
+                    Isolation::Fork => {
+                        Box::new(ForkExecutor::new(process.clone(), plan.home.clone()))
+                    }
+                }
+            })
+            .collect()
     };
     let mut reporter: Box<dyn Reporter> = match cli.output_format {
         OutputFormat::Default => Box::new(Terminal { style: style(&cli) }),
@@ -138,14 +151,20 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let progress = Progress::new(
+        cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
+        plan.jobs.len(),
+    );
     let summary = execute_plan(
         main,
         &plan,
         &cli,
-        executor.as_mut(),
+        &mut executors,
         reporter.as_mut(),
         &mut out,
+        progress,
     );
+    drop(executors);
     let _ = reporter.finish(&mut out, &summary);
     let _ = out.flush();
     if !summary.failed.is_empty() {
@@ -175,25 +194,29 @@ impl Executor for NoExecutor {
     }
 }
 
-/// Runs every job, group by group (group setup and teardown around them), and reports each as
-/// it finishes. A failing benchmark is recorded and the run goes on; a regression with fail-fast
-/// ends it.
+/// A group's `compare_by_id`, setup and teardown.
+type GroupHooks = (bool, Option<fn()>, Option<fn()>);
+
+/// Runs every job and reports each in plan order. Groups with a setup or teardown run on their
+/// own, with their hooks around them; consecutive groups without hooks form one phase whose
+/// benchmarks run in parallel. A failing benchmark is recorded and the run goes on; a regression
+/// with fail-fast ends it.
 pub fn execute_plan(
     main: &Main,
     plan: &Plan,
     cli: &Cli,
-    executor: &mut dyn Executor,
+    executors: &mut [Box<dyn Executor + Send>],
     reporter: &mut dyn Reporter,
     out: &mut dyn Write,
+    mut progress: Progress,
 ) -> RunSummary {
     let start = Instant::now();
     let mut summary = RunSummary {
         file: main.bench_file.to_owned(),
         ..RunSummary::default()
     };
-    let mut stopped = false;
     // Library groups first, then binary groups, as numbered in `Job::group`.
-    let groups = main
+    let hooks: Vec<GroupHooks> = main
         .groups
         .iter()
         .map(|g| (g.compare_by_id, g.setup, g.teardown))
@@ -201,9 +224,27 @@ pub fn execute_plan(
             main.binary_groups
                 .iter()
                 .map(|g| (g.compare_by_id, g.setup, g.teardown)),
-        );
-    for (g, (compare_by_id, group_setup, group_teardown)) in groups.enumerate() {
-        let jobs: Vec<&Job> = plan.jobs.iter().filter(|j| j.group == g).collect();
+        )
+        .collect();
+    let runs = cli.load_baseline.is_none();
+    let mut phases: Vec<Vec<usize>> = Vec::new();
+    let mut previous_alone = true;
+    for (g, (_, setup, teardown)) in hooks.iter().enumerate() {
+        let alone = setup.is_some() || teardown.is_some();
+        if alone || previous_alone || phases.is_empty() {
+            phases.push(Vec::new());
+        }
+        phases.last_mut().expect("just pushed").push(g);
+        previous_alone = alone;
+    }
+    let mut by_id: HashMap<(usize, String), Vec<Comparison>> = HashMap::new();
+    let mut stopped = false;
+    for phase in phases {
+        let jobs: Vec<&Job> = plan
+            .jobs
+            .iter()
+            .filter(|j| phase.contains(&j.group))
+            .collect();
         if jobs.is_empty() {
             continue;
         }
@@ -211,52 +252,77 @@ pub fn execute_plan(
             summary.skipped += jobs.len();
             continue;
         }
-        let runs = cli.load_baseline.is_none();
-        if let (true, Some(setup)) = (runs, group_setup) {
+        let single = phase.len() == 1;
+        if let (true, true, Some(setup)) = (runs, single, hooks[phase[0]].1) {
             setup();
         }
-        let mut by_id: HashMap<String, Vec<Comparison>> = HashMap::new();
-        for (n, job) in jobs.iter().enumerate() {
-            let mut result = bench(main, job, cli, executor);
-            if let (true, Some(id), Outcome::Measured { new, .. }) =
-                (compare_by_id, &job.id.id, &result.outcome)
-            {
-                let earlier = by_id.entry(id.clone()).or_default();
-                result.comparisons = earlier
-                    .iter()
-                    .filter(|c| c.function != job.id.function)
-                    .cloned()
-                    .collect();
-                earlier.push(Comparison {
-                    function: job.id.function.clone(),
-                    id_and_args: job.id.id_and_args(),
-                    metrics: new.clone(),
-                });
-            }
-            let _ = reporter.bench(out, &result);
-            let _ = out.flush();
-            save_summary(cli, job, &result);
-            match &result.outcome {
-                Outcome::Failed { reason } => {
-                    summary
-                        .failed
-                        .push((job.id.full(), reason.clone(), result.log.clone()));
+        let mut pending: BTreeMap<usize, BenchResult> = BTreeMap::new();
+        let mut next = 0;
+        let mut emitted = 0;
+        crate::schedule::run(
+            &jobs,
+            executors,
+            |job, executor| bench(main, job, cli, executor),
+            |i, result| {
+                pending.insert(i, result);
+                while let Some(mut result) = pending.remove(&next) {
+                    let job = jobs[next];
+                    next += 1;
+                    emitted += 1;
+                    if let (true, Some(id), Outcome::Measured { new, .. }) =
+                        (hooks[job.group].0, &job.id.id, &result.outcome)
+                    {
+                        let earlier = by_id.entry((job.group, id.clone())).or_default();
+                        result.comparisons = earlier
+                            .iter()
+                            .filter(|c| c.function != job.id.function)
+                            .cloned()
+                            .collect();
+                        earlier.push(Comparison {
+                            function: job.id.function.clone(),
+                            id_and_args: job.id.id_and_args(),
+                            metrics: new.clone(),
+                        });
+                    }
+                    progress.clear();
+                    let _ = reporter.bench(out, &result);
+                    let _ = out.flush();
+                    save_summary(cli, job, &result);
+                    match &result.outcome {
+                        Outcome::Failed { reason } => {
+                            summary.failed.push((
+                                job.id.full(),
+                                reason.clone(),
+                                result.log.clone(),
+                            ));
+                        }
+                        Outcome::Measured { .. } => {
+                            summary.measured += 1;
+                            if runs {
+                                crate::schedule::record_duration(&job.paths.dir, result.duration);
+                            }
+                        }
+                    }
+                    for r in &result.regressions {
+                        summary.regressions.push((job.id.full(), r.describe()));
+                    }
+                    progress.done(&job.id.full());
+                    if !result.regressions.is_empty() && fail_fast(cli, job) {
+                        stopped = true;
+                        return false;
+                    }
                 }
-                Outcome::Measured { .. } => summary.measured += 1,
-            }
-            for r in &result.regressions {
-                summary.regressions.push((job.id.full(), r.describe()));
-            }
-            if !result.regressions.is_empty() && fail_fast(cli, job) {
-                summary.skipped += jobs.len() - n - 1;
-                stopped = true;
-                break;
-            }
+                true
+            },
+        );
+        if stopped {
+            summary.skipped += jobs.len() - emitted;
         }
-        if let (true, Some(teardown)) = (runs, group_teardown) {
+        if let (true, true, Some(teardown)) = (runs, single, hooks[phase[0]].2) {
             teardown();
         }
     }
+    progress.clear();
     summary.seconds = start.elapsed().as_secs_f64();
     summary
 }
@@ -279,7 +345,7 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
         .or_else(|| cli.save_baseline.clone())
         .map_or(Source::PreviousRun, Source::Baseline);
     let mut result = BenchResult {
-        package: main.package,
+        package: main.package.to_owned(),
         id: job.id.clone(),
         command: match &job.kind {
             crate::plan::JobKind::Binary(binary) => Some(binary.command.display()),

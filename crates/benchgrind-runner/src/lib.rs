@@ -13,8 +13,10 @@ pub mod compare;
 pub mod config;
 pub mod execute;
 mod execute_binary;
+pub mod execute_fork;
 pub mod harness;
 pub mod measure;
+pub mod measured;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
@@ -22,9 +24,11 @@ pub mod random;
 pub mod regression;
 pub mod report;
 pub mod result;
+pub mod schedule;
 pub mod spec;
 pub mod store;
 pub mod summary;
+mod test_mode;
 pub mod valgrind;
 
 /// The client-request primitive of the measured window ([`measure`]); it lives in
@@ -44,6 +48,7 @@ pub mod __private {
     pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::harness::run;
     pub use crate::measure::measure;
+    pub use crate::measured::measured_process;
     pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
     pub use std::hint::black_box;
 }

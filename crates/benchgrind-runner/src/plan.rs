@@ -123,6 +123,11 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
         if !cli.selects(&id.full()) {
             return;
         }
+        if let Some((k, n)) = cli.partition {
+            if share(&id.full(), n) != k - 1 {
+                return;
+            }
+        }
         config.deterministic_random = cli
             .deterministic_random
             .unwrap_or(config.deterministic_random);
@@ -248,6 +253,17 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
         }
     }
     Ok(Plan { home, jobs })
+}
+
+/// Which of `n` shares a benchmark belongs to: FNV-1a of its id, so the split is the same on
+/// every machine and does not move when other benchmarks are added.
+pub fn share(id: &str, n: u32) -> u32 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in id.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash % u64::from(n)) as u32
 }
 
 /// The value of the most specific level that sets it.

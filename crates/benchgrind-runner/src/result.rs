@@ -61,7 +61,7 @@ pub struct Comparison {
 #[derive(Debug, Clone)]
 pub struct BenchResult {
     /// The package of the bench target.
-    pub package: &'static str,
+    pub package: String,
     /// The benchmark's names.
     pub id: BenchId,
     /// The measured command line of a binary benchmark.

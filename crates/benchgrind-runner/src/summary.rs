@@ -161,7 +161,7 @@ impl Summary {
         Summary {
             version: VERSION,
             id: id.full(),
-            package: result.package.to_owned(),
+            package: result.package.clone(),
             file: id.file.clone(),
             group: id.group.clone(),
             function: id.function.clone(),
@@ -192,5 +192,95 @@ impl Summary {
             serde_json::to_string(self)
         };
         json.expect("a summary holds only strings, finite numbers and maps")
+    }
+}
+
+impl Summary {
+    /// The result this summary describes, for reporting summaries read back from files (as
+    /// `benchgrind merge` does); fails on a version or metric it does not know.
+    pub fn to_result(&self) -> Result<crate::result::BenchResult, String> {
+        use crate::metrics::{EventKind, Metrics};
+        use crate::plan::BenchId;
+        use crate::regression::{Limit, Regression};
+        use crate::result::{BenchResult, Outcome, Source};
+
+        if self.version != VERSION {
+            return Err(format!(
+                "summary version {} of {} (this benchgrind reads version {VERSION})",
+                self.version, self.id
+            ));
+        }
+        let metric = |name: &str| {
+            EventKind::from_name(name)
+                .ok_or_else(|| format!("unknown metric `{name}` in the summary of {}", self.id))
+        };
+        let source = |text: &str| match text {
+            "run" => Source::Run,
+            "previous run" => Source::PreviousRun,
+            other => Source::Baseline(other.strip_prefix("baseline ").unwrap_or(other).to_owned()),
+        };
+        let outcome = match (&self.status[..], &self.error) {
+            ("failed", error) => Outcome::Failed {
+                reason: error.clone().unwrap_or_else(|| "failed".into()),
+            },
+            _ => {
+                let mut new = Vec::new();
+                let mut old = Vec::new();
+                for (name, m) in &self.metrics {
+                    let kind = metric(name)?;
+                    new.push((kind, m.new));
+                    if let Some(o) = m.old {
+                        old.push((kind, o));
+                    }
+                }
+                // Report order, whatever order the file had.
+                new.sort_by_key(|(k, _)| EventKind::ALL.iter().position(|a| a == k));
+                old.sort_by_key(|(k, _)| EventKind::ALL.iter().position(|a| a == k));
+                Outcome::Measured {
+                    new: Metrics { values: new },
+                    old: (!old.is_empty()).then_some(Metrics { values: old }),
+                }
+            }
+        };
+        let regressions = self
+            .regressions
+            .iter()
+            .map(|r| {
+                Ok(Regression {
+                    metric: metric(&r.metric)?,
+                    new: r.new,
+                    old: r.old,
+                    limit: match &r.kind[..] {
+                        "absolute" => Limit::Absolute {
+                            cap: r.limit as u64,
+                        },
+                        _ => Limit::Relative {
+                            limit_pct: r.limit,
+                            diff_pct: r.diff_pct.unwrap_or(f64::INFINITY),
+                        },
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(BenchResult {
+            package: self.package.clone(),
+            id: BenchId {
+                file: self.file.clone(),
+                group: self.group.clone(),
+                function: self.function.clone(),
+                id: self.bench_id.clone(),
+                args: self.args.clone(),
+            },
+            command: self.command.clone(),
+            outcome,
+            new_source: source(&self.new_source),
+            old_source: source(&self.old_source),
+            regressions,
+            comparisons: Vec::new(),
+            dir: self.files.dir.clone().into(),
+            profile: self.files.profile.clone().into(),
+            log: self.files.log.clone().map(Into::into),
+            duration: std::time::Duration::from_secs_f64(self.duration_secs.max(0.0)),
+        })
     }
 }

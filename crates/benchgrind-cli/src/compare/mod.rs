@@ -10,7 +10,7 @@ mod args;
 mod config;
 mod diff;
 mod filter;
-mod input;
+pub(crate) mod input;
 mod model;
 mod report;
 mod sides;

@@ -24,10 +24,13 @@ impl Block {
     }
 }
 
-/// Runs `bin` with `args` in `cwd`, with `envs` added to this process' environment.
+/// Runs `bin` with `args` in `cwd`, with `envs` added to this process' environment, and with
+/// `--bench` first, as `cargo bench` passes it (without it, a bench binary started by cargo's
+/// test runner checks its benchmarks natively instead of measuring them).
 pub fn run(bin: &str, args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(bin);
-    cmd.args(args)
+    cmd.arg("--bench")
+        .args(args)
         .current_dir(cwd)
         .env("BENCHGRIND_COLOR", "never");
     for (k, v) in envs {

@@ -3,6 +3,7 @@
 
 pub mod json;
 pub mod markdown;
+pub mod progress;
 pub mod terminal;
 
 use std::io::{self, Write};

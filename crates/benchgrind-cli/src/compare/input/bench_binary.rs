@@ -1,5 +1,5 @@
 //! Running a benchgrind bench binary (what `cargo bench` builds from a `main!`) to get its
-//! summaries: `<binary> --output-format=json [BENCHMARK_OPTIONS...]`.
+//! summaries: `<binary> --bench --output-format=json [BENCHMARK_OPTIONS...]`.
 //!
 //! The binary prints one summary per line on stdout, which is read here; its progress and tally
 //! go to stderr, which passes through. It runs as `cargo bench` would run it, with its own home
@@ -38,7 +38,8 @@ pub fn run(
     let program = std::path::absolute(binary)
         .with_context(|| format!("cannot resolve `{}`", binary.display()))?;
     let mut cmd = Command::new(&program);
-    cmd.arg("--output-format=json").args(extra);
+    // `--bench` as `cargo bench` passes it: measure, even when started from a cargo test.
+    cmd.args(["--bench", "--output-format=json"]).args(extra);
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());

@@ -1,0 +1,243 @@
+//! Stage 3 with a fork server: one Valgrind process per class of benchmarks (same Valgrind
+//! arguments and environment) runs the bench binary as [`crate::measured`]'s server, which forks
+//! a child per benchmark. Valgrind's start-up (about 0.2-0.3 s) is paid once per server instead
+//! of once per benchmark, and every child starts from the same parent state.
+//!
+//! Binary benchmarks and `--isolation=process` go to the [`ProcessExecutor`].
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::time::Instant;
+
+use crate::args::{LogLevel, Nocapture};
+use crate::execute::{panic_message, valgrind_error, Executor, ProcessExecutor, RunOutput, Status};
+use crate::measured::SERVER_FLAG;
+use crate::plan::{Job, JobKind};
+use crate::store::Which;
+
+/// What makes two benchmarks able to share a server.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Class {
+    args: Vec<String>,
+    envs: Vec<(OsString, Option<OsString>)>,
+    env_clear: bool,
+}
+
+/// A running server.
+struct Server {
+    child: Child,
+    requests: ChildStdin,
+    answers: BufReader<ChildStdout>,
+    /// Where Valgrind writes the children's profiles and logs (`%p` in the names).
+    dir: PathBuf,
+}
+
+/// Runs library benchmarks in fork servers, everything else in its own process.
+pub struct ForkExecutor {
+    /// Starts Valgrind and runs binary benchmarks.
+    pub process: ProcessExecutor,
+    /// Where server directories are made.
+    pub home: PathBuf,
+    servers: HashMap<Class, Server>,
+}
+
+impl ForkExecutor {
+    /// An executor that starts servers lazily, one per class.
+    pub fn new(process: ProcessExecutor, home: PathBuf) -> ForkExecutor {
+        ForkExecutor {
+            process,
+            home,
+            servers: HashMap::new(),
+        }
+    }
+
+    fn class(&self, job: &Job) -> Class {
+        Class {
+            args: self.process.valgrind_args(job),
+            envs: job.config.envs.clone(),
+            env_clear: job.config.env_clear,
+        }
+    }
+
+    fn start(&self, job: &Job) -> Result<Server, String> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = self.home.join(".servers").join(format!(
+            "{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let files = [
+            format!(
+                "--callgrind-out-file={}",
+                dir.join("callgrind.%p.out").display()
+            ),
+            format!("--log-file={}", dir.join("callgrind.%p.log").display()),
+        ];
+        let mut cmd = self
+            .process
+            .valgrind_command(job, &files, &self.process.exe);
+        cmd.arg(SERVER_FLAG)
+            .current_dir(&self.process.cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if self.process.log >= LogLevel::Debug {
+            eprintln!("benchgrind: server for {}: {:?}", job.id.full(), cmd);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.process.valgrind.display()))?;
+        let requests = child.stdin.take().expect("stdin is piped");
+        let answers = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        Ok(Server {
+            child,
+            requests,
+            answers,
+            dir,
+        })
+    }
+
+    fn run_in_server(&mut self, job: &Job, index: [usize; 3]) -> Status {
+        let paths = &job.paths;
+        if let Err(e) = std::fs::create_dir_all(&paths.dir) {
+            return Status::Failed(format!("cannot create {}: {e}", paths.dir.display()));
+        }
+        let class = self.class(job);
+        if !self.servers.contains_key(&class) {
+            match self.start(job) {
+                Ok(server) => {
+                    self.servers.insert(class.clone(), server);
+                }
+                Err(e) => return Status::Failed(e),
+            }
+        }
+        let server = self.servers.get_mut(&class).expect("just started");
+        let seed = if job.config.deterministic_random {
+            job.config.random_seed.to_string()
+        } else {
+            "-".to_owned()
+        };
+        let request = format!(
+            "{} {} {} {seed} {}\n",
+            index[0],
+            index[1],
+            index[2],
+            paths.dir.display()
+        );
+        let mut answer = String::new();
+        let exchanged = server
+            .requests
+            .write_all(request.as_bytes())
+            .and_then(|()| server.requests.flush())
+            .and_then(|()| server.answers.read_line(&mut answer));
+        if !matches!(exchanged, Ok(n) if n > 0) {
+            let dir = server.dir.clone();
+            self.stop(&class);
+            let log = newest_log(&dir).unwrap_or_default();
+            return Status::Failed(format!(
+                "the fork server stopped{}",
+                valgrind_error(&log)
+                    .map(|e| format!("; Valgrind said: {e}"))
+                    .unwrap_or_default()
+            ));
+        }
+        let server_dir = server.dir.clone();
+        let mut fields = answer.split_whitespace();
+        let (Some(pid), Some(kind), Some(value)) = (fields.next(), fields.next(), fields.next())
+        else {
+            return Status::Failed(format!("the fork server answered `{}`", answer.trim()));
+        };
+        let moved = [("callgrind.out", "out"), ("callgrind.log", "log")]
+            .into_iter()
+            .map(|(name, ext)| {
+                let from = server_dir.join(format!("callgrind.{pid}.{ext}"));
+                std::fs::rename(&from, paths.file(name, Which::New))
+            })
+            .collect::<Result<Vec<_>, _>>();
+        self.show_capture(job);
+        match (kind, value) {
+            ("exit", "0") => match moved {
+                Ok(_) => Status::Ok,
+                Err(e) => Status::Failed(format!("Valgrind wrote no profile: {e}")),
+            },
+            (kind, value) => {
+                let stderr =
+                    std::fs::read_to_string(paths.dir.join("capture.stderr")).unwrap_or_default();
+                Status::Failed(match (panic_message(&stderr), kind) {
+                    (Some(panic), _) => format!("panicked: {panic}"),
+                    (None, "signal") => format!("was killed by signal {value}"),
+                    (None, _) => format!("exited with code {value}"),
+                })
+            }
+        }
+    }
+
+    /// `--nocapture` and `BENCHGRIND_LOG=info`: the benchmark's output, after it ran.
+    fn show_capture(&self, job: &Job) {
+        let read = |name: &str| std::fs::read(job.paths.dir.join(name)).unwrap_or_default();
+        let (show_out, show_err) = match self.process.nocapture {
+            Nocapture::All => (true, true),
+            Nocapture::Stdout => (true, false),
+            Nocapture::Stderr => (false, true),
+            Nocapture::None => {
+                let info = self.process.log >= LogLevel::Info;
+                (info, info)
+            }
+        };
+        if show_out {
+            let _ = std::io::stdout().write_all(&read("capture.stdout"));
+        }
+        if show_err {
+            let _ = std::io::stderr().write_all(&read("capture.stderr"));
+        }
+    }
+
+    fn stop(&mut self, class: &Class) {
+        if let Some(mut server) = self.servers.remove(class) {
+            drop(server.requests);
+            let _ = server.child.wait();
+            let _ = std::fs::remove_dir_all(&server.dir);
+        }
+    }
+}
+
+/// The newest log in a server directory, for a server that died.
+fn newest_log(dir: &Path) -> Option<String> {
+    let newest = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".log"))
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
+    std::fs::read_to_string(newest.path()).ok()
+}
+
+impl Executor for ForkExecutor {
+    fn run(&mut self, job: &Job) -> RunOutput {
+        match &job.kind {
+            JobKind::Library(index) if crate::client_request::SUPPORTED => {
+                let start = Instant::now();
+                let status = self.run_in_server(job, *index);
+                RunOutput {
+                    status,
+                    duration: start.elapsed(),
+                }
+            }
+            _ => self.process.run(job),
+        }
+    }
+}
+
+impl Drop for ForkExecutor {
+    fn drop(&mut self) {
+        let classes: Vec<Class> = self.servers.keys().cloned().collect();
+        for class in classes {
+            self.stop(&class);
+        }
+    }
+}

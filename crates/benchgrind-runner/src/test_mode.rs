@@ -1,0 +1,59 @@
+//! Test mode: every benchmark once, natively, without Valgrind, in the processes it would be
+//! measured in (setup, body and teardown; hooks and commands of binary benchmarks), reported
+//! libtest style. `cargo test --benches` runs bench targets this way, so broken benchmarks show
+//! up in ordinary test runs.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::args::{LogLevel, Nocapture};
+use crate::execute::{Executor, ProcessExecutor, Status};
+use crate::plan::Plan;
+use crate::spec::Main;
+
+/// Runs the plan's benchmarks natively; returns the exit code (0, or 1 when one failed).
+pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> i32 {
+    let start = Instant::now();
+    let mut executor = ProcessExecutor {
+        valgrind: PathBuf::new(),
+        exe: exe.to_owned(),
+        cwd: manifest_dir.to_owned(),
+        nocapture: Nocapture::None,
+        cli_args: Vec::new(),
+        log: LogLevel::Warn,
+        workspace_root: PathBuf::from(main.workspace_root),
+        native: true,
+    };
+    println!(
+        "\nrunning {} benchmark{} of {} in test mode (once each, natively, without Valgrind)",
+        plan.jobs.len(),
+        if plan.jobs.len() == 1 { "" } else { "s" },
+        main.bench_file
+    );
+    let mut failed = Vec::new();
+    for job in &plan.jobs {
+        match executor.run(job).status {
+            Status::Ok => println!("test {} ... ok", job.id.full()),
+            Status::Failed(reason) => {
+                println!("test {} ... FAILED", job.id.full());
+                failed.push((job.id.full(), reason));
+            }
+        }
+        let _ = std::fs::remove_file(job.paths.file("callgrind.log", crate::store::Which::New));
+    }
+    if !failed.is_empty() {
+        println!("\nfailures:");
+        for (id, reason) in &failed {
+            println!("    {id}: {reason}");
+        }
+    }
+    let passed = plan.jobs.len() - failed.len();
+    println!(
+        "\ntest result: {}. {passed} passed; {} failed; 0 ignored; 0 measured; 0 filtered out; \
+         finished in {:.2}s\n",
+        if failed.is_empty() { "ok" } else { "FAILED" },
+        failed.len(),
+        start.elapsed().as_secs_f64()
+    );
+    i32::from(!failed.is_empty())
+}
