@@ -16,6 +16,7 @@ use crate::client_request::SUPPORTED;
 use crate::measure::FALLBACK_SYMBOL;
 use crate::plan::Job;
 use crate::store::Which;
+use crate::tools::{self, Tool};
 
 /// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
 /// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
@@ -43,6 +44,8 @@ pub struct RunOutput {
 pub trait Executor {
     /// Runs one job to completion.
     fn run(&mut self, job: &Job) -> RunOutput;
+    /// Runs one job under another tool; its files land in the job's `<tool>.*.new` files.
+    fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput;
 }
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
@@ -92,7 +95,22 @@ impl ProcessExecutor {
 impl Executor for ProcessExecutor {
     fn run(&mut self, job: &Job) -> RunOutput {
         let start = Instant::now();
-        let status = self.run_inner(job);
+        let out = job.paths.file("callgrind.out", Which::New);
+        let log = job.paths.file("callgrind.log", Which::New);
+        let status = self.run_inner(job, self.valgrind_args(job), Some(&out), &log);
+        RunOutput {
+            status,
+            duration: start.elapsed(),
+        }
+    }
+
+    fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput {
+        let start = Instant::now();
+        let kind = tool.kind();
+        let out = kind.out_file().map(|f| job.paths.file(f, Which::New));
+        let log = job.paths.file(&kind.log_file(), Which::New);
+        let args = tools::valgrind_args(tool, &job.paths);
+        let status = self.run_inner(job, args, out.as_deref(), &log);
         RunOutput {
             status,
             duration: start.elapsed(),
@@ -101,7 +119,15 @@ impl Executor for ProcessExecutor {
 }
 
 impl ProcessExecutor {
-    fn run_inner(&self, job: &Job) -> Status {
+    /// Runs the measured process under Valgrind with `args`; `expected`, if given, must exist
+    /// afterwards, and `log` is where Valgrind's complaints are looked for.
+    fn run_inner(
+        &self,
+        job: &Job,
+        args: Vec<String>,
+        expected: Option<&std::path::Path>,
+        log: &std::path::Path,
+    ) -> Status {
         if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
             return Status::Failed(format!(
                 "cannot create the output directory {}: {e}",
@@ -109,7 +135,7 @@ impl ProcessExecutor {
             ));
         }
         let mut cmd = Command::new(&self.valgrind);
-        cmd.args(self.valgrind_args(job))
+        cmd.args(args)
             .arg(&self.exe)
             .arg(crate::child::FLAG)
             .args(job.index.map(|i| i.to_string()))
@@ -164,7 +190,7 @@ impl ProcessExecutor {
             eprintln!("- end of stdout/stderr");
         }
         if output.status.success() {
-            if job.paths.file("callgrind.out", Which::New).exists() {
+            if expected.map_or(true, |o| o.exists()) {
                 return Status::Ok;
             }
             return Status::Failed("Valgrind wrote no profile".into());
@@ -181,8 +207,7 @@ impl ProcessExecutor {
                 )
             }
         };
-        let log = job.paths.file("callgrind.log", Which::New);
-        let valgrind_error = std::fs::read_to_string(&log)
+        let valgrind_error = std::fs::read_to_string(log)
             .ok()
             .and_then(|text| valgrind_error(&text));
         match valgrind_error {

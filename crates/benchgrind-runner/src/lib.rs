@@ -11,6 +11,7 @@ pub mod child;
 pub mod compare;
 pub mod config;
 pub mod execute;
+pub mod flamegraph;
 pub mod harness;
 pub mod measure;
 pub mod metrics;
@@ -22,6 +23,7 @@ pub mod result;
 pub mod spec;
 pub mod store;
 pub mod summary;
+pub mod tools;
 pub mod valgrind;
 
 /// The client-request primitive of the measured window ([`measure`]); it lives in
@@ -29,8 +31,10 @@ pub mod valgrind;
 pub use benchgrind_client_requests::raw as client_request;
 
 pub use config::LibraryBenchmarkConfig;
+pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use metrics::EventKind;
 pub use regression::RegressionConfig;
+pub use tools::{Tool, ToolMetric, ValgrindTool};
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]

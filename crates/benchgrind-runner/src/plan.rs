@@ -9,6 +9,7 @@ use crate::args::Cli;
 use crate::config::{resolve, ResolvedConfig};
 use crate::spec::Main;
 use crate::store::BenchPaths;
+use crate::tools::ValgrindTool;
 
 /// The names that identify one benchmark.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +59,8 @@ pub struct Job {
     pub index: [usize; 3],
     /// The benchmark's names.
     pub id: BenchId,
+    /// The benchmark function's full path, as Valgrind's tools print it.
+    pub function_path: &'static str,
     /// The folded configuration.
     pub config: ResolvedConfig,
     /// The benchmark's files.
@@ -109,6 +112,17 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                     function.config.as_ref(),
                     bench.config.as_ref(),
                 ]);
+                if config
+                    .tools
+                    .iter()
+                    .any(|t| t.kind() == ValgrindTool::Callgrind)
+                {
+                    return Err(format!(
+                        "{}: Tool::new(ValgrindTool::Callgrind) in its config; Callgrind always \
+                         runs, give its arguments with raw_callgrind_args",
+                        id.full()
+                    ));
+                }
                 let paths = BenchPaths::new(
                     &home,
                     main.package,
@@ -120,6 +134,7 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                 jobs.push(Job {
                     index: [g, f, b],
                     id,
+                    function_path: function.path,
                     config,
                     paths,
                 });

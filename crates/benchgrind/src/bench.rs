@@ -76,7 +76,10 @@ pub use benchgrind_macros::library_benchmark_group;
 /// binary with `cargo bench`; `cargo bench -- --help` lists the options.
 pub use benchgrind_macros::main;
 
-pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig, RegressionConfig};
+pub use benchgrind_runner::{
+    Direction, EventKind, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
+    RegressionConfig, Tool, ToolMetric, ValgrindTool,
+};
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
