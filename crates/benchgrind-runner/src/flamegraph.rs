@@ -378,7 +378,7 @@ fn walk(
 
 /// Splits `total` over the paths in proportion to their shares, in whole counts that add up to
 /// `total` (largest remainders first).
-fn apportion<'a>(total: u64, paths: &'a [(Vec<usize>, f64)]) -> Vec<(&'a [usize], u64)> {
+fn apportion(total: u64, paths: &[(Vec<usize>, f64)]) -> Vec<(&[usize], u64)> {
     let sum: f64 = paths.iter().map(|p| p.1).sum();
     let exact: Vec<f64> = paths
         .iter()
