@@ -127,6 +127,41 @@ fn dhat_counts_the_benchmarks_mebibyte_and_not_its_setups_ten() {
 }
 
 #[test]
+fn dhat_finds_the_window_when_the_benchmark_ends_in_a_tail_call() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home_arg(home.path());
+    let out = run(BIN, &[&h, "alloc_in_tail_call"], home.path(), &[]);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let all = blocks(&report);
+    let b = block(&all, "alloc_in_tail_call");
+    assert_eq!(b.get("Total bytes"), 4096, "{report}");
+    // The premise: the benchmark function's frame is not on the allocation's stack.
+    let dir = bench_dir(home.path(), "memory", "alloc_in_tail_call.four_kib");
+    let dhat: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("dhat.out")).unwrap()).unwrap();
+    let frames = dhat["ftbl"].as_array().unwrap();
+    let pp = dhat["pps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|pp| pp["tb"] == 4096)
+        .expect("the 4 KiB allocation");
+    let stack: Vec<&str> = pp["fs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| frames[i.as_u64().unwrap() as usize].as_str().unwrap())
+        .collect();
+    assert!(
+        !stack
+            .iter()
+            .any(|f| f.contains("e2e_tools::alloc_in_tail_call (")),
+        "{stack:?}"
+    );
+}
+
+#[test]
 fn memcheck_errors_fail_the_benchmark_unless_the_exit_code_is_zero() {
     let home = tempfile::tempdir().unwrap();
     let h = home_arg(home.path());

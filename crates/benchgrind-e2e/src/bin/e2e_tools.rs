@@ -23,6 +23,20 @@ fn alloc_one_mib(big: Vec<u8>) -> (Vec<u8>, Vec<u8>) {
     (big, small)
 }
 
+#[inline(never)]
+fn fill_and_drop(len: usize) {
+    black_box(vec![9u8; black_box(len)]);
+}
+
+/// Its one call is a tail call (a jump): the benchmark function's frame is not on the stack of
+/// the allocation, so DHAT's restriction has to find the window another way.
+#[library_benchmark(config = LibraryBenchmarkConfig::default()
+    .tool(Tool::new(ValgrindTool::DHAT)))]
+#[bench::four_kib(4096)]
+fn alloc_in_tail_call(len: usize) {
+    fill_and_drop(len)
+}
+
 static TABLE: [u64; 8] = [3, 1, 4, 1, 5, 9, 2, 6];
 
 #[library_benchmark(config = LibraryBenchmarkConfig::default()
@@ -88,7 +102,7 @@ fn fibonacci_and_extra(input: (u64, u64)) -> u64 {
 
 library_benchmark_group!(
     name = memory;
-    benchmarks = alloc_one_mib, read_uninit, clean
+    benchmarks = alloc_one_mib, alloc_in_tail_call, read_uninit, clean
 );
 
 library_benchmark_group!(

@@ -5,8 +5,13 @@
 //! totals (`tb` bytes, `tbk` blocks, `mb`/`mbk` maximum live, `eb` live at the end, `rb`/`wb`
 //! bytes read and written) and its stack as indices into a frame table (`ftbl`). A frame reads
 //! `0x1234: crate::module::function (file.rs:12:5)`. The benchmark's allocations are the program
-//! points whose stack holds the benchmark function's frame: setup, teardown and the harness
-//! never call it, so their allocations drop out exactly, whatever the allocator or the order.
+//! points whose stack passes through the measured window: setup, teardown and the harness never
+//! do, so their allocations drop out exactly, whatever the allocator or the order.
+//!
+//! The window shows in a stack as the benchmark function's frame, or, where the function's last
+//! call is a tail call (a jump that leaves no frame: `fn f() { println!(..) }`), as the inlined
+//! frame of the generated code around the call, `measure<R, crate::f::__run_N::{closure_env#0}>`
+//! (which needs debug info: the `bench` profile has it).
 
 use std::path::Path;
 
@@ -116,14 +121,27 @@ pub fn frame_function(frame: &str) -> &str {
     }
 }
 
+/// Whether a frame's function is part of the measured window of the benchmark `function`
+/// (compared with whole names, so `crate::f::__run_0` itself, which also runs setup, is not).
+pub fn in_window(name: &str, function: &str) -> bool {
+    if name == function {
+        return true;
+    }
+    // The generated `__run_N` calls the body inside `measure` (always inlined, so it is named
+    // from debug info) and setup outside it; the closure's type names the benchmark.
+    name.starts_with("measure<")
+        && name.contains(&format!(", {function}::__run_"))
+        && name.contains("::{closure_env#")
+}
+
 impl Profile {
-    /// Totals of the program points whose stack contains `function` (compared with the whole
-    /// name, so `crate::f::__run_0` is not `crate::f`).
+    /// Totals of the program points whose stack passes through the measured window of the
+    /// benchmark `function` (see [`in_window`]).
     pub fn restricted_to(&self, function: &str) -> Totals {
         let hits: Vec<bool> = self
             .ftbl
             .iter()
-            .map(|f| frame_function(f) == function)
+            .map(|f| in_window(frame_function(f), function))
             .collect();
         let mut t = Totals::default();
         for pp in self.pps.iter().filter(|pp| pp.fs.iter().any(|&f| hits[f])) {
@@ -158,6 +176,26 @@ mod tests {
             "call_once<fn(&str) -> Box<str>, (&str)>"
         );
         assert_eq!(frame_function("[root]"), "[root]");
+    }
+
+    #[test]
+    fn the_window_is_the_function_or_the_generated_code_around_its_call() {
+        let f = "c::f";
+        assert!(in_window("c::f", f));
+        assert!(in_window("measure<(), c::f::__run_0::{closure_env#0}>", f));
+        assert!(in_window("measure<u8, c::f::__run_1::{closure_env#1}>", f));
+        assert!(!in_window("c::f::__run_0::{{closure}}", f), "maybe setup's");
+        assert!(!in_window("c::f::__run_0", f), "it runs setup too");
+        assert!(!in_window("c::fg", f));
+        assert!(!in_window(
+            "measure<(), c::fg::__run_0::{closure_env#0}>",
+            f
+        ));
+        assert!(!in_window("measure<u8>", f));
+        assert!(!in_window(
+            "measure<(), b::c::f::__run_0::{closure_env#0}>",
+            f
+        ));
     }
 
     #[test]
