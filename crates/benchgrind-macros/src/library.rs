@@ -129,6 +129,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             pub fn __benchgrind_function() -> ::benchgrind::__private::Function {
                 ::benchgrind::__private::Function {
                     name: #name_str,
+                    // This module is named after the function and sits next to it, so its
+                    // path is the function's: what Valgrind's tools print in stacks.
+                    path: ::core::module_path!(),
                     config: #fn_config,
                     benches: ::std::vec![#(#entries),*],
                 }

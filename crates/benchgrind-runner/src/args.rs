@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use crate::config::normalize_valgrind_arg;
 use crate::regression::{parse_spec, RegressionConfig};
+use crate::tools::{parse_tool_list, ValgrindTool};
 
 /// What the command line and environment ask for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -30,6 +31,8 @@ pub struct Cli {
     pub separate_targets: bool,
     /// `--callgrind-args`: extra arguments for Callgrind, after those from the code.
     pub callgrind_args: Vec<String>,
+    /// `--tools`: other Valgrind tools to run on every benchmark, besides the code's.
+    pub tools: Vec<ValgrindTool>,
     /// `--regression`: limits for every benchmark, over the code's.
     pub regression: Option<RegressionConfig>,
     /// `--regression-fail-fast`.
@@ -188,6 +191,7 @@ const FLAGS: &[Flag] = &[
         "BENCHGRIND_CALLGRIND_ARGS",
         Takes::Value,
     ),
+    flag("--tools", "BENCHGRIND_TOOLS", Takes::Value),
     flag("--regression", "BENCHGRIND_REGRESSION", Takes::Value),
     flag(
         "--regression-fail-fast",
@@ -261,8 +265,12 @@ Options:
       --list                     list the benchmarks without running them [env: BENCHGRIND_LIST]
       --callgrind-args=ARGS      extra Callgrind arguments, separated by spaces
                                  [env: BENCHGRIND_CALLGRIND_ARGS]
+      --tools=TOOLS              also run these Valgrind tools on every benchmark, comma-
+                                 separated: dhat, massif, memcheck, helgrind, drd, bbv,
+                                 cachegrind [env: BENCHGRIND_TOOLS]
       --regression=LIMITS        fail past these limits, over the code's: METRIC=PERCENT or
-                                 METRIC<=COUNT, comma-separated (ir=5%,estimatedcycles=10%)
+                                 METRIC<=COUNT, comma-separated (ir=5%,estimatedcycles=10%);
+                                 other tools' metrics too (totalbytes=2%,errors<=0)
                                  [env: BENCHGRIND_REGRESSION]
       --regression-fail-fast[=yes|no]
                                  stop at the first regression [env: BENCHGRIND_REGRESSION_FAIL_FAST]
@@ -464,6 +472,10 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         .flat_map(|g| g.value.split_whitespace())
         .map(normalize_valgrind_arg)
         .collect();
+    cli.tools = get("--tools")
+        .map(|g| parse_tool_list(&g.value).map_err(|e| UsageError(format!("{}: {e}", g.source))))
+        .transpose()?
+        .unwrap_or_default();
     cli.regression = get("--regression")
         .map(|g| parse_spec(&g.value).map_err(|e| UsageError(format!("{}: {e}", g.source))))
         .transpose()?;
@@ -673,6 +685,7 @@ mod tests {
             ("--home", "/tmp/h"),
             ("--separate-targets", "yes"),
             ("--callgrind-args", "--dump-instr=yes"),
+            ("--tools", "dhat,memcheck"),
             ("--regression", "ir=5%"),
             ("--regression-fail-fast", "yes"),
             ("--save-baseline", "main"),
@@ -752,6 +765,12 @@ mod tests {
         assert!(e.0.contains("`pink`"), "{}", e.0);
         let e = parse_with(&[], &[("BENCHGRIND_EXACT", "perhaps")]).unwrap_err();
         assert!(e.0.contains("BENCHGRIND_EXACT is `perhaps`"), "{}", e.0);
+        let e = parse_with(&["--tools=dhat,valgrind"], &[]).unwrap_err();
+        assert!(
+            e.0.starts_with("--tools: unknown tool `valgrind`"),
+            "{}",
+            e.0
+        );
         let e = parse_with(&["--output-format=xml"], &[]).unwrap_err();
         assert!(e.0.contains("--output-format is `xml`"), "{}", e.0);
     }

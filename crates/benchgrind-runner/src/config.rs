@@ -7,7 +7,9 @@
 
 use std::ffi::OsString;
 
+use crate::flamegraph::FlamegraphConfig;
 use crate::regression::RegressionConfig;
+use crate::tools::Tool;
 
 /// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
 /// level.
@@ -34,9 +36,30 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) regression: Option<RegressionConfig>,
     pub(crate) deterministic_random: Option<bool>,
     pub(crate) random_seed: Option<u64>,
+    pub(crate) tools: Vec<Tool>,
+    pub(crate) flamegraph: Option<FlamegraphConfig>,
 }
 
 impl LibraryBenchmarkConfig {
+    /// Runs another Valgrind tool (DHAT, Massif, Memcheck, ...) on the benchmark, after
+    /// Callgrind. A tool given again at a more specific level replaces the general one.
+    pub fn tool(&mut self, tool: Tool) -> &mut Self {
+        self.tools.push(tool);
+        self
+    }
+
+    /// Runs other Valgrind tools; see [`tool`](Self::tool).
+    pub fn tools<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
+        self.tools.extend(tools);
+        self
+    }
+
+    /// Draws flamegraphs of the Callgrind profile; the most specific level's config wins whole.
+    pub fn flamegraph<F: Into<FlamegraphConfig>>(&mut self, config: F) -> &mut Self {
+        self.flamegraph = Some(config.into());
+        self
+    }
+
     /// Checks the benchmarks against regression limits; the most specific level's config wins
     /// whole. Without one, changes are reported but never fail the run (unless `--regression`
     /// is given).
@@ -155,6 +178,10 @@ pub struct ResolvedConfig {
     pub deterministic_random: bool,
     /// The seed of that stream.
     pub random_seed: u64,
+    /// The other tools, one per kind, the most specific level's (disabled ones included).
+    pub tools: Vec<Tool>,
+    /// The flamegraphs, if any level asked for them.
+    pub flamegraph: Option<FlamegraphConfig>,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -169,6 +196,8 @@ where
         regression: None,
         deterministic_random: true,
         random_seed: crate::random::DEFAULT_SEED,
+        tools: Vec::new(),
+        flamegraph: None,
     };
     for level in levels.into_iter().flatten() {
         if let Some(on) = level.deterministic_random {
@@ -185,6 +214,13 @@ where
         }
         if let Some(regression) = &level.regression {
             out.regression = Some(regression.clone());
+        }
+        for tool in &level.tools {
+            out.tools.retain(|t| t.kind() != tool.kind());
+            out.tools.push(tool.clone());
+        }
+        if let Some(flamegraph) = &level.flamegraph {
+            out.flamegraph = Some(flamegraph.clone());
         }
     }
     out
@@ -231,6 +267,20 @@ mod tests {
         assert_eq!(random(&[&seeded, &off]), (false, 9));
         assert_eq!(random(&[&off, &seeded]), (false, 9));
         assert_eq!(random(&[&off, &seeded, &on]), (true, 9));
+    }
+
+    #[test]
+    fn a_specific_levels_tool_replaces_the_general_one() {
+        use crate::tools::ValgrindTool;
+        let mut main = LibraryBenchmarkConfig::default();
+        main.tool(Tool::new(ValgrindTool::DHAT))
+            .tool(Tool::new(ValgrindTool::Memcheck));
+        let mut bench = LibraryBenchmarkConfig::default();
+        bench.tool(Tool::new(ValgrindTool::Memcheck).args(["--error-exitcode=0"]));
+        let r = resolve([Some(&main), Some(&bench)]);
+        assert_eq!(r.tools.len(), 2);
+        assert_eq!(r.tools[0].kind(), ValgrindTool::DHAT);
+        assert_eq!(r.tools[1].args, ["--error-exitcode=0"]);
     }
 
     #[test]

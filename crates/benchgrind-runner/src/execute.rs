@@ -16,6 +16,7 @@ use crate::client_request::SUPPORTED;
 use crate::measure::FALLBACK_SYMBOL;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
+use crate::tools::{self, Tool};
 
 /// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
 /// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
@@ -43,6 +44,8 @@ pub struct RunOutput {
 pub trait Executor {
     /// Runs one job to completion.
     fn run(&mut self, job: &Job) -> RunOutput;
+    /// Runs one job under another tool; its files land in the job's `<tool>.*.new` files.
+    fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput;
 }
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
@@ -116,6 +119,27 @@ impl Executor for ProcessExecutor {
             duration: start.elapsed(),
         }
     }
+
+    fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput {
+        let start = Instant::now();
+        let status = match &job.kind {
+            JobKind::Library(index) => {
+                let kind = tool.kind();
+                let out = kind.out_file().map(|f| job.paths.file(f, Which::New));
+                let log = job.paths.file(&kind.log_file(), Which::New);
+                let args = tools::valgrind_args(tool, &job.paths);
+                self.run_measured(job, *index, args, out.as_deref(), &log)
+            }
+            JobKind::Binary(_) => Status::Failed(
+                "other Valgrind tools do not run binary benchmarks yet; measure with Callgrind"
+                    .into(),
+            ),
+        };
+        RunOutput {
+            status,
+            duration: start.elapsed(),
+        }
+    }
 }
 
 impl ProcessExecutor {
@@ -130,11 +154,18 @@ impl ProcessExecutor {
     /// natively in test mode: the cleared or configured environment, ASLR off. The program's
     /// own arguments come next.
     pub(crate) fn valgrind_command(&self, job: &Job, files: &[String], program: &Path) -> Command {
+        let mut args = self.valgrind_args(job);
+        args.extend(files.iter().cloned());
+        self.command(job, args, program)
+    }
+
+    /// [`Self::valgrind_command`] with the complete Valgrind arguments given.
+    fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
         let mut cmd = if self.native {
             Command::new(program)
         } else {
             let mut cmd = Command::new(&self.valgrind);
-            cmd.args(self.valgrind_args(job)).args(files).arg(program);
+            cmd.args(valgrind_args).arg(program);
             cmd
         };
         if job.config.env_clear {
@@ -167,13 +198,31 @@ impl ProcessExecutor {
     }
 
     fn run_library(&self, job: &Job, index: [usize; 3]) -> Status {
+        let mut args = self.valgrind_args(job);
+        args.extend(Self::file_args(job));
+        let profile = job.paths.file("callgrind.out", Which::New);
+        let log = job.paths.file("callgrind.log", Which::New);
+        self.run_measured(job, index, args, Some(&profile), &log)
+    }
+
+    /// Runs the bench binary as the measured process of `index` under Valgrind with `args`;
+    /// `expected`, if given, must exist afterwards, and `log` is where Valgrind's complaints are
+    /// looked for.
+    fn run_measured(
+        &self,
+        job: &Job,
+        index: [usize; 3],
+        args: Vec<String>,
+        expected: Option<&Path>,
+        log: &Path,
+    ) -> Status {
         if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
             return Status::Failed(format!(
                 "cannot create the output directory {}: {e}",
                 job.paths.dir.display()
             ));
         }
-        let mut cmd = self.valgrind_command(job, &Self::file_args(job), &self.exe);
+        let mut cmd = self.command(job, args, &self.exe);
         cmd.arg(crate::child::FLAG)
             .args(index.map(|i| i.to_string()))
             .args(
@@ -205,7 +254,7 @@ impl ProcessExecutor {
             eprintln!("- end of stdout/stderr");
         }
         if output.status.success() {
-            if self.native || job.paths.file("callgrind.out", Which::New).exists() {
+            if self.native || expected.is_none_or(Path::exists) {
                 return Status::Ok;
             }
             return Status::Failed("Valgrind wrote no profile".into());
@@ -222,8 +271,7 @@ impl ProcessExecutor {
                 )
             }
         };
-        let log = job.paths.file("callgrind.log", Which::New);
-        let valgrind_error = std::fs::read_to_string(&log)
+        let valgrind_error = std::fs::read_to_string(log)
             .ok()
             .and_then(|text| valgrind_error(&text));
         match valgrind_error {

@@ -231,6 +231,10 @@ impl Executor for ForkExecutor {
             _ => self.process.run(job),
         }
     }
+
+    fn run_tool(&mut self, job: &Job, tool: &crate::tools::Tool) -> RunOutput {
+        self.process.run_tool(job, tool)
+    }
 }
 
 impl Drop for ForkExecutor {

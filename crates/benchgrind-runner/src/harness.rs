@@ -12,6 +12,7 @@ use crate::args::{self, Cli, Color, Isolation, JsonStyle, LogLevel, OutputFormat
 use crate::child;
 use crate::execute::{Executor, ProcessExecutor, Status};
 use crate::execute_fork::ForkExecutor;
+use crate::flamegraph;
 use crate::metrics::Metrics;
 use crate::parse::callgrind;
 use crate::plan::{self, Job, Plan};
@@ -25,6 +26,7 @@ use crate::result::{BenchResult, Comparison, Outcome, Source};
 use crate::spec::Main;
 use crate::store::{self, Which};
 use crate::summary::Summary;
+use crate::tools::{self, Tool};
 use crate::valgrind;
 
 /// Exit codes, decided in one place.
@@ -192,6 +194,10 @@ impl Executor for NoExecutor {
     fn run(&mut self, _job: &Job) -> crate::execute::RunOutput {
         unreachable!("--load-baseline reads saved profiles and never runs a benchmark")
     }
+
+    fn run_tool(&mut self, _job: &Job, _tool: &Tool) -> crate::execute::RunOutput {
+        unreachable!("--load-baseline reads saved profiles and never runs a benchmark")
+    }
 }
 
 /// A group's `compare_by_id`, setup and teardown.
@@ -297,7 +303,12 @@ pub fn execute_plan(
                             ));
                         }
                         Outcome::Measured { .. } => {
-                            summary.measured += 1;
+                            match tools::run::failure(&result.tools) {
+                                Some((reason, log)) => {
+                                    summary.failed.push((job.id.full(), reason, Some(log)));
+                                }
+                                None => summary.measured += 1,
+                            }
                             if runs {
                                 crate::schedule::record_duration(&job.paths.dir, result.duration);
                             }
@@ -306,8 +317,11 @@ pub fn execute_plan(
                     for r in &result.regressions {
                         summary.regressions.push((job.id.full(), r.describe()));
                     }
+                    for (tool, r) in tools::run::regressions(&result.tools) {
+                        summary.regressions.push((job.id.full(), r.describe(tool)));
+                    }
                     progress.done(&job.id.full());
-                    if !result.regressions.is_empty() && fail_fast(cli, job) {
+                    if result.regressed() && fail_fast(cli, job) {
                         stopped = true;
                         return false;
                     }
@@ -362,6 +376,21 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
         profile: paths.file("callgrind.out", Which::Current),
         log: None,
         duration: Duration::ZERO,
+        tools: Vec::new(),
+        flamegraphs: Vec::new(),
+    };
+    let library = matches!(job.kind, crate::plan::JobKind::Library(_));
+    // Read before the run replaces it: the old call graph of a differential flamegraph.
+    let flame = match (&cli.load_baseline, &job.config.flamegraph, library) {
+        (None, Some(config), true) => {
+            let old = old_profile(job, &compare_with);
+            Some(flamegraph::prepare(
+                config,
+                old.as_deref(),
+                &compare_with.describe(),
+            ))
+        }
+        _ => None,
     };
     let measured = match &cli.load_baseline {
         Some(name) => {
@@ -399,6 +428,17 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
         }
         Err(reason) => result.outcome = Outcome::Failed { reason },
     }
+    if cli.load_baseline.is_none() && !result.failed() && library {
+        let limits = regression_config(cli, job);
+        result.tools = tools::run::run_all(job, cli, executor, &compare_with, limits);
+        if let (Some(config), Some(prepared)) = (&job.config.flamegraph, &flame) {
+            let title = format!("{} {}", job.id.path(), job.id.id_and_args());
+            match flamegraph::write(config, &job.paths, title.trim(), prepared) {
+                Ok(files) => result.flamegraphs = files,
+                Err(e) => eprintln!("warning: {}: no flamegraph: {e}", job.id.full()),
+            }
+        }
+    }
     result
 }
 
@@ -432,11 +472,7 @@ fn promote_and_save(job: &Job, cli: &Cli) -> Result<Metrics, String> {
 /// The values to compare with: the previous run or a baseline. A missing one is `None` (first
 /// run); a damaged one is an error that says how to replace it.
 fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, String> {
-    let path = match source {
-        Source::Baseline(name) => Some(job.paths.baseline(name)).filter(|p| p.exists()),
-        _ => job.paths.previous("callgrind.out"),
-    };
-    let Some(path) = path else {
+    let Some(path) = old_profile(job, source) else {
         return Ok(None);
     };
     callgrind::parse_file(&path)
@@ -447,6 +483,14 @@ fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, String> {
             ),
             _ => format!("the previous run's profile is damaged ({e}); delete it to start over"),
         })
+}
+
+/// The profile of the previous run or the baseline, if it exists.
+fn old_profile(job: &Job, source: &Source) -> Option<PathBuf> {
+    match source {
+        Source::Baseline(name) => Some(job.paths.baseline(name)).filter(|p| p.exists()),
+        _ => job.paths.previous("callgrind.out"),
+    }
 }
 
 fn load(path: &Path, name: &str, job: &Job) -> Result<Metrics, String> {

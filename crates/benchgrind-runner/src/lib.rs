@@ -14,6 +14,7 @@ pub mod config;
 pub mod execute;
 mod execute_binary;
 pub mod execute_fork;
+pub mod flamegraph;
 pub mod harness;
 pub mod measure;
 pub mod measured;
@@ -29,6 +30,7 @@ pub mod spec;
 pub mod store;
 pub mod summary;
 mod test_mode;
+pub mod tools;
 pub mod valgrind;
 
 /// The client-request primitive of the measured window ([`measure`]); it lives in
@@ -36,8 +38,10 @@ pub mod valgrind;
 pub use benchgrind_client_requests::raw as client_request;
 
 pub use config::LibraryBenchmarkConfig;
+pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use metrics::EventKind;
 pub use regression::RegressionConfig;
+pub use tools::{Tool, ToolMetric, ValgrindTool};
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]

@@ -10,6 +10,7 @@ use crate::binary::{BinaryBenchmarkConfig, Command, ExitWith, Hook, Sandbox};
 use crate::config::{resolve, ResolvedConfig};
 use crate::spec::Main;
 use crate::store::BenchPaths;
+use crate::tools::ValgrindTool;
 
 /// The names that identify one benchmark.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +101,9 @@ pub struct Job {
     pub kind: JobKind,
     /// The benchmark's names.
     pub id: BenchId,
+    /// The benchmark function's full path (`crate::module::function`) for library benchmarks,
+    /// how Valgrind's tools name it in stacks; empty for binary benchmarks.
+    pub function_path: &'static str,
     /// The folded configuration.
     pub config: ResolvedConfig,
     /// The benchmark's files.
@@ -119,13 +123,29 @@ pub struct Plan {
 pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
     let mut groups = HashSet::new();
     let mut jobs = Vec::new();
-    let mut push = |group: usize, kind: JobKind, id: BenchId, mut config: ResolvedConfig| {
+    let mut push = |group: usize,
+                    kind: JobKind,
+                    id: BenchId,
+                    function_path: &'static str,
+                    mut config: ResolvedConfig|
+     -> Result<(), String> {
         if !cli.selects(&id.full()) {
-            return;
+            return Ok(());
+        }
+        if config
+            .tools
+            .iter()
+            .any(|t| t.kind() == ValgrindTool::Callgrind)
+        {
+            return Err(format!(
+                "{}: Tool::new(ValgrindTool::Callgrind) in its config; Callgrind always runs, \
+                 give its arguments with raw_callgrind_args",
+                id.full()
+            ));
         }
         if let Some((k, n)) = cli.partition {
             if share(&id.full(), n) != k - 1 {
-                return;
+                return Ok(());
             }
         }
         config.deterministic_random = cli
@@ -144,9 +164,11 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
             group,
             kind,
             id,
+            function_path,
             config,
             paths,
         });
+        Ok(())
     };
     for (g, group) in main.groups.iter().enumerate() {
         if !groups.insert(group.name) {
@@ -171,7 +193,7 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                     function.config.as_ref(),
                     bench.config.as_ref(),
                 ]);
-                push(g, JobKind::Library([g, f, b]), id, config);
+                push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
             }
         }
     }
@@ -246,8 +268,9 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                         main.groups.len() + g,
                         JobKind::Binary(Box::new(job)),
                         id,
+                        "",
                         config.clone(),
-                    );
+                    )?;
                 }
             }
         }

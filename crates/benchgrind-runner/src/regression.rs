@@ -6,6 +6,7 @@
 
 use crate::compare::{change, Change};
 use crate::metrics::{EventKind, Metrics};
+use crate::tools::ToolMetric;
 
 /// Limits over which a benchmark counts as regressed.
 ///
@@ -23,6 +24,8 @@ pub struct RegressionConfig {
     pub(crate) limits: Vec<(EventKind, f64)>,
     pub(crate) hard_limits: Vec<(EventKind, u64)>,
     pub(crate) fail_fast: Option<bool>,
+    pub(crate) tool_limits: Vec<(ToolMetric, f64)>,
+    pub(crate) tool_hard_limits: Vec<(ToolMetric, u64)>,
 }
 
 impl RegressionConfig {
@@ -42,15 +45,39 @@ impl RegressionConfig {
         self
     }
 
+    /// Relative limits on the values of the other tools (DHAT's `TotalBytes`, Memcheck's
+    /// `Errors`, ...), in percent of the previous run's or the baseline's value.
+    pub fn tool_limits<I: IntoIterator<Item = (ToolMetric, f64)>>(
+        &mut self,
+        limits: I,
+    ) -> &mut Self {
+        self.tool_limits.extend(limits);
+        self
+    }
+
+    /// Absolute caps on the values of the other tools, checked even on a first run.
+    pub fn tool_hard_limits<I: IntoIterator<Item = (ToolMetric, u64)>>(
+        &mut self,
+        limits: I,
+    ) -> &mut Self {
+        self.tool_hard_limits.extend(limits);
+        self
+    }
+
     /// Stop the run at the first regression instead of measuring the remaining benchmarks.
     pub fn fail_fast(&mut self, value: bool) -> &mut Self {
         self.fail_fast = Some(value);
         self
     }
 
-    /// The relative limits in force: the configured ones, else `Ir` at +10%.
+    /// The relative limits in force: the configured ones, else (when no limit at all is
+    /// configured, of Callgrind or another tool) `Ir` at +10%.
     pub fn effective_limits(&self) -> Vec<(EventKind, f64)> {
-        if self.limits.is_empty() && self.hard_limits.is_empty() {
+        let none = self.limits.is_empty()
+            && self.hard_limits.is_empty()
+            && self.tool_limits.is_empty()
+            && self.tool_hard_limits.is_empty();
+        if none {
             vec![(EventKind::Ir, 10.0)]
         } else {
             self.limits.clone()
@@ -172,7 +199,10 @@ pub fn parse_spec(text: &str) -> Result<RegressionConfig, String> {
                 .trim()
                 .parse::<u64>()
                 .map_err(|_| format!("`{part}`: `{}` is not a whole number", cap.trim()))?;
-            config.hard_limits.push((metric, cap));
+            match metric {
+                Ok(event) => config.hard_limits.push((event, cap)),
+                Err(tool) => config.tool_hard_limits.push((tool, cap)),
+            }
         } else if let Some((name, pct)) = part.split_once('=') {
             let metric = parse_metric(name)?;
             let pct = pct.trim().trim_end_matches('%');
@@ -181,25 +211,37 @@ pub fn parse_spec(text: &str) -> Result<RegressionConfig, String> {
                 .ok()
                 .filter(|p| p.is_finite())
                 .ok_or_else(|| format!("`{part}`: `{pct}` is not a percentage"))?;
-            config.limits.push((metric, pct));
+            match metric {
+                Ok(event) => config.limits.push((event, pct)),
+                Err(tool) => config.tool_limits.push((tool, pct)),
+            }
         } else {
             return Err(format!(
                 "`{part}` is not a limit; write METRIC=PERCENT (ir=5%) or METRIC<=COUNT"
             ));
         }
     }
-    if config.limits.is_empty() && config.hard_limits.is_empty() {
+    if config.limits.is_empty()
+        && config.hard_limits.is_empty()
+        && config.tool_limits.is_empty()
+        && config.tool_hard_limits.is_empty()
+    {
         return Err("no limit given; write for example ir=5%".into());
     }
     Ok(config)
 }
 
-fn parse_metric(name: &str) -> Result<EventKind, String> {
+/// A Callgrind metric (`Ok`) or another tool's (`Err`).
+fn parse_metric(name: &str) -> Result<Result<EventKind, ToolMetric>, String> {
     let name = name.trim();
-    EventKind::from_name(name).ok_or_else(|| {
+    if let Some(event) = EventKind::from_name(name) {
+        return Ok(Ok(event));
+    }
+    ToolMetric::from_name(name).map(Err).ok_or_else(|| {
         format!(
-            "unknown metric `{name}`; use one of: {}",
-            EventKind::ALL.map(EventKind::name).join(", ")
+            "unknown metric `{name}`; use one of: {}, or of the other tools: {}",
+            EventKind::ALL.map(EventKind::name).join(", "),
+            ToolMetric::ALL.map(ToolMetric::name).join(", ")
         )
     })
 }
@@ -268,6 +310,10 @@ mod tests {
             vec![(EventKind::Ir, 5.0), (EventKind::EstimatedCycles, -10.0)]
         );
         assert_eq!(c.hard_limits, vec![(EventKind::L1hits, 500)]);
+        let c = parse_spec("totalbytes=2%,errors<=0").unwrap();
+        assert_eq!(c.tool_limits, vec![(ToolMetric::TotalBytes, 2.0)]);
+        assert_eq!(c.tool_hard_limits, vec![(ToolMetric::Errors, 0)]);
+        assert!(c.effective_limits().is_empty(), "no default Ir limit then");
         assert!(parse_spec("ir=five")
             .unwrap_err()
             .contains("`five` is not a percentage"));

@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::metrics::Metrics;
 use crate::plan::BenchId;
 use crate::regression::Regression;
+use crate::tools::ToolResult;
 
 /// Where a set of values came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,11 +85,20 @@ pub struct BenchResult {
     pub log: Option<PathBuf>,
     /// Wall time of the Valgrind process.
     pub duration: Duration,
+    /// The other tools' results, in the order they ran.
+    pub tools: Vec<ToolResult>,
+    /// The flamegraph SVGs written.
+    pub flamegraphs: Vec<PathBuf>,
 }
 
 impl BenchResult {
-    /// Whether it failed.
+    /// Whether it failed: Callgrind's run or another tool's.
     pub fn failed(&self) -> bool {
-        matches!(self.outcome, Outcome::Failed { .. })
+        matches!(self.outcome, Outcome::Failed { .. }) || self.tools.iter().any(|t| t.failed())
+    }
+
+    /// Whether a limit was passed, of Callgrind or another tool.
+    pub fn regressed(&self) -> bool {
+        !self.regressions.is_empty() || self.tools.iter().any(|t| !t.regressions.is_empty())
     }
 }

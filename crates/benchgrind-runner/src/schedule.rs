@@ -119,6 +119,7 @@ mod tests {
                 id: None,
                 args: String::new(),
             },
+            function_path: "",
             config: resolve([]),
             paths,
         }
@@ -135,6 +136,10 @@ mod tests {
                 status: Status::Ok,
                 duration: Duration::ZERO,
             }
+        }
+
+        fn run_tool(&mut self, job: &Job, _tool: &crate::tools::Tool) -> RunOutput {
+            self.run(job)
         }
     }
 

@@ -66,6 +66,9 @@ pub struct Group {
 pub struct Function {
     /// The function's name.
     pub name: &'static str,
+    /// The function's full path (`crate::module::function`), how Valgrind's tools name it in
+    /// stacks; DHAT's totals are restricted to allocations under it.
+    pub path: &'static str,
     /// The `config` of `#[library_benchmark(config = ...)]`.
     pub config: Option<LibraryBenchmarkConfig>,
     /// The function's benches, one per `#[bench]` and one per argument of `#[benches]`.

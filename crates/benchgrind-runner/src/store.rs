@@ -168,6 +168,11 @@ impl BenchPaths {
         self.dir.join(format!("baseline.{name}.callgrind.out"))
     }
 
+    /// Another tool's file saved as baseline `name`: `baseline.NAME.dhat.out`.
+    pub fn tool_baseline(&self, name: &str, file: &str) -> PathBuf {
+        self.dir.join(format!("baseline.{name}.{file}"))
+    }
+
     /// The JSON summary of the last run.
     pub fn summary(&self) -> PathBuf {
         self.dir.join("summary.json")

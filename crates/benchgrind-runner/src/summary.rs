@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::compare::{change, Change};
 use crate::regression::Limit;
 use crate::result::{BenchResult, Outcome};
+use crate::tools::{self, ToolOutcome, ToolResult};
 
 /// The version of this format; bumped on any incompatible change.
 pub const VERSION: u32 = 1;
@@ -52,6 +53,26 @@ pub struct Summary {
     pub files: Files,
     /// Wall time of the Valgrind process in seconds.
     pub duration_secs: f64,
+    /// The other tools' results by tool (`dhat`, `memcheck`, ...); absent when none ran.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tools: BTreeMap<String, WireTool>,
+}
+
+/// One other tool's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTool {
+    /// `ok`, `regressed` or `failed`.
+    pub status: String,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Each metric by name (`TotalBytes`, `Errors`, ...).
+    pub metrics: BTreeMap<String, Metric>,
+    /// The limits passed.
+    pub regressions: Vec<WireRegression>,
+    /// The tool's output file, if it writes one besides the log.
+    pub out: Option<String>,
+    /// The tool's log.
+    pub log: String,
 }
 
 /// A metric's new and old value and their relation.
@@ -94,6 +115,81 @@ pub struct Files {
     pub profile: String,
     /// Valgrind's log, if a process ran.
     pub log: Option<String>,
+    /// The flamegraph SVGs written by this run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flamegraphs: Vec<String>,
+}
+
+/// A metric's wire form.
+fn metric(value: u64, old_value: Option<u64>) -> Metric {
+    let (diff_pct, factor) = match change(value, old_value) {
+        Change::NoOld => (None, None),
+        Change::Same => (Some(0.0), Some(1.0)),
+        Change::Diff { pct, factor } => (
+            Some(pct).filter(|p| p.is_finite()),
+            Some(factor).filter(|f| f.is_finite()),
+        ),
+    };
+    Metric {
+        new: value,
+        old: old_value,
+        diff_pct,
+        factor,
+    }
+}
+
+/// A limit's wire form.
+fn regression(metric: &str, limit: Limit, new: u64, old: Option<u64>) -> WireRegression {
+    let (kind, limit, diff_pct) = match limit {
+        Limit::Relative {
+            limit_pct,
+            diff_pct,
+        } => (
+            "relative",
+            limit_pct,
+            Some(diff_pct).filter(|d| d.is_finite()),
+        ),
+        Limit::Absolute { cap } => ("absolute", cap as f64, None),
+    };
+    WireRegression {
+        metric: metric.to_owned(),
+        kind: kind.to_owned(),
+        limit,
+        new,
+        old,
+        diff_pct,
+    }
+}
+
+fn wire_tool(result: &ToolResult) -> WireTool {
+    let (status, error, old) = match &result.outcome {
+        ToolOutcome::Failed { reason, .. } => ("failed", Some(reason.clone()), None),
+        ToolOutcome::Ran { old, .. } if result.regressions.is_empty() => ("ok", None, old.as_ref()),
+        ToolOutcome::Ran { old, .. } => ("regressed", None, old.as_ref()),
+    };
+    let metrics = tools::run::new_metrics(&result.outcome)
+        .map(|new| {
+            new.values
+                .iter()
+                .map(|&(m, v)| {
+                    let old_value = old.and_then(|o| o.get(m));
+                    (m.name().to_owned(), metric(v, old_value))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    WireTool {
+        status: status.to_owned(),
+        error,
+        metrics,
+        regressions: result
+            .regressions
+            .iter()
+            .map(|r| regression(r.metric.name(), r.limit, r.new, r.old))
+            .collect(),
+        out: result.out.as_ref().map(|p| p.display().to_string()),
+        log: result.log.display().to_string(),
+    }
 }
 
 impl Summary {
@@ -108,55 +204,26 @@ impl Summary {
                     .iter()
                     .map(|&(kind, value)| {
                         let old_value = old.as_ref().and_then(|o| o.get(kind));
-                        let (diff_pct, factor) = match change(value, old_value) {
-                            Change::NoOld => (None, None),
-                            Change::Same => (Some(0.0), Some(1.0)),
-                            Change::Diff { pct, factor } => (
-                                Some(pct).filter(|p| p.is_finite()),
-                                Some(factor).filter(|f| f.is_finite()),
-                            ),
-                        };
-                        let metric = Metric {
-                            new: value,
-                            old: old_value,
-                            diff_pct,
-                            factor,
-                        };
-                        (kind.name().to_owned(), metric)
+                        (kind.name().to_owned(), metric(value, old_value))
                     })
                     .collect();
-                let status = if result.regressions.is_empty() {
-                    "ok"
-                } else {
-                    "regressed"
+                let (status, error) = match tools::run::failure(&result.tools) {
+                    Some((reason, _)) => ("failed", Some(reason)),
+                    None if result.regressed() => ("regressed", None),
+                    None => ("ok", None),
                 };
-                (status, None, metrics)
+                (status, error, metrics)
             }
         };
         let regressions = result
             .regressions
             .iter()
-            .map(|r| {
-                let (kind, limit, diff_pct) = match r.limit {
-                    Limit::Relative {
-                        limit_pct,
-                        diff_pct,
-                    } => (
-                        "relative",
-                        limit_pct,
-                        Some(diff_pct).filter(|d| d.is_finite()),
-                    ),
-                    Limit::Absolute { cap } => ("absolute", cap as f64, None),
-                };
-                WireRegression {
-                    metric: r.metric.name().to_owned(),
-                    kind: kind.to_owned(),
-                    limit,
-                    new: r.new,
-                    old: r.old,
-                    diff_pct,
-                }
-            })
+            .map(|r| regression(r.metric.name(), r.limit, r.new, r.old))
+            .collect();
+        let tools = result
+            .tools
+            .iter()
+            .map(|t| (t.tool.id().to_owned(), wire_tool(t)))
             .collect();
         Summary {
             version: VERSION,
@@ -179,8 +246,14 @@ impl Summary {
                 dir: result.dir.display().to_string(),
                 profile: result.profile.display().to_string(),
                 log: result.log.as_ref().map(|l| l.display().to_string()),
+                flamegraphs: result
+                    .flamegraphs
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect(),
             },
             duration_secs: result.duration.as_secs_f64(),
+            tools,
         }
     }
 
@@ -281,6 +354,73 @@ impl Summary {
             profile: self.files.profile.clone().into(),
             log: self.files.log.clone().map(Into::into),
             duration: std::time::Duration::from_secs_f64(self.duration_secs.max(0.0)),
+            tools: self
+                .tools
+                .iter()
+                .map(|(name, wire)| wire.to_result(name, &self.id))
+                .collect::<Result<Vec<_>, String>>()?,
+            flamegraphs: Vec::new(),
+        })
+    }
+}
+
+impl WireTool {
+    /// The tool result this wire form describes (see [`Summary::to_result`]).
+    fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
+        use crate::tools::ValgrindTool;
+        use crate::tools::{ToolMetric, ToolMetrics, ToolRegression};
+        let tool = ValgrindTool::from_name(name)
+            .ok_or_else(|| format!("unknown tool `{name}` in the summary of {id}"))?;
+        let metric = |name: &str| {
+            ToolMetric::from_name(name)
+                .ok_or_else(|| format!("unknown {tool:?} metric `{name}` in the summary of {id}"))
+        };
+        let mut new = Vec::new();
+        let mut old = Vec::new();
+        for (name, m) in &self.metrics {
+            let kind = metric(name)?;
+            new.push((kind, m.new));
+            if let Some(o) = m.old {
+                old.push((kind, o));
+            }
+        }
+        let new = ToolMetrics { values: new };
+        let outcome = match &self.status[..] {
+            "failed" => ToolOutcome::Failed {
+                reason: self.error.clone().unwrap_or_else(|| "failed".into()),
+                new: (!new.values.is_empty()).then_some(new),
+            },
+            _ => ToolOutcome::Ran {
+                new,
+                old: (!old.is_empty()).then_some(ToolMetrics { values: old }),
+            },
+        };
+        let regressions = self
+            .regressions
+            .iter()
+            .map(|r| {
+                Ok(ToolRegression {
+                    metric: metric(&r.metric)?,
+                    new: r.new,
+                    old: r.old,
+                    limit: match &r.kind[..] {
+                        "absolute" => Limit::Absolute {
+                            cap: r.limit as u64,
+                        },
+                        _ => Limit::Relative {
+                            limit_pct: r.limit,
+                            diff_pct: r.diff_pct.unwrap_or(f64::INFINITY),
+                        },
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(ToolResult {
+            tool,
+            outcome,
+            regressions,
+            out: self.out.clone().map(Into::into),
+            log: self.log.clone().into(),
         })
     }
 }

@@ -124,7 +124,10 @@ pub use benchgrind_runner::binary::{
 /// [`enable_from_env`](random::enable_from_env) for programs measured as binary benchmarks.
 pub use benchgrind_runner::random;
 
-pub use benchgrind_runner::{EventKind, LibraryBenchmarkConfig, RegressionConfig};
+pub use benchgrind_runner::{
+    Direction, EventKind, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
+    RegressionConfig, Tool, ToolMetric, ValgrindTool,
+};
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]

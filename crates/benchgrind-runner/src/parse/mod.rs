@@ -2,7 +2,11 @@
 //!
 //! Parsers read bytes and report `path:line` for anything they cannot read.
 
+pub mod callgraph;
 pub mod callgrind;
+pub mod dhat;
+pub mod errors;
+pub mod massif;
 
 use std::fmt;
 use std::path::PathBuf;

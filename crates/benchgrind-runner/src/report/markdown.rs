@@ -43,7 +43,9 @@ impl Reporter for Markdown {
                     get(EventKind::EstimatedCycles).0,
                     get(EventKind::EstimatedCycles).1,
                 );
-                let status = if result.regressions.is_empty() {
+                let status = if let Some((reason, _)) = crate::tools::run::failure(&result.tools) {
+                    format!("failed: {}", reason.replace('|', "\\|"))
+                } else if result.regressions.is_empty() {
                     "ok".to_owned()
                 } else {
                     let names: Vec<_> =

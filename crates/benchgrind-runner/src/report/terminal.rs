@@ -7,6 +7,7 @@ use super::{write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
+use crate::tools::{ToolOutcome, ToolResult};
 
 /// The default output format.
 pub struct Terminal {
@@ -46,6 +47,9 @@ impl Reporter for Terminal {
                 for r in &result.regressions {
                     let line = format!("Performance has regressed: {}", r.describe());
                     writeln!(out, "  {}", style.paint("1;31", &line))?;
+                }
+                for tool in &result.tools {
+                    tool_section(out, style, tool)?;
                 }
             }
         }
@@ -92,12 +96,63 @@ pub fn metrics(
     old: Option<&Metrics>,
 ) -> io::Result<()> {
     for &(kind, value) in &new.values {
-        let old_value = old.and_then(|o| o.get(kind));
-        let label = format!("{}:", kind.label());
-        let old_text = old_value.map_or_else(|| "N/A".to_owned(), |v| v.to_string());
-        let change = change_text(style, change(value, old_value));
-        let value = style.paint("1", &format!("{value:>15}"));
-        writeln!(out, "  {label:<18}{value}|{old_text:<16}{change}")?;
+        metric_line(
+            out,
+            style,
+            kind.label(),
+            value,
+            old.and_then(|o| o.get(kind)),
+        )?;
+    }
+    Ok(())
+}
+
+/// One `label: new|old (change)` line.
+fn metric_line(
+    out: &mut dyn Write,
+    style: Style,
+    label: &str,
+    value: u64,
+    old_value: Option<u64>,
+) -> io::Result<()> {
+    let label = format!("{label}:");
+    let old_text = old_value.map_or_else(|| "N/A".to_owned(), |v| v.to_string());
+    let change = change_text(style, change(value, old_value));
+    let value = style.paint("1", &format!("{value:>15}"));
+    writeln!(out, "  {label:<18}{value}|{old_text:<16}{change}")
+}
+
+/// Another tool's part: a rule with its name, its metrics, and its failure or limits.
+fn tool_section(out: &mut dyn Write, style: Style, tool: &ToolResult) -> io::Result<()> {
+    let title = format!("======= {} ", tool.tool.title().to_uppercase());
+    writeln!(out, "  {title:=<50}")?;
+    let (new, old) = match &tool.outcome {
+        ToolOutcome::Ran { new, old } => (Some(new), old.as_ref()),
+        ToolOutcome::Failed { new, .. } => (new.as_ref(), None),
+    };
+    for &(metric, value) in new.iter().flat_map(|n| &n.values) {
+        metric_line(
+            out,
+            style,
+            metric.label(),
+            value,
+            old.and_then(|o| o.get(metric)),
+        )?;
+    }
+    match &tool.outcome {
+        ToolOutcome::Failed { reason, .. } => {
+            writeln!(out, "  {} {reason}", style.paint("1;31", "FAILED:"))?;
+            writeln!(out, "  log: {}", tool.log.display())?;
+        }
+        ToolOutcome::Ran { .. } => {
+            if let Some(file) = &tool.out {
+                writeln!(out, "  out: {}", file.display())?;
+            }
+        }
+    }
+    for r in &tool.regressions {
+        let line = format!("Performance has regressed: {}", r.describe(tool.tool));
+        writeln!(out, "  {}", style.paint("1;31", &line))?;
     }
     Ok(())
 }

@@ -1,0 +1,161 @@
+//! Running the other tools on one benchmark after Callgrind: one Valgrind process per tool,
+//! then the same steps as for Callgrind (read what to compare with first, run, read the new
+//! files, rotate them into place, save a baseline, check limits).
+
+use std::path::PathBuf;
+
+use crate::args::Cli;
+use crate::execute::{Executor, Status};
+use crate::plan::Job;
+use crate::regression::RegressionConfig;
+use crate::result::Source;
+use crate::store::{self, Which};
+
+use super::{
+    check, describe_errors, read_metrics, selected, Context, Tool, ToolMetrics, ToolOutcome,
+    ToolRegression, ToolResult, ValgrindTool,
+};
+
+/// Runs every tool the benchmark's configuration and `--tools` ask for.
+pub fn run_all(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    compare_with: &Source,
+    regression: Option<&RegressionConfig>,
+) -> Vec<ToolResult> {
+    selected(&job.config.tools, &cli.tools)
+        .iter()
+        .map(|tool| run_one(job, cli, executor, tool, compare_with, regression))
+        .collect()
+}
+
+fn run_one(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    tool: &Tool,
+    compare_with: &Source,
+    regression: Option<&RegressionConfig>,
+) -> ToolResult {
+    let kind = tool.kind();
+    let paths = &job.paths;
+    let cx = Context {
+        function: job.function_path,
+    };
+    let metrics_file = kind.metrics_file();
+    // What to compare with, read before the run replaces it; an unreadable old file only
+    // means there is nothing to compare with.
+    let old_path = match compare_with {
+        Source::Baseline(name) => Some(paths.tool_baseline(name, &metrics_file)),
+        _ => paths.previous(&metrics_file),
+    };
+    let old = old_path
+        .filter(|p| p.exists())
+        .and_then(|p| read_metrics(kind, &p, cx).ok());
+
+    let output = executor.run_tool(job, tool);
+    let new_file = paths.file(&metrics_file, Which::New);
+    let new = read_metrics(kind, &new_file, cx);
+    let mut result = ToolResult {
+        tool: kind,
+        outcome: ToolOutcome::Failed {
+            reason: String::new(),
+            new: None,
+        },
+        regressions: Vec::new(),
+        out: kind.out_file().map(|f| paths.file(f, Which::New)),
+        log: paths.file(&kind.log_file(), Which::New),
+    };
+    match (output.status, new) {
+        (Status::Failed(how), new) => {
+            let reason = match &new {
+                Ok(metrics) if kind.reports_errors() => describe_errors(kind, metrics, &how),
+                _ => format!("{} {how}", kind.title()),
+            };
+            result.outcome = ToolOutcome::Failed {
+                reason,
+                new: new.ok(),
+            };
+        }
+        (Status::Ok, Err(e)) => {
+            result.outcome = ToolOutcome::Failed {
+                reason: format!("{}: {e}", kind.title()),
+                new: None,
+            };
+        }
+        (Status::Ok, Ok(new)) => match promote(job, cli, kind.files(), &metrics_file) {
+            Ok(()) => {
+                result.out = kind.out_file().map(|f| paths.file(f, Which::Current));
+                result.log = paths.file(&kind.log_file(), Which::Current);
+                if let Some(config) = regression {
+                    result.regressions = check(config, &new, old.as_ref());
+                }
+                result.outcome = ToolOutcome::Ran { new, old };
+            }
+            Err(reason) => {
+                result.outcome = ToolOutcome::Failed {
+                    reason,
+                    new: Some(new),
+                }
+            }
+        },
+    }
+    result
+}
+
+/// Makes the new files current (the current ones old) and saves the metrics file as a
+/// baseline with `--save-baseline`.
+fn promote(job: &Job, cli: &Cli, files: Vec<String>, metrics_file: &str) -> Result<(), String> {
+    let paths = &job.paths;
+    for file in files.iter().filter(|f| paths.file(f, Which::New).exists()) {
+        paths.promote(file).map_err(|e| {
+            format!(
+                "cannot move the new {file} into {}: {e}",
+                paths.dir.display()
+            )
+        })?;
+    }
+    if let Some(name) = &cli.save_baseline {
+        let current = paths.file(metrics_file, Which::Current);
+        let baseline = paths.tool_baseline(name, metrics_file);
+        store::copy_atomic(&current, &baseline).map_err(|e| {
+            format!(
+                "cannot save baseline `{name}` to {}: {e}",
+                baseline.display()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// The metrics of a failed or successful run, whichever it has.
+pub fn new_metrics(outcome: &ToolOutcome) -> Option<&ToolMetrics> {
+    match outcome {
+        ToolOutcome::Ran { new, .. } => Some(new),
+        ToolOutcome::Failed { new, .. } => new.as_ref(),
+    }
+}
+
+/// The failures of a benchmark's tools as one reason, with the first failing tool's log.
+pub fn failure(results: &[ToolResult]) -> Option<(String, PathBuf)> {
+    let failed: Vec<&ToolResult> = results.iter().filter(|r| r.failed()).collect();
+    let log = failed.first()?.log.clone();
+    let reasons: Vec<&str> = failed
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            ToolOutcome::Failed { reason, .. } => Some(reason.as_str()),
+            ToolOutcome::Ran { .. } => None,
+        })
+        .collect();
+    Some((reasons.join("; "), log))
+}
+
+/// Every tool's passed limits.
+pub fn regressions(
+    results: &[ToolResult],
+) -> impl Iterator<Item = (ValgrindTool, &ToolRegression)> {
+    results
+        .iter()
+        .flat_map(|r| r.regressions.iter().map(move |g| (r.tool, g)))
+}
