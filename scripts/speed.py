@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Prints benchgrind's speed figures, each beside what it is compared with, measured in one run.
+
+The anchor suite (examples/benches/anchor.rs and anchor_bin.rs): fibonacci 10 and 30, bubble
+sorts of 100-2000 elements, substring counts in a 1 MiB haystack and two small binary runs, 16
+benchmarks. Figures:
+
+- wall time of the suite with default settings (after the build), first and second run;
+- the floor: one `valgrind --tool=callgrind` start of the same bench binary;
+- gungraun 0.20 on the same suite, serial and with --parallel=auto (skip with --no-gungraun;
+  the first run installs gungraun-runner 0.20 and builds the suite under target/speed, which
+  takes a few minutes and needs crates.io);
+- instruction counts of the fork server against --isolation=process;
+- the marginal cost of one more trivial benchmark (41 against 1, examples/benches/trivial.rs);
+- the harness time of a filter that matches nothing.
+
+Usage: python3 scripts/speed.py [--no-gungraun]
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+SPEED = TARGET / "speed"
+
+
+def run(cmd, **kw):
+    """Runs a command; returns (seconds, CompletedProcess)."""
+    start = time.monotonic()
+    done = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    return time.monotonic() - start, done
+
+
+def must(cmd, **kw):
+    seconds, done = run(cmd, **kw)
+    if done.returncode not in (0,):
+        sys.exit(f"failed: {' '.join(map(str, cmd))}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
+    return seconds, done
+
+
+def bench_binaries(manifest_dir, package, benches, env=None):
+    """Builds bench targets with cargo and returns {name: executable}."""
+    cmd = ["cargo", "bench", "--no-run", "--message-format=json", "-p", package]
+    for b in benches:
+        cmd += ["--bench", b]
+    _, done = must(cmd, cwd=manifest_dir, env=env)
+    found = {}
+    for line in done.stdout.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg.get("executable"):
+            if "bench" in msg["target"]["kind"]:
+                found[msg["target"]["name"]] = msg["executable"]
+    return found
+
+
+def instructions(report):
+    """{header: instructions} of a terminal report (benchgrind's or gungraun's)."""
+    counts, header = {}, None
+    for line in report.splitlines():
+        if line and not line.startswith(" ") and "::" in line:
+            header = line.strip()
+        m = re.match(r"\s+Instructions:\s+(\d+)\|", line)
+        if m and header:
+            counts[header] = int(m.group(1))
+    return counts
+
+
+def benchgrind_suite(bins, home, extra=()):
+    """Runs the two anchor bench binaries as `cargo bench` would; returns (seconds, reports)."""
+    total, reports = 0.0, []
+    for name in ("anchor", "anchor_bin"):
+        seconds, done = must([bins[name], "--bench", f"--home={home}", *extra],
+                             cwd=ROOT / "examples", env={**os.environ, "BENCHGRIND_COLOR": "never"})
+        total += seconds
+        reports.append(done.stdout)
+    return total, "\n".join(reports)
+
+
+def gungraun_suite():
+    """Builds the gungraun copy of the suite; returns (bins, env) or None when it cannot."""
+    runner_root = SPEED / "gungraun-runner"
+    runner = runner_root / "bin" / "gungraun-runner"
+    if not runner.exists():
+        print("installing gungraun-runner 0.20.0 (once) ...", flush=True)
+        must(["cargo", "install", "--locked", "gungraun-runner", "--version", "0.20.0",
+              "--root", str(runner_root)])
+    suite = SPEED / "gungraun-suite"
+    shutil.copytree(ROOT / "scripts" / "speed" / "gungraun", suite, dirs_exist_ok=True)
+    shutil.copy(ROOT / "examples" / "src" / "lib.rs", suite / "src" / "lib.rs")
+    shutil.copy(ROOT / "examples" / "src" / "bin" / "my-foo.rs", suite / "src" / "my-foo.rs")
+    env = {**os.environ, "PATH": f"{runner.parent}:{os.environ['PATH']}",
+           "CARGO_TARGET_DIR": str(SPEED / "gungraun-target")}
+    print("building the gungraun suite ...", flush=True)
+    bins = bench_binaries(suite, "anchor-gungraun", ["anchor", "anchor_bin"], env=env)
+    return bins, env, suite
+
+
+def gungraun_time(bins, env, suite, home, extra=()):
+    total, reports = 0.0, []
+    for name in ("anchor", "anchor_bin"):
+        seconds, done = must([bins[name], "--bench", f"--home={home}", *extra], cwd=suite,
+                             env={**env, "GUNGRAUN_COLOR": "never"})
+        total += seconds
+        reports.append(done.stdout + done.stderr)
+    return total, "\n".join(reports)
+
+
+def main():
+    with_gungraun = "--no-gungraun" not in sys.argv[1:]
+    print("building the benchgrind suite ...", flush=True)
+    bins = bench_binaries(ROOT, "benchgrind-examples", ["anchor", "anchor_bin", "trivial"])
+    rows = []
+    tmp = Path(tempfile.mkdtemp(prefix="benchgrind-speed-"))
+    try:
+        floor, _ = must(["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                         "--callgrind-out-file=/dev/null", "--log-file=/dev/null",
+                         bins["anchor"], "--list"])
+        first, report = benchgrind_suite(bins, tmp / "home")
+        second, report = benchgrind_suite(bins, tmp / "home")
+        fork_counts = instructions(report)
+        process_time, process_report = benchgrind_suite(bins, tmp / "home-process",
+                                                        ["--isolation=process"])
+        process_counts = instructions(process_report)
+        serial_time, _ = benchgrind_suite(bins, tmp / "home-serial", ["--jobs=1"])
+        if len(fork_counts) != 16:
+            sys.exit(f"expected 16 benchmarks, got {len(fork_counts)}:\n{report}")
+        diff = max(abs(fork_counts[k] - process_counts[k]) for k in fork_counts)
+
+        one, _ = must([bins["trivial"], "--bench", f"--home={tmp / 't'}", "--jobs=1",
+                       "--exact", "trivial::trivial::add_one::n_0"], cwd=ROOT / "examples")
+        all41, _ = must([bins["trivial"], "--bench", f"--home={tmp / 't'}", "--jobs=1"],
+                        cwd=ROOT / "examples")
+        all41_default, _ = must([bins["trivial"], "--bench", f"--home={tmp / 't'}"],
+                                cwd=ROOT / "examples")
+        nothing, _ = must([bins["trivial"], "--bench", "nothing-matches-this"],
+                          cwd=ROOT / "examples")
+
+        rows.append(("suite, default settings, 2nd run", second, "<= 1.8 s", second <= 1.8))
+        rows.append(("suite, default settings, 1st run", first, "", None))
+        rows.append(("suite, --jobs=1", serial_time, "", None))
+        rows.append(("suite, --isolation=process", process_time, "", None))
+        rows.append(("floor: one callgrind start of the bench binary", floor, "", None))
+        marginal = (all41 - one) / 40
+        rows.append(("marginal trivial benchmark (--jobs=1)", marginal,
+                     "<= 0.020 s", marginal <= 0.020))
+        rows.append(("41 trivial benchmarks, default settings", all41_default, "", None))
+        rows.append(("filter matching nothing", nothing, "< 0.050 s", nothing < 0.050))
+
+        if with_gungraun:
+            gbins, genv, suite = gungraun_suite()
+            g_serial, _ = gungraun_time(gbins, genv, suite, tmp / "g1")
+            g_parallel, g_report = gungraun_time(gbins, genv, suite, tmp / "g2",
+                                                 ["--parallel=auto"])
+            rows.append(("gungraun 0.20, serial", g_serial, "", None))
+            rows.append(("gungraun 0.20, --parallel=auto", g_parallel, "", None))
+            ratio = second / g_parallel
+            rows.append(("benchgrind / gungraun --parallel", ratio, "<= 0.4", ratio <= 0.4))
+            g_counts = instructions(g_report)
+            if g_counts:
+                print("\ninstructions, benchgrind vs gungraun 0.20 (gungraun counts its wrapper):")
+                for k, n in sorted(fork_counts.items()):
+                    tail = k.split("::", 1)[1]
+                    other = next((v for h, v in g_counts.items() if h.split("::", 1)[1].split(" ")[0] == tail.split(" ")[0]
+                                  and h.split(" ")[-1].split(":")[0] == tail.split(" ")[-1].split(":")[0]), None)
+                    print(f"  {tail:<60} {n:>12} {other if other is not None else '-':>12}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print(f"\nfork server vs --isolation=process: largest instruction difference {diff} "
+          f"over 16 benchmarks (target: <= 2) {'ok' if diff <= 2 else 'MISSED'}")
+    print(f"\n{'figure':<52} {'value':>10}  target")
+    for name, value, target, ok in rows:
+        unit = "" if name.startswith("benchgrind /") else " s"
+        mark = "" if ok is None else ("ok" if ok else "MISSED")
+        print(f"{name:<52} {value:>8.3f}{unit:<2}  {target} {mark}")
+
+
+if __name__ == "__main__":
+    main()
