@@ -14,7 +14,11 @@ benchmarks. Figures:
 - the marginal cost of one more trivial benchmark (41 against 1, examples/benches/trivial.rs);
 - the harness time of a filter that matches nothing.
 
-Usage: python3 scripts/speed.py [--no-gungraun]
+Wall times on a shared machine move by 10-20% between runs, so every timing is repeated
+(--repeat, default 3) and reported as the median with the range; targets are judged on the
+median.
+
+Usage: python3 scripts/speed.py [--no-gungraun] [--repeat=N]
 """
 
 import json
@@ -113,74 +117,95 @@ def gungraun_time(bins, env, suite, home, extra=()):
     return total, "\n".join(reports)
 
 
+REPEAT = 3
+
+
+def repeated(measure):
+    """Runs `measure` (returning (seconds, extra)) REPEAT times: (median, min, max, last extra)."""
+    results = [measure() for _ in range(REPEAT)]
+    times = sorted(r[0] for r in results)
+    return times[len(times) // 2], times[0], times[-1], results[-1][1]
+
+
 def main():
+    global REPEAT
     with_gungraun = "--no-gungraun" not in sys.argv[1:]
+    for arg in sys.argv[1:]:
+        if arg.startswith("--repeat="):
+            REPEAT = max(1, int(arg.split("=", 1)[1]))
     print("building the benchgrind suite ...", flush=True)
     bins = bench_binaries(ROOT, "benchgrind-examples", ["anchor", "anchor_bin", "trivial"])
     rows = []
     tmp = Path(tempfile.mkdtemp(prefix="benchgrind-speed-"))
     try:
-        floor, _ = must(["valgrind", "--tool=callgrind", "--instr-atstart=no",
-                         "--callgrind-out-file=/dev/null", "--log-file=/dev/null",
-                         bins["anchor"], "--list"])
-        first, report = benchgrind_suite(bins, tmp / "home")
-        second, report = benchgrind_suite(bins, tmp / "home")
+        floor = repeated(lambda: must(["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                                       "--callgrind-out-file=/dev/null", "--log-file=/dev/null",
+                                       bins["anchor"], "--benchgrind-server"],
+                                      stdin=subprocess.DEVNULL))
+        first = benchgrind_suite(bins, tmp / "home")[0]
+        second = repeated(lambda: benchgrind_suite(bins, tmp / "home"))
+        report = second[3]
         fork_counts = instructions(report)
-        process_time, process_report = benchgrind_suite(bins, tmp / "home-process",
-                                                        ["--isolation=process"])
-        process_counts = instructions(process_report)
-        serial_time, _ = benchgrind_suite(bins, tmp / "home-serial", ["--jobs=1"])
+        process = repeated(lambda: benchgrind_suite(bins, tmp / "home-process",
+                                                    ["--isolation=process"]))
+        process_counts = instructions(process[3])
+        serial = repeated(lambda: benchgrind_suite(bins, tmp / "home-serial", ["--jobs=1"]))
         if len(fork_counts) != 16:
             sys.exit(f"expected 16 benchmarks, got {len(fork_counts)}:\n{report}")
         diff = max(abs(fork_counts[k] - process_counts[k]) for k in fork_counts)
 
-        one, _ = must([bins["trivial"], "--bench", f"--home={tmp / 't'}", "--jobs=1",
-                       "--exact", "trivial::trivial::add_one::n_0"], cwd=ROOT / "examples")
-        all41, _ = must([bins["trivial"], "--bench", f"--home={tmp / 't'}", "--jobs=1"],
-                        cwd=ROOT / "examples")
-        all41_default, _ = must([bins["trivial"], "--bench", f"--home={tmp / 't'}"],
-                                cwd=ROOT / "examples")
-        nothing, _ = must([bins["trivial"], "--bench", "nothing-matches-this"],
-                          cwd=ROOT / "examples")
+        trivial = lambda *extra: must([bins["trivial"], "--bench", f"--home={tmp / 't'}", *extra],
+                                      cwd=ROOT / "examples")
+        one = repeated(lambda: trivial("--jobs=1", "--exact", "trivial::trivial::add_one::n_0"))
+        all41 = repeated(lambda: trivial("--jobs=1"))
+        all41_default = repeated(lambda: trivial())
+        nothing = repeated(lambda: trivial("nothing-matches-this"))
 
-        rows.append(("suite, default settings, 2nd run", second, "<= 1.8 s", second <= 1.8))
-        rows.append(("suite, default settings, 1st run", first, "", None))
-        rows.append(("suite, --jobs=1", serial_time, "", None))
-        rows.append(("suite, --isolation=process", process_time, "", None))
+        rows.append(("suite, default settings (after a first run)", second, "<= 1.8 s",
+                     second[0] <= 1.8))
+        rows.append(("suite, default settings, first run", (first, first, first), "", None))
+        rows.append(("suite, --jobs=1", serial, "", None))
+        rows.append(("suite, --isolation=process", process, "", None))
         rows.append(("floor: one callgrind start of the bench binary", floor, "", None))
-        marginal = (all41 - one) / 40
+        marginal = tuple((a - o) / 40 for a, o in zip(all41[:3], one[:3]))
         rows.append(("marginal trivial benchmark (--jobs=1)", marginal,
-                     "<= 0.020 s", marginal <= 0.020))
+                     "<= 0.020 s", marginal[0] <= 0.020))
         rows.append(("41 trivial benchmarks, default settings", all41_default, "", None))
-        rows.append(("filter matching nothing", nothing, "< 0.050 s", nothing < 0.050))
+        rows.append(("filter matching nothing", nothing, "< 0.050 s", nothing[0] < 0.050))
 
         if with_gungraun:
             gbins, genv, suite = gungraun_suite()
-            g_serial, _ = gungraun_time(gbins, genv, suite, tmp / "g1")
-            g_parallel, g_report = gungraun_time(gbins, genv, suite, tmp / "g2",
-                                                 ["--parallel=auto"])
+            g_serial = repeated(lambda: gungraun_time(gbins, genv, suite, tmp / "g1"))
+            g_parallel = repeated(lambda: gungraun_time(gbins, genv, suite, tmp / "g2",
+                                                        ["--parallel=auto"]))
+            g_report = g_parallel[3]
             rows.append(("gungraun 0.20, serial", g_serial, "", None))
             rows.append(("gungraun 0.20, --parallel=auto", g_parallel, "", None))
-            ratio = second / g_parallel
-            rows.append(("benchgrind / gungraun --parallel", ratio, "<= 0.4", ratio <= 0.4))
+            ratio = second[0] / g_parallel[0]
+            rows.append(("benchgrind / gungraun --parallel (medians)", (ratio, ratio, ratio),
+                         "<= 0.4", ratio <= 0.4))
             g_counts = instructions(g_report)
             if g_counts:
                 print("\ninstructions, benchgrind vs gungraun 0.20 (gungraun counts its wrapper):")
+                def key(header):
+                    path, _, rest = header.partition(" ")
+                    return path.split("::")[-1], rest.split(":")[0]
+                by_key = {key(h): v for h, v in g_counts.items()}
                 for k, n in sorted(fork_counts.items()):
-                    tail = k.split("::", 1)[1]
-                    other = next((v for h, v in g_counts.items() if h.split("::", 1)[1].split(" ")[0] == tail.split(" ")[0]
-                                  and h.split(" ")[-1].split(":")[0] == tail.split(" ")[-1].split(":")[0]), None)
-                    print(f"  {tail:<60} {n:>12} {other if other is not None else '-':>12}")
+                    other = by_key.get(key(k), "-")
+                    print(f"  {k.split('::', 1)[1]:<60} {n:>12} {other:>12}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(f"\nfork server vs --isolation=process: largest instruction difference {diff} "
           f"over 16 benchmarks (target: <= 2) {'ok' if diff <= 2 else 'MISSED'}")
-    print(f"\n{'figure':<52} {'value':>10}  target")
+    print(f"\nmedian of {REPEAT} runs (range)")
+    print(f"{'figure':<52} {'median':>8}  {'range':<15}  target")
     for name, value, target, ok in rows:
         unit = "" if name.startswith("benchgrind /") else " s"
         mark = "" if ok is None else ("ok" if ok else "MISSED")
-        print(f"{name:<52} {value:>8.3f}{unit:<2}  {target} {mark}")
+        spread = f"{value[1]:.3f}-{value[2]:.3f}" if value[1] != value[2] else ""
+        print(f"{name:<52} {value[0]:>6.3f}{unit:<2}  {spread:<15}  {target} {mark}")
 
 
 if __name__ == "__main__":

@@ -32,21 +32,12 @@ pub fn string_to_u64(line: String) -> Result<u64, String> {
         .map_err(|e| format!("`{line}` is not a number: {e}"))
 }
 
-/// Counts the non-overlapping occurrences of `needle` in `haystack`.
-pub fn count_substring(haystack: &[u8], needle: &[u8]) -> usize {
-    if needle.is_empty() || needle.len() > haystack.len() {
+/// Counts the non-overlapping occurrences of `needle` in `haystack` (std's two-way search).
+pub fn count_substring(haystack: &str, needle: &str) -> usize {
+    if needle.is_empty() {
         return 0;
     }
-    let (mut count, mut i) = (0, 0);
-    while i + needle.len() <= haystack.len() {
-        if &haystack[i..i + needle.len()] == needle {
-            count += 1;
-            i += needle.len();
-        } else {
-            i += 1;
-        }
-    }
-    count
+    haystack.matches(needle).count()
 }
 
 #[cfg(test)]
@@ -58,6 +49,8 @@ mod tests {
         assert_eq!(fibonacci(10), 89);
         assert_eq!(bubble_sort(vec![3, 1, 2]), vec![1, 2, 3]);
         assert_eq!(string_to_u64("11".into()), Ok(11));
-        assert_eq!(count_substring(b"abcabcab", b"abc"), 2);
+        assert_eq!(count_substring("abcabcab", "abc"), 2);
+        assert_eq!(count_substring("aaaa", "aa"), 2);
+        assert_eq!(count_substring("abc", ""), 0);
     }
 }

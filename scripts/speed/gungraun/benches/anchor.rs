@@ -26,13 +26,13 @@ fn sort(input: Vec<i32>) -> Vec<i32> {
     black_box(bubble_sort(input))
 }
 
-fn haystack(needle: &'static str) -> (Vec<u8>, &'static str) {
+fn haystack(needle: &'static str) -> (String, &'static str) {
     let words = ["lorem", "ipsum", "dolor", "sit", "amet", "needle", "hay", "stack"];
-    let mut text = Vec::with_capacity(1 << 20);
+    let mut text = String::with_capacity(1 << 20);
     let mut i = 0usize;
     while text.len() < 1 << 20 {
-        text.extend_from_slice(words[(i * 7 + i / 3) % words.len()].as_bytes());
-        text.push(b' ');
+        text.push_str(words[(i * 7 + i / 3) % words.len()]);
+        text.push(' ');
         i += 1;
     }
     text.truncate(1 << 20);
@@ -41,8 +41,8 @@ fn haystack(needle: &'static str) -> (Vec<u8>, &'static str) {
 
 #[library_benchmark]
 #[benches::mib(args = ["needle", "ipsum dolor", "zzz", "a"], setup = haystack)]
-fn substrings(input: (Vec<u8>, &'static str)) -> usize {
-    black_box(count_substring(&input.0, input.1.as_bytes()))
+fn substrings(input: (String, &'static str)) -> usize {
+    black_box(count_substring(&input.0, input.1))
 }
 
 library_benchmark_group!(name = anchor; benchmarks = fib, sort, substrings);
