@@ -9,7 +9,7 @@ use common::{blocks, run, stdout, Block};
 
 const BIN: &str = env!("CARGO_BIN_EXE_e2e_lib");
 
-const HEADERS: [&str; 7] = [
+const HEADERS: [&str; 8] = [
     "e2e_lib::fib_group::bench_fibonacci short:10",
     "e2e_lib::fib_group::bench_fibonacci medium:15",
     "e2e_lib::fib_group::bench_panics boom:7",
@@ -17,6 +17,7 @@ const HEADERS: [&str; 7] = [
     "e2e_lib::fib_group::bench_sort sort_1:1000",
     "e2e_lib::fib_group::empty",
     "e2e_lib::env_group::env_reader env_size:()",
+    "e2e_lib::env_group::reads_stdin_and_prints",
 ];
 
 fn bench_dir(home: &Path, group: &str, leaf: &str) -> std::path::PathBuf {
@@ -71,8 +72,17 @@ fn a_panicking_benchmark_fails_alone_and_a_second_run_shows_no_change() {
         report.contains("FAILED e2e_lib::fib_group::bench_panics::boom: panicked"),
         "{report}"
     );
-    assert!(report.contains("7 benchmarks in"), "{report}");
-    assert!(report.contains("6 measured, 1 failed"), "{report}");
+    assert!(report.contains("8 benchmarks in"), "{report}");
+    assert!(report.contains("7 measured, 1 failed"), "{report}");
+    // What a benchmark prints goes to its capture file, never into the report or the fork
+    // server's answers; its stdin is empty.
+    assert!(!report.contains("read 0 bytes"), "{report}");
+    let capture =
+        bench_dir(home.path(), "env_group", "reads_stdin_and_prints").join("capture.stdout");
+    assert_eq!(
+        std::fs::read_to_string(capture).unwrap(),
+        "read 0 bytes from stdin\n"
+    );
     let log = bench_dir(home.path(), "fib_group", "bench_panics.boom").join("callgrind.log.new");
     assert!(report.contains(&log.display().to_string()), "{report}");
     assert!(log.is_file(), "the failed run's log is kept");
@@ -179,7 +189,7 @@ fn counts_do_not_depend_on_directory_environment_or_load() {
     busy.wait().unwrap();
 
     let reference = counts(&stdout(&plain));
-    assert_eq!(reference.len(), 5, "{}", stdout(&plain));
+    assert_eq!(reference.len(), 6, "{}", stdout(&plain));
     assert_eq!(counts(&stdout(&with_env)), reference);
     assert_eq!(counts(&stdout(&loaded)), reference);
 }
@@ -264,7 +274,7 @@ fn usage_errors_exit_2_and_list_and_filters_select() {
     let out = run(BIN, &["--list", "--bench"], home.path(), &[]);
     assert_eq!(out.status.code(), Some(0));
     let listed: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
-    assert_eq!(listed.len(), 7, "{listed:?}");
+    assert_eq!(listed.len(), 8, "{listed:?}");
     assert_eq!(
         listed[0],
         "e2e_lib::fib_group::bench_fibonacci::short: benchmark"

@@ -46,7 +46,7 @@ fn the_fork_server_counts_what_a_process_per_benchmark_counts() {
     let tmp = tempfile::tempdir().unwrap();
     let fork = measure(Path::new(BIN), tmp.path(), &["--jobs=2"]);
     let process = measure(Path::new(BIN), tmp.path(), &["--isolation=process"]);
-    assert_eq!(fork.len(), 6, "{fork:?}");
+    assert_eq!(fork.len(), 7, "{fork:?}");
     assert_eq!(
         fork.keys().collect::<Vec<_>>(),
         process.keys().collect::<Vec<_>>()
@@ -70,7 +70,7 @@ fn filtering_out_or_adding_a_benchmark_changes_no_other_count() {
     let more = copy_to(MORE, &tmp.path().join("b"));
     let all = measure(&bin, tmp.path(), &[]);
     let filtered = measure(&bin, tmp.path(), &["--skip=bench_sort", "--skip=empty"]);
-    assert_eq!(filtered.len(), 3, "{filtered:?}");
+    assert_eq!(filtered.len(), 4, "{filtered:?}");
     for (bench, n) in &filtered {
         assert_eq!(all[bench], *n, "{bench}");
     }
@@ -178,7 +178,7 @@ fn test_mode_runs_every_benchmark_once_without_valgrind() {
         "{text}"
     );
     assert!(
-        text.contains("test result: FAILED. 6 passed; 1 failed;"),
+        text.contains("test result: FAILED. 7 passed; 1 failed;"),
         "{text}"
     );
     assert!(text.contains("the benchmark fell over at 7"), "{text}");

@@ -12,9 +12,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Attribute, Expr, ItemFn};
 
-use crate::keyvalue::{as_assignment, parse_exprs};
 use crate::library::{
-    attr_id, bench_attr_kind, check_count, check_signature, parse_raw, read_lines, set_once, Kind,
+    attr_id, bench_attr_kind, check_count, check_signature, parse_defaults, parse_raw, read_lines,
+    Defaults, Kind,
 };
 
 /// One bench after `#[benches]` is spread out.
@@ -26,16 +26,9 @@ struct Case {
     teardown: Option<Expr>,
 }
 
-#[derive(Default)]
-struct Defaults {
-    config: Option<Expr>,
-    setup: Option<Expr>,
-    teardown: Option<Expr>,
-}
-
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item)?;
-    let defaults = parse_defaults(attr)?;
+    let defaults = parse_defaults(attr, "#[binary_benchmark]")?;
     check_signature(&func, "#[binary_benchmark]")?;
     let params = func.sig.inputs.len();
     let name = func.sig.ident.clone();
@@ -145,34 +138,6 @@ fn hook(expr: &Expr, args: &[Expr]) -> TokenStream {
         let __hook: fn() = || { #body };
         __hook
     }}
-}
-
-fn parse_defaults(attr: TokenStream) -> syn::Result<Defaults> {
-    let mut defaults = Defaults::default();
-    for expr in parse_exprs(attr)? {
-        let Some((key, value)) = as_assignment(&expr) else {
-            return Err(syn::Error::new_spanned(
-                &expr,
-                "#[binary_benchmark] takes `config = ...`, `setup = ...` and `teardown = ...`",
-            ));
-        };
-        let slot = match key.to_string().as_str() {
-            "config" => &mut defaults.config,
-            "setup" => &mut defaults.setup,
-            "teardown" => &mut defaults.teardown,
-            other => {
-                return Err(syn::Error::new(
-                    key.span(),
-                    format!(
-                        "unknown key `{other}` in #[binary_benchmark]; expected one of: config, \
-                         setup, teardown"
-                    ),
-                ))
-            }
-        };
-        set_once(slot, key, value)?;
-    }
-    Ok(defaults)
 }
 
 fn cases_of(

@@ -33,6 +33,15 @@ pub fn runs_table_name(group: &syn::Ident) -> syn::Ident {
     quote::format_ident!("__benchgrind_runs_{}", group)
 }
 
+/// A group's `setup`/`teardown`: a bare function path (`setup = prepare`) is called, anything
+/// else (`setup = prepare()`) is evaluated as written.
+fn call_or_evaluate(expr: &Expr) -> TokenStream {
+    match expr {
+        Expr::Path(_) => quote! { (#expr)(); },
+        other => quote! { let _ = #other; },
+    }
+}
+
 /// Whether a closure's body ends in a value (`group.binary_benchmark(..)` without `;`).
 fn returns_value(closure: &Expr) -> bool {
     let Expr::Closure(closure) = closure else {
@@ -101,14 +110,16 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             ("config", Value::Expr(e)) => config = typed_config(Some(&e), config_ty.clone()),
             ("compare_by_id", Value::Expr(e)) => compare_by_id = quote!(#e),
             ("setup", Value::Expr(e)) => {
+                let body = call_or_evaluate(&e);
                 setup = quote! {{
-                    let __setup: fn() = || { let _ = #e; };
+                    let __setup: fn() = || { #body };
                     ::core::option::Option::Some(__setup)
                 }}
             }
             ("teardown", Value::Expr(e)) => {
+                let body = call_or_evaluate(&e);
                 teardown = quote! {{
-                    let __teardown: fn() = || { let _ = #e; };
+                    let __teardown: fn() = || { #body };
                     ::core::option::Option::Some(__teardown)
                 }}
             }

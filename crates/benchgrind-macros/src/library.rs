@@ -27,17 +27,17 @@ struct BenchCase {
     teardown: Option<Expr>,
 }
 
-/// `config`, `setup` and `teardown` of `#[library_benchmark(...)]`.
+/// `config`, `setup` and `teardown` of `#[library_benchmark(...)]` or `#[binary_benchmark(...)]`.
 #[derive(Default)]
-struct Defaults {
-    config: Option<Expr>,
-    setup: Option<Expr>,
-    teardown: Option<Expr>,
+pub(crate) struct Defaults {
+    pub config: Option<Expr>,
+    pub setup: Option<Expr>,
+    pub teardown: Option<Expr>,
 }
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item)?;
-    let defaults = parse_defaults(attr)?;
+    let defaults = parse_defaults(attr, "#[library_benchmark]")?;
     check_signature(&func, "#[library_benchmark]")?;
 
     let params = func.sig.inputs.len();
@@ -252,13 +252,14 @@ pub(crate) fn bench_attr_kind(attr: &Attribute) -> Option<Kind> {
     }
 }
 
-fn parse_defaults(attr: TokenStream) -> syn::Result<Defaults> {
+/// Parses the attribute's own arguments; `name` is how errors name the attribute.
+pub(crate) fn parse_defaults(attr: TokenStream, name: &str) -> syn::Result<Defaults> {
     let mut defaults = Defaults::default();
     for expr in parse_exprs(attr)? {
         let Some((key, value)) = as_assignment(&expr) else {
             return Err(syn::Error::new_spanned(
                 &expr,
-                "#[library_benchmark] takes `config = ...`, `setup = ...` and `teardown = ...`",
+                format!("{name} takes `config = ...`, `setup = ...` and `teardown = ...`"),
             ));
         };
         let slot = match key.to_string().as_str() {
@@ -269,8 +270,8 @@ fn parse_defaults(attr: TokenStream) -> syn::Result<Defaults> {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown key `{other}` in #[library_benchmark]; expected one of: config, \
-                         setup, teardown"
+                        "unknown key `{other}` in {name}; expected one of: config, setup, \
+                         teardown"
                     ),
                 ))
             }

@@ -234,8 +234,9 @@ impl ProcessExecutor {
         let (out, err) = match self.nocapture {
             Nocapture::None => (Stdio::piped(), Stdio::piped()),
             Nocapture::All => (Stdio::inherit(), Stdio::inherit()),
-            Nocapture::Stdout => (Stdio::inherit(), Stdio::null()),
-            Nocapture::Stderr => (Stdio::null(), Stdio::inherit()),
+            // The other stream stays captured: it may hold a panic message.
+            Nocapture::Stdout => (Stdio::inherit(), Stdio::piped()),
+            Nocapture::Stderr => (Stdio::piped(), Stdio::inherit()),
         };
         cmd.stdout(out).stderr(err);
         if self.log >= LogLevel::Debug {

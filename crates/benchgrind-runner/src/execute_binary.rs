@@ -6,7 +6,6 @@
 //! own working directory.
 
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
@@ -52,26 +51,10 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
         Some(Stdin::Setup(pipe)) => Some(*pipe),
         _ => None,
     };
-    let mut setup_child: Option<Child> = None;
-    match (binary.setup.is_some(), piped_from_setup) {
-        (false, Some(_)) => {
-            return Err("the command reads Stdin::Setup, but the bench has no setup".into());
-        }
-        (true, Some(pipe)) => {
-            let mut hook = hook_command(exec, job, binary, "setup", &base);
-            match pipe {
-                Pipe::Stdout => hook.stdout(StdStdio::piped()),
-                Pipe::Stderr => hook.stderr(StdStdio::piped()),
-            };
-            let child = hook
-                .spawn()
-                .map_err(|e| format!("cannot start the setup: {e}"))?;
-            setup_child = Some(child);
-        }
-        (true, None) => run_hook(exec, job, binary, "setup", &base)?,
-        (false, None) => {}
+    if let (false, Some(_)) = (binary.setup.is_some(), piped_from_setup) {
+        return Err("the command reads Stdin::Setup, but the bench has no setup".into());
     }
-
+    // Everything that can fail is settled before a setup process starts.
     let program = resolve_program(&command.program, &exec.cwd)?;
     let mut cmd = exec.valgrind_command(job, &ProcessExecutor::file_args(job), &program);
     cmd.args(&command.args).current_dir(&cwd);
@@ -82,27 +65,6 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
         // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
         cmd.env(crate::random::ENV, job.config.random_seed.to_string());
     }
-    let stdin = match (&command.stdin, setup_child.as_mut()) {
-        (Some(Stdin::Setup(Pipe::Stdout)), Some(child)) => {
-            StdStdio::from(child.stdout.take().expect("the setup's stdout is piped"))
-        }
-        (Some(Stdin::Setup(Pipe::Stderr)), Some(child)) => {
-            StdStdio::from(child.stderr.take().expect("the setup's stderr is piped"))
-        }
-        (Some(Stdin::Inherit), _) => StdStdio::inherit(),
-        (Some(Stdin::Pipe), _) => StdStdio::piped(),
-        (Some(Stdin::File(path)), _) => {
-            let path = cwd.join(path);
-            StdStdio::from(File::open(&path).map_err(|e| {
-                format!(
-                    "cannot open {} for the command's stdin: {e}",
-                    path.display()
-                )
-            })?)
-        }
-        _ => StdStdio::null(),
-    };
-    cmd.stdin(stdin);
     cmd.stdout(output_stdio(
         command.stdout.as_ref(),
         exec.nocapture,
@@ -115,22 +77,65 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
         false,
         &cwd,
     )?);
+    let stdin = match &command.stdin {
+        Some(Stdin::Inherit) => Some(StdStdio::inherit()),
+        Some(Stdin::Pipe) => Some(StdStdio::piped()),
+        Some(Stdin::File(path)) => {
+            let path = cwd.join(path);
+            Some(StdStdio::from(File::open(&path).map_err(|e| {
+                format!(
+                    "cannot open {} for the command's stdin: {e}",
+                    path.display()
+                )
+            })?))
+        }
+        Some(Stdin::Setup(_)) => None,
+        Some(Stdin::Null) | None => Some(StdStdio::null()),
+    };
+
+    // The setup's other stream goes to a file: a pipe nobody reads until the end could fill up
+    // and stop the setup, and with it the command waiting for its input.
+    let setup_other = job.paths.dir.join("setup.other");
+    let mut setup = SetupChild(None);
+    match piped_from_setup {
+        Some(pipe) => {
+            let mut hook = hook_command(exec, job, binary, "setup", &base);
+            let other = File::create(&setup_other)
+                .map_err(|e| format!("cannot create {}: {e}", setup_other.display()))?;
+            match pipe {
+                Pipe::Stdout => hook.stdout(StdStdio::piped()).stderr(other),
+                Pipe::Stderr => hook.stderr(StdStdio::piped()).stdout(other),
+            };
+            let mut child = hook
+                .spawn()
+                .map_err(|e| format!("cannot start the setup: {e}"))?;
+            let output = match pipe {
+                Pipe::Stdout => child.stdout.take().map(StdStdio::from),
+                Pipe::Stderr => child.stderr.take().map(StdStdio::from),
+            };
+            setup.0 = Some(child);
+            cmd.stdin(output.expect("the setup's output is piped"));
+        }
+        None => {
+            if binary.setup.is_some() {
+                run_hook(exec, job, binary, "setup", &base)?;
+            }
+            cmd.stdin(stdin.expect("not Stdin::Setup"));
+        }
+    }
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
     }
     let output = cmd
         .output()
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
-    if let Some(mut child) = setup_child {
+    if let Some(mut child) = setup.0.take() {
         let status = child
             .wait()
             .map_err(|e| format!("cannot wait for the setup: {e}"))?;
         if !status.success() {
-            let mut stderr = String::new();
-            if let Some(mut e) = child.stderr.take() {
-                let _ = e.read_to_string(&mut stderr);
-            }
-            return Err(hook_failure("setup", status.code(), &stderr));
+            let other = std::fs::read_to_string(&setup_other).unwrap_or_default();
+            return Err(hook_failure("setup", status.code(), &other));
         }
     }
     if exec.log >= LogLevel::Info {
@@ -183,6 +188,18 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
     }
     drop(sandbox);
     Ok(())
+}
+
+/// A setup running beside the command: killed and reaped if the benchmark ends early.
+struct SetupChild(Option<Child>);
+
+impl Drop for SetupChild {
+    fn drop(&mut self) {
+        if let Some(child) = self.0.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The bench binary started as a hook process for this bench.
@@ -300,12 +317,16 @@ impl SandboxDir {
     fn create(config: &Sandbox, workspace_root: &Path) -> Result<SandboxDir, String> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
         let path = std::env::temp_dir().join(format!(
-            "benchgrind-sandbox-{}-{}",
+            "benchgrind-sandbox-{}-{}-{nanos:09}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::create_dir_all(&path)
+        // A new directory, never a stale one of an earlier process with the same pid.
+        std::fs::create_dir(&path)
             .map_err(|e| format!("cannot create the sandbox {}: {e}", path.display()))?;
         let dir = SandboxDir { path };
         for fixture in &config.fixtures {

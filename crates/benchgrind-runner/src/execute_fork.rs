@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::Instant;
@@ -33,6 +34,8 @@ struct Server {
     answers: BufReader<ChildStdout>,
     /// Where Valgrind writes the children's profiles and logs (`%p` in the names).
     dir: PathBuf,
+    /// The number of the last request.
+    sequence: u64,
 }
 
 /// Runs library benchmarks in fork servers, everything else in its own process.
@@ -100,6 +103,7 @@ impl ForkExecutor {
             requests,
             answers,
             dir,
+            sequence: 0,
         })
     }
 
@@ -123,23 +127,24 @@ impl ForkExecutor {
         } else {
             "-".to_owned()
         };
-        let request = format!(
-            "{} {} {} {seed} {}\n",
-            index[0],
-            index[1],
-            index[2],
-            paths.dir.display()
-        );
+        server.sequence += 1;
+        let seq = server.sequence;
+        // The directory as bytes: not lossy, whatever the path holds (newlines are refused when
+        // planning).
+        let mut request =
+            format!("{seq} {} {} {} {seed} ", index[0], index[1], index[2]).into_bytes();
+        request.extend_from_slice(paths.dir.as_os_str().as_bytes());
+        request.push(b'\n');
         let mut answer = String::new();
         let exchanged = server
             .requests
-            .write_all(request.as_bytes())
+            .write_all(&request)
             .and_then(|()| server.requests.flush())
             .and_then(|()| server.answers.read_line(&mut answer));
+        let server_dir = server.dir.clone();
         if !matches!(exchanged, Ok(n) if n > 0) {
-            let dir = server.dir.clone();
             self.stop(&class);
-            let log = newest_log(&dir).unwrap_or_default();
+            let log = newest_log(&server_dir).unwrap_or_default();
             return Status::Failed(format!(
                 "the fork server stopped{}",
                 valgrind_error(&log)
@@ -147,23 +152,29 @@ impl ForkExecutor {
                     .unwrap_or_default()
             ));
         }
-        let server_dir = server.dir.clone();
-        let mut fields = answer.split_whitespace();
-        let (Some(pid), Some(kind), Some(value)) = (fields.next(), fields.next(), fields.next())
-        else {
+        let fields: Vec<&str> = answer.split_whitespace().collect();
+        let [answered_seq, pid, kind, value] = fields[..] else {
+            self.stop(&class);
             return Status::Failed(format!("the fork server answered `{}`", answer.trim()));
         };
-        let moved = [("callgrind.out", "out"), ("callgrind.log", "log")]
-            .into_iter()
-            .map(|(name, ext)| {
-                let from = server_dir.join(format!("callgrind.{pid}.{ext}"));
-                std::fs::rename(&from, paths.file(name, Which::New))
-            })
-            .collect::<Result<Vec<_>, _>>();
+        if answered_seq != seq.to_string() {
+            // Out of step: nothing it says can be trusted any more.
+            self.stop(&class);
+            return Status::Failed(format!(
+                "the fork server answered request {answered_seq} to request {seq}"
+            ));
+        }
+        // Each file on its own: a child that crashed before writing its profile still has a log.
+        let moved = |name: &str, ext: &str| {
+            let from = server_dir.join(format!("callgrind.{pid}.{ext}"));
+            std::fs::rename(from, paths.file(name, Which::New))
+        };
+        let _ = moved("callgrind.log", "log");
+        let profile = moved("callgrind.out", "out");
         self.show_capture(job);
         match (kind, value) {
-            ("exit", "0") => match moved {
-                Ok(_) => Status::Ok,
+            ("exit", "0") => match profile {
+                Ok(()) => Status::Ok,
                 Err(e) => Status::Failed(format!("Valgrind wrote no profile: {e}")),
             },
             (kind, value) => {

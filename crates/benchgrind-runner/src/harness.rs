@@ -200,6 +200,70 @@ impl Executor for NoExecutor {
     }
 }
 
+/// Reports results as they are handed over in plan order: `compare_by_id` comparisons, the
+/// reporter, the summary file, the tally and the recorded duration.
+struct Emitter<'a> {
+    cli: &'a Cli,
+    runs: bool,
+    reporter: &'a mut dyn Reporter,
+    out: &'a mut dyn Write,
+    progress: &'a mut Progress,
+    summary: &'a mut RunSummary,
+    by_id: HashMap<(usize, String), Vec<Comparison>>,
+}
+
+impl Emitter<'_> {
+    /// Reports one result; returns whether fail-fast asks to stop.
+    fn emit(&mut self, job: &Job, mut result: BenchResult, compare_by_id: bool) -> bool {
+        if let (true, Some(id), Outcome::Measured { new, .. }) =
+            (compare_by_id, &job.id.id, &result.outcome)
+        {
+            let earlier = self.by_id.entry((job.group, id.clone())).or_default();
+            result.comparisons = earlier
+                .iter()
+                .filter(|c| c.function != job.id.function)
+                .cloned()
+                .collect();
+            earlier.push(Comparison {
+                function: job.id.function.clone(),
+                id_and_args: job.id.id_and_args(),
+                metrics: new.clone(),
+            });
+        }
+        self.progress.clear();
+        let _ = self.reporter.bench(self.out, &result);
+        let _ = self.out.flush();
+        save_summary(self.cli, job, &result);
+        let summary = &mut *self.summary;
+        match &result.outcome {
+            Outcome::Failed { reason } => {
+                summary
+                    .failed
+                    .push((job.id.full(), reason.clone(), result.log.clone()));
+            }
+            Outcome::Measured { .. } => {
+                match tools::run::failure(&result.tools) {
+                    Some((reason, log)) => {
+                        summary.failed.push((job.id.full(), reason, Some(log)));
+                    }
+                    None => summary.measured += 1,
+                }
+                if self.runs {
+                    crate::schedule::record_duration(&job.paths.dir, result.duration);
+                }
+            }
+        }
+        for r in &result.regressions {
+            summary.regressions.push((job.id.full(), r.describe()));
+        }
+        for (tool, r) in tools::run::regressions(&result.tools) {
+            summary.regressions.push((job.id.full(), r.describe(tool)));
+        }
+        self.progress.done(&job.id.full());
+        result.regressed() && fail_fast(self.cli, job)
+    }
+}
+
 /// A group's `compare_by_id`, setup and teardown.
 type GroupHooks = (bool, Option<fn()>, Option<fn()>);
 
@@ -243,7 +307,15 @@ pub fn execute_plan(
         phases.last_mut().expect("just pushed").push(g);
         previous_alone = alone;
     }
-    let mut by_id: HashMap<(usize, String), Vec<Comparison>> = HashMap::new();
+    let mut emitter = Emitter {
+        cli,
+        runs,
+        reporter,
+        out,
+        progress: &mut progress,
+        summary: &mut summary,
+        by_id: HashMap::new(),
+    };
     let mut stopped = false;
     for phase in phases {
         let jobs: Vec<&Job> = plan
@@ -255,7 +327,7 @@ pub fn execute_plan(
             continue;
         }
         if stopped {
-            summary.skipped += jobs.len();
+            emitter.summary.skipped += jobs.len();
             continue;
         }
         let single = phase.len() == 1;
@@ -271,66 +343,25 @@ pub fn execute_plan(
             |job, executor| bench(main, job, cli, executor),
             |i, result| {
                 pending.insert(i, result);
-                while let Some(mut result) = pending.remove(&next) {
+                while let Some(result) = pending.remove(&next) {
                     let job = jobs[next];
                     next += 1;
                     emitted += 1;
-                    if let (true, Some(id), Outcome::Measured { new, .. }) =
-                        (hooks[job.group].0, &job.id.id, &result.outcome)
-                    {
-                        let earlier = by_id.entry((job.group, id.clone())).or_default();
-                        result.comparisons = earlier
-                            .iter()
-                            .filter(|c| c.function != job.id.function)
-                            .cloned()
-                            .collect();
-                        earlier.push(Comparison {
-                            function: job.id.function.clone(),
-                            id_and_args: job.id.id_and_args(),
-                            metrics: new.clone(),
-                        });
-                    }
-                    progress.clear();
-                    let _ = reporter.bench(out, &result);
-                    let _ = out.flush();
-                    save_summary(cli, job, &result);
-                    match &result.outcome {
-                        Outcome::Failed { reason } => {
-                            summary.failed.push((
-                                job.id.full(),
-                                reason.clone(),
-                                result.log.clone(),
-                            ));
-                        }
-                        Outcome::Measured { .. } => {
-                            match tools::run::failure(&result.tools) {
-                                Some((reason, log)) => {
-                                    summary.failed.push((job.id.full(), reason, Some(log)));
-                                }
-                                None => summary.measured += 1,
-                            }
-                            if runs {
-                                crate::schedule::record_duration(&job.paths.dir, result.duration);
-                            }
-                        }
-                    }
-                    for r in &result.regressions {
-                        summary.regressions.push((job.id.full(), r.describe()));
-                    }
-                    for (tool, r) in tools::run::regressions(&result.tools) {
-                        summary.regressions.push((job.id.full(), r.describe(tool)));
-                    }
-                    progress.done(&job.id.full());
-                    if result.regressed() && fail_fast(cli, job) {
-                        stopped = true;
-                        return false;
-                    }
+                    let compare = hooks[job.group].0;
+                    stopped |= emitter.emit(job, result, compare);
                 }
-                true
+                // After a fail-fast stop, benchmarks already running still finish and are
+                // reported; only those not yet started are left out.
+                !stopped
             },
         );
+        // What ran after a stop, in plan order, around the benchmarks that never started.
+        for (i, result) in std::mem::take(&mut pending) {
+            emitted += 1;
+            emitter.emit(jobs[i], result, hooks[jobs[i].group].0);
+        }
         if stopped {
-            summary.skipped += jobs.len() - emitted;
+            emitter.summary.skipped += jobs.len() - emitted;
         }
         if let (true, true, Some(teardown)) = (runs, single, hooks[phase[0]].2) {
             teardown();
@@ -402,20 +433,45 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
             })
         }
         None => {
-            // Read what to compare with before the run replaces it.
-            let old = read_old(job, &compare_with);
-            let output = executor.run(job);
-            result.duration = output.duration;
-            result.log = Some(paths.file("callgrind.log", Which::Current));
-            match output.status {
-                Status::Failed(reason) => {
-                    // No log when the benchmark failed before Valgrind ran (in its setup).
-                    result.log =
-                        Some(paths.file("callgrind.log", Which::New)).filter(|l| l.exists());
-                    let _ = std::fs::remove_file(paths.file("callgrind.out", Which::New));
-                    Err(reason)
+            // Read what to compare with before the run replaces it, and before spending a
+            // Valgrind run on a comparison that cannot be made.
+            let replaced = match &compare_with {
+                Source::Baseline(name) => cli.save_baseline.as_ref() == Some(name),
+                _ => true,
+            };
+            let old = match read_old(job, &compare_with) {
+                Ok(old) => Ok(old),
+                // The run replaces it: say so and compare with nothing.
+                Err(e) if replaced => {
+                    eprintln!(
+                        "warning: {}: {e}; it is replaced by this run",
+                        job.id.full()
+                    );
+                    Ok(None)
                 }
-                Status::Ok => promote_and_save(job, cli).and_then(|new| Ok((new, old?))),
+                Err(e) => Err(e),
+            };
+            match old {
+                Err(e) => Err(e),
+                Ok(old) => {
+                    // Leftovers of an earlier run that died must not pass for this run's files.
+                    for name in ["callgrind.out", "callgrind.log"] {
+                        let _ = std::fs::remove_file(paths.file(name, Which::New));
+                    }
+                    let output = executor.run(job);
+                    result.duration = output.duration;
+                    result.log = Some(paths.file("callgrind.log", Which::Current));
+                    match output.status {
+                        Status::Failed(reason) => {
+                            // No log when the benchmark failed before Valgrind ran (in setup).
+                            result.log = Some(paths.file("callgrind.log", Which::New))
+                                .filter(|l| l.exists());
+                            let _ = std::fs::remove_file(paths.file("callgrind.out", Which::New));
+                            Err(reason)
+                        }
+                        Status::Ok => promote_and_save(job, cli).map(|new| (new, old)),
+                    }
+                }
             }
         }
     };
@@ -481,7 +537,7 @@ fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, String> {
             Source::Baseline(name) => format!(
                 "baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}"
             ),
-            _ => format!("the previous run's profile is damaged ({e}); delete it to start over"),
+            _ => format!("the previous run's profile is damaged ({e})"),
         })
 }
 

@@ -4,12 +4,14 @@
 //! registration data, whose heap footprint grows with every benchmark registered):
 //! - `--benchgrind-run G F B [--benchgrind-seed=N]` runs one bench and exits (one Valgrind
 //!   process per benchmark, `--isolation=process`);
-//! - `--benchgrind-server` is the fork server: it reads requests `G F B SEED DIR\n` on stdin,
-//!   forks a child per request that runs the bench (setup, measured call, teardown) with its
-//!   output in `DIR/capture.stdout` and `DIR/capture.stderr`, waits for it and answers
-//!   `PID exit CODE\n` or `PID signal N\n` on stdout. Callgrind gives each child its own profile
-//!   (`%p` in the file names). Between requests the server touches only stack buffers, so every
-//!   child starts from the same state.
+//! - `--benchgrind-server` is the fork server: it reads requests `SEQ G F B SEED DIR\n` on
+//!   stdin, forks a child per request that runs the bench (setup, measured call, teardown) with
+//!   stdin from `/dev/null` and its output in `DIR/capture.stdout` and `DIR/capture.stderr`,
+//!   waits for it and answers `SEQ PID exit CODE\n` or `SEQ PID signal N\n`. Answers go to a
+//!   private descriptor (stdout is moved there at start and pointed at `/dev/null`), so nothing a
+//!   benchmark prints can ever be taken for an answer; the sequence number catches any other
+//!   slip. Callgrind gives each child its own profile (`%p` in the file names). Between requests
+//!   the server touches only stack buffers, so every child starts from the same state.
 
 use std::ffi::{c_char, c_int, CStr};
 use std::io::Write;
@@ -126,8 +128,23 @@ fn lookup(table: Table, [g, f, b]: [usize; 3]) -> Option<fn()> {
     table.get(g)?.get(f)?.get(b).copied()
 }
 
+/// The descriptor answers go to: stdout, moved out of the way of everything else.
+const ANSWERS: i32 = 100;
+
 /// The fork server's loop; exits when stdin closes.
 fn serve(table: Table) -> ! {
+    // SAFETY: plain descriptor operations on descriptors this process owns; F_DUPFD_CLOEXEC
+    // keeps the answer pipe out of the children's programs, and stdout becomes /dev/null.
+    unsafe {
+        if libc::fcntl(1, libc::F_DUPFD_CLOEXEC, ANSWERS) != ANSWERS {
+            fatal(b"benchgrind server: cannot set up the answer descriptor\n");
+        }
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+        if null < 0 || libc::dup2(null, 1) < 0 {
+            fatal(b"benchgrind server: cannot open /dev/null\n");
+        }
+        libc::close(null);
+    }
     let mut buf = [0u8; 8192];
     let mut len = 0usize;
     loop {
@@ -162,7 +179,7 @@ fn serve(table: Table) -> ! {
 
 /// One request: fork, run in the child, wait and answer in the parent.
 fn handle(table: Table, request: &[u8]) {
-    let Some((index, seed, dir)) = parse_request(request) else {
+    let Some((seq, index, seed, dir)) = parse_request(request) else {
         fatal(b"benchgrind server: malformed request\n");
     };
     // SAFETY: the server is single-threaded, so the child may run arbitrary code after fork.
@@ -187,16 +204,25 @@ fn handle(table: Table, request: &[u8]) {
     let mut answer = [0u8; 64];
     let mut cursor = std::io::Cursor::new(&mut answer[..]);
     let _ = if libc::WIFEXITED(status) {
-        writeln!(cursor, "{pid} exit {}", libc::WEXITSTATUS(status))
+        writeln!(cursor, "{seq} {pid} exit {}", libc::WEXITSTATUS(status))
     } else {
-        writeln!(cursor, "{pid} signal {}", libc::WTERMSIG(status))
+        writeln!(cursor, "{seq} {pid} signal {}", libc::WTERMSIG(status))
     };
     let n = cursor.position() as usize;
-    write_all(1, &answer[..n]);
+    write_all(ANSWERS, &answer[..n]);
 }
 
-/// In the child: output to the capture files, the seed, the bench, exit.
+/// In the child: no input, output to the capture files, the seed, the bench, exit.
 fn child(table: Table, index: [usize; 3], seed: Option<u64>, dir: &[u8]) -> ! {
+    // SAFETY: descriptor operations on this process's own descriptors.
+    unsafe {
+        libc::close(ANSWERS);
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY);
+        if null < 0 || libc::dup2(null, 0) < 0 {
+            fatal(b"benchgrind: cannot open /dev/null for the benchmark's stdin\n");
+        }
+        libc::close(null);
+    }
     redirect(dir, b"/capture.stdout\0", 1);
     redirect(dir, b"/capture.stderr\0", 2);
     let Some(bench) = lookup(table, index) else {
@@ -235,17 +261,20 @@ fn redirect(dir: &[u8], name: &[u8], fd: i32) {
             0o644,
         )
     };
-    if file >= 0 {
-        // SAFETY: both descriptors are valid; dup2 replaces `fd` atomically.
-        unsafe {
-            libc::dup2(file, fd);
-            libc::close(file);
-        }
+    // SAFETY: both descriptors are valid; dup2 replaces `fd` atomically.
+    let redirected = file >= 0 && unsafe { libc::dup2(file, fd) } == fd;
+    if !redirected {
+        fatal(b"benchgrind: cannot create the benchmark's capture file\n");
     }
+    // SAFETY: `file` is a descriptor this process opened.
+    unsafe { libc::close(file) };
 }
 
-/// `G F B SEED DIR`, SEED `-` for none; DIR is the rest of the line.
-fn parse_request(line: &[u8]) -> Option<([usize; 3], Option<u64>, &[u8])> {
+/// A request: sequence number, bench indices, seed and the bench's directory.
+type Request<'a> = (u64, [usize; 3], Option<u64>, &'a [u8]);
+
+/// `SEQ G F B SEED DIR`, SEED `-` for none; DIR is the rest of the line.
+fn parse_request(line: &[u8]) -> Option<Request<'_>> {
     let mut rest = line;
     let mut next = || -> Option<&[u8]> {
         let pos = rest.iter().position(|&b| b == b' ')?;
@@ -254,6 +283,7 @@ fn parse_request(line: &[u8]) -> Option<([usize; 3], Option<u64>, &[u8])> {
         Some(field)
     };
     let number = |field: &[u8]| std::str::from_utf8(field).ok()?.parse::<u64>().ok();
+    let seq = number(next()?)?;
     let g = number(next()?)? as usize;
     let f = number(next()?)? as usize;
     let b = number(next()?)? as usize;
@@ -263,7 +293,7 @@ fn parse_request(line: &[u8]) -> Option<([usize; 3], Option<u64>, &[u8])> {
     } else {
         Some(number(seed_field)?)
     };
-    (!rest.is_empty()).then_some(([g, f, b], seed, rest))
+    (!rest.is_empty()).then_some((seq, [g, f, b], seed, rest))
 }
 
 fn write_all(fd: i32, mut bytes: &[u8]) {
@@ -293,15 +323,15 @@ mod tests {
     #[test]
     fn requests() {
         assert_eq!(
-            parse_request(b"1 2 3 - /tmp/some dir"),
-            Some(([1, 2, 3], None, &b"/tmp/some dir"[..]))
+            parse_request(b"7 1 2 3 - /tmp/some dir"),
+            Some((7, [1, 2, 3], None, &b"/tmp/some dir"[..]))
         );
         assert_eq!(
-            parse_request(b"0 0 0 42 /x"),
-            Some(([0, 0, 0], Some(42), &b"/x"[..]))
+            parse_request(b"0 0 0 0 42 /x"),
+            Some((0, [0, 0, 0], Some(42), &b"/x"[..]))
         );
-        assert_eq!(parse_request(b"0 0 0 42 "), None);
-        assert_eq!(parse_request(b"0 0 x - /x"), None);
+        assert_eq!(parse_request(b"0 0 0 0 42 "), None);
+        assert_eq!(parse_request(b"0 0 0 x - /x"), None);
         assert_eq!(parse_request(b"0 0"), None);
     }
 }

@@ -121,6 +121,12 @@ pub struct Plan {
 
 /// Resolves configs and paths below `home` and applies the filters.
 pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
+    if home.as_os_str().as_encoded_bytes().contains(&b'\n') {
+        return Err(format!(
+            "the output directory {:?} contains a newline; choose another with --home",
+            home
+        ));
+    }
     let mut groups = HashSet::new();
     let mut jobs = Vec::new();
     let mut push = |group: usize,
@@ -206,8 +212,17 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
             if !names.insert(benchmark.name.as_str()) {
                 return Err(listed_twice(&benchmark.name, group.name));
             }
+            check_name(
+                &benchmark.name,
+                "benchmark name",
+                group.name,
+                &benchmark.name,
+            )?;
             let mut ids = HashSet::new();
             for (b, bench) in benchmark.benches.iter().enumerate() {
+                if let Some(id) = &bench.id {
+                    check_name(id, "bench id", group.name, &benchmark.name)?;
+                }
                 if bench.commands.is_empty() {
                     return Err(format!(
                         "the bench `{}` of `{}` in group `{}` has no command; give it one with \
@@ -295,6 +310,25 @@ fn most_specific<T>(
     get: impl Fn(&BinaryBenchmarkConfig) -> Option<T>,
 ) -> Option<T> {
     levels.iter().rev().flatten().find_map(|c| get(c))
+}
+
+/// Names and ids of the low-level API become directory names and parts of ids: they must look
+/// like identifiers (what the attributes produce).
+fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<(), String> {
+    let valid = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "the {what} {name:?} of `{benchmark}` in group `{group}` may use only letters, \
+             digits, `_`, `-` and `.`"
+        ))
+    }
 }
 
 fn twice(group: &str) -> String {

@@ -150,39 +150,55 @@ impl Regression {
 
 /// The limits of `config` that `new` passes compared with `old`.
 pub fn check(config: &RegressionConfig, new: &Metrics, old: Option<&Metrics>) -> Vec<Regression> {
+    passed(
+        &config.effective_limits(),
+        &config.hard_limits,
+        |m| new.get(m),
+        |m| old.and_then(|o| o.get(m)),
+    )
+    .into_iter()
+    .map(|(metric, new, old, limit)| Regression {
+        metric,
+        new,
+        old,
+        limit,
+    })
+    .collect()
+}
+
+/// `(metric, new, old, limit)` of every limit passed, for any kind of metric: a relative limit
+/// when the change from the old value goes past it (a negative limit: below it), an absolute one
+/// when the new value is over it (with or without an old value).
+pub(crate) fn passed<M: Copy>(
+    relative: &[(M, f64)],
+    absolute: &[(M, u64)],
+    new: impl Fn(M) -> Option<u64>,
+    old: impl Fn(M) -> Option<u64>,
+) -> Vec<(M, u64, Option<u64>, Limit)> {
     let mut found = Vec::new();
-    for (metric, limit_pct) in config.effective_limits() {
-        let (Some(n), Some(o)) = (new.get(metric), old.and_then(|o| o.get(metric))) else {
+    for &(metric, limit_pct) in relative {
+        let (Some(n), Some(o)) = (new(metric), old(metric)) else {
             continue;
         };
         let Change::Diff { pct, .. } = change(n, Some(o)) else {
             continue;
         };
-        let passed = if limit_pct >= 0.0 {
+        let over = if limit_pct >= 0.0 {
             pct > limit_pct
         } else {
             pct < limit_pct
         };
-        if passed {
-            found.push(Regression {
-                metric,
-                new: n,
-                old: Some(o),
-                limit: Limit::Relative {
-                    limit_pct,
-                    diff_pct: pct,
-                },
-            });
+        if over {
+            let limit = Limit::Relative {
+                limit_pct,
+                diff_pct: pct,
+            };
+            found.push((metric, n, Some(o), limit));
         }
     }
-    for &(metric, cap) in &config.hard_limits {
-        if let Some(n) = new.get(metric).filter(|&n| n > cap) {
-            found.push(Regression {
-                metric,
-                new: n,
-                old: old.and_then(|o| o.get(metric)),
-                limit: Limit::Absolute { cap },
-            });
+    for &(metric, cap) in absolute {
+        if let Some(n) = new(metric).filter(|&n| n > cap) {
+            found.push((metric, n, old(metric), Limit::Absolute { cap }));
         }
     }
     found

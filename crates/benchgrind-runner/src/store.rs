@@ -140,7 +140,14 @@ mod tests {
 /// to a temporary file in the same directory, which is then renamed over the target.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = temp_name(path);
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    let result = std::fs::File::create(&tmp)
+        .and_then(|mut file| {
+            use std::io::Write;
+            file.write_all(bytes)?;
+            // On disk before the rename, so that even a power loss leaves old or new.
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -150,7 +157,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Copies a file into place atomically (see [`write_atomic`]).
 pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
     let tmp = temp_name(to);
-    let result = std::fs::copy(from, &tmp).and_then(|_| std::fs::rename(&tmp, to));
+    let result = std::fs::copy(from, &tmp)
+        .and_then(|_| std::fs::File::open(&tmp)?.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, to));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

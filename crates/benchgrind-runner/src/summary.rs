@@ -274,7 +274,7 @@ impl Summary {
     pub fn to_result(&self) -> Result<crate::result::BenchResult, String> {
         use crate::metrics::{EventKind, Metrics};
         use crate::plan::BenchId;
-        use crate::regression::{Limit, Regression};
+        use crate::regression::Regression;
         use crate::result::{BenchResult, Outcome, Source};
 
         if self.version != VERSION {
@@ -323,15 +323,7 @@ impl Summary {
                     metric: metric(&r.metric)?,
                     new: r.new,
                     old: r.old,
-                    limit: match &r.kind[..] {
-                        "absolute" => Limit::Absolute {
-                            cap: r.limit as u64,
-                        },
-                        _ => Limit::Relative {
-                            limit_pct: r.limit,
-                            diff_pct: r.diff_pct.unwrap_or(f64::INFINITY),
-                        },
-                    },
+                    limit: r.limit(),
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -361,6 +353,21 @@ impl Summary {
                 .collect::<Result<Vec<_>, String>>()?,
             flamegraphs: Vec::new(),
         })
+    }
+}
+
+impl WireRegression {
+    /// The limit this wire form describes.
+    fn limit(&self) -> Limit {
+        match &self.kind[..] {
+            "absolute" => Limit::Absolute {
+                cap: self.limit as u64,
+            },
+            _ => Limit::Relative {
+                limit_pct: self.limit,
+                diff_pct: self.diff_pct.unwrap_or(f64::INFINITY),
+            },
+        }
     }
 }
 
@@ -403,15 +410,7 @@ impl WireTool {
                     metric: metric(&r.metric)?,
                     new: r.new,
                     old: r.old,
-                    limit: match &r.kind[..] {
-                        "absolute" => Limit::Absolute {
-                            cap: r.limit as u64,
-                        },
-                        _ => Limit::Relative {
-                            limit_pct: r.limit,
-                            diff_pct: r.diff_pct.unwrap_or(f64::INFINITY),
-                        },
-                    },
+                    limit: r.limit(),
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;

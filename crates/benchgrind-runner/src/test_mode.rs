@@ -30,16 +30,36 @@ pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> i32 {
         if plan.jobs.len() == 1 { "" } else { "s" },
         main.bench_file
     );
+    // Group setup and teardown around each group's benchmarks, as in a measured run.
+    type Hooks = (Option<fn()>, Option<fn()>);
+    let hooks: Vec<Hooks> = main
+        .groups
+        .iter()
+        .map(|g| (g.setup, g.teardown))
+        .chain(main.binary_groups.iter().map(|g| (g.setup, g.teardown)))
+        .collect();
     let mut failed = Vec::new();
-    for job in &plan.jobs {
-        match executor.run(job).status {
-            Status::Ok => println!("test {} ... ok", job.id.full()),
-            Status::Failed(reason) => {
-                println!("test {} ... FAILED", job.id.full());
-                failed.push((job.id.full(), reason));
-            }
+    for (g, (setup, teardown)) in hooks.into_iter().enumerate() {
+        let jobs: Vec<_> = plan.jobs.iter().filter(|j| j.group == g).collect();
+        if jobs.is_empty() {
+            continue;
         }
-        let _ = std::fs::remove_file(job.paths.file("callgrind.log", crate::store::Which::New));
+        if let Some(setup) = setup {
+            setup();
+        }
+        for job in jobs {
+            match executor.run(job).status {
+                Status::Ok => println!("test {} ... ok", job.id.full()),
+                Status::Failed(reason) => {
+                    println!("test {} ... FAILED", job.id.full());
+                    failed.push((job.id.full(), reason));
+                }
+            }
+            let _ = std::fs::remove_file(job.paths.file("callgrind.log", crate::store::Which::New));
+        }
+        if let Some(teardown) = teardown {
+            teardown();
+        }
     }
     if !failed.is_empty() {
         println!("\nfailures:");

@@ -15,6 +15,6 @@ library_benchmark_group!(
     benchmarks = bench_fibonacci, bench_added, bench_panics, bench_sort, empty
 );
 
-library_benchmark_group!(name = env_group; benchmarks = env_reader);
+library_benchmark_group!(name = env_group; benchmarks = env_reader, reads_stdin_and_prints);
 
 main!(library_benchmark_groups = fib_group, env_group);

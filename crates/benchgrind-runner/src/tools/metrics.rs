@@ -1,7 +1,6 @@
 //! The values the other tools report, and their regression limits (checked like Callgrind's:
 //! relative to the old value, or an absolute cap).
 
-use crate::compare::{change, Change};
 use crate::regression::{Limit, RegressionConfig};
 
 use super::ValgrindTool;
@@ -167,40 +166,18 @@ pub fn check(
     new: &ToolMetrics,
     old: Option<&ToolMetrics>,
 ) -> Vec<ToolRegression> {
-    let mut found = Vec::new();
-    for &(metric, limit_pct) in &config.tool_limits {
-        let (Some(n), Some(o)) = (new.get(metric), old.and_then(|o| o.get(metric))) else {
-            continue;
-        };
-        let Change::Diff { pct, .. } = change(n, Some(o)) else {
-            continue;
-        };
-        let passed = if limit_pct >= 0.0 {
-            pct > limit_pct
-        } else {
-            pct < limit_pct
-        };
-        if passed {
-            found.push(ToolRegression {
-                metric,
-                new: n,
-                old: Some(o),
-                limit: Limit::Relative {
-                    limit_pct,
-                    diff_pct: pct,
-                },
-            });
-        }
-    }
-    for &(metric, cap) in &config.tool_hard_limits {
-        if let Some(n) = new.get(metric).filter(|&n| n > cap) {
-            found.push(ToolRegression {
-                metric,
-                new: n,
-                old: old.and_then(|o| o.get(metric)),
-                limit: Limit::Absolute { cap },
-            });
-        }
-    }
-    found
+    crate::regression::passed(
+        &config.tool_limits,
+        &config.tool_hard_limits,
+        |m| new.get(m),
+        |m| old.and_then(|o| o.get(m)),
+    )
+    .into_iter()
+    .map(|(metric, new, old, limit)| ToolRegression {
+        metric,
+        new,
+        old,
+        limit,
+    })
+    .collect()
 }

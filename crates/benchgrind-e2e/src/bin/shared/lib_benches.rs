@@ -51,3 +51,13 @@ fn env_reader(_: ()) -> usize {
     black_box(std::env::vars_os().count())
 }
 
+
+/// Reads stdin and prints: the measured process must give it an empty stdin and keep what it
+/// prints out of the harness' way.
+#[library_benchmark]
+fn reads_stdin_and_prints() -> usize {
+    let mut line = String::new();
+    let read = std::io::stdin().read_line(&mut line).unwrap_or(0);
+    println!("read {read} bytes from stdin");
+    black_box(read)
+}
