@@ -198,3 +198,32 @@ fn an_entry_point_limits_the_counts_to_that_function() {
     assert!(work > 5000 && work < 100_000, "work: {work}");
     assert!(whole > work + 50_000, "whole {whole} vs work {work}");
 }
+
+#[test]
+fn other_tools_and_flamegraphs_measure_binary_benchmarks_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(
+        BIN,
+        &[&format!("--home={}", tmp.path().display()), "::tools::"],
+        tmp.path(),
+        &[("E2E_TOOL", env!("CARGO_BIN_EXE_e2e_tool"))],
+    );
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let b = blocks(&report);
+    assert_eq!(b.len(), 2, "{report}");
+    // The whole process allocates its 256 KiB and whatever the runtime does; the entry point
+    // exactly its 256 KiB.
+    let whole = b[0].get("Total bytes");
+    assert!(whole > 256 * 1024, "whole process: {whole}\n{report}");
+    assert_eq!(b[1].get("Total bytes"), 256 * 1024, "{report}");
+    let dir = tmp
+        .path()
+        .join("benchgrind-e2e/e2e_bin/tools/with_tools.whole");
+    let svg = std::fs::read_to_string(dir.join("callgrind.Ir.flamegraph.svg")).unwrap();
+    assert!(
+        svg.contains("e2e_tool::work"),
+        "the flamegraph names the program's functions"
+    );
+    assert!(dir.join("dhat.out").is_file());
+}

@@ -335,6 +335,28 @@ impl BinaryBenchmarkConfig {
         self.base.regression(config);
         self
     }
+
+    /// Runs another Valgrind tool on the command too (DHAT totals cover the whole process, or
+    /// the [`entry_point`](Self::entry_point) and what it calls).
+    pub fn tool(&mut self, tool: crate::tools::Tool) -> &mut Self {
+        self.base.tool(tool);
+        self
+    }
+
+    /// Runs other Valgrind tools on the command too.
+    pub fn tools<I: IntoIterator<Item = crate::tools::Tool>>(&mut self, tools: I) -> &mut Self {
+        self.base.tools(tools);
+        self
+    }
+
+    /// Draws flamegraphs of the command's Callgrind profile.
+    pub fn flamegraph<F: Into<crate::flamegraph::FlamegraphConfig>>(
+        &mut self,
+        config: F,
+    ) -> &mut Self {
+        self.base.flamegraph(config);
+        self
+    }
 }
 
 impl From<&mut BinaryBenchmarkConfig> for BinaryBenchmarkConfig {

@@ -130,10 +130,7 @@ impl Executor for ProcessExecutor {
                 let args = tools::valgrind_args(tool, &job.paths);
                 self.run_measured(job, *index, args, out.as_deref(), &log)
             }
-            JobKind::Binary(_) => Status::Failed(
-                "other Valgrind tools do not run binary benchmarks yet; measure with Callgrind"
-                    .into(),
-            ),
+            JobKind::Binary(binary) => crate::execute_binary::run_tool(self, job, binary, tool),
         };
         RunOutput {
             status,
@@ -160,7 +157,7 @@ impl ProcessExecutor {
     }
 
     /// [`Self::valgrind_command`] with the complete Valgrind arguments given.
-    fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
+    pub(crate) fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
         let mut cmd = if self.native {
             Command::new(program)
         } else {

@@ -14,19 +14,59 @@ use crate::binary::{Pipe, Sandbox, Stdin, Stdio};
 use crate::execute::{panic_message, valgrind_error, ProcessExecutor, Status};
 use crate::plan::{BinaryJob, Job};
 use crate::store::Which;
+use crate::tools::Tool;
 
 /// How many lines of the command's stderr a failure shows.
 const STDERR_TAIL: usize = 10;
 
 /// Runs one binary benchmark: sandbox, setup, command, teardown.
 pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Status {
-    match run_inner(exec, job, binary) {
+    let files = Files {
+        valgrind_args: None,
+        expected: Some(job.paths.file("callgrind.out", Which::New)),
+        log: job.paths.file("callgrind.log", Which::New),
+    };
+    match run_inner(exec, job, binary, &files) {
         Ok(()) => Status::Ok,
         Err(reason) => Status::Failed(reason),
     }
 }
 
-fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<(), String> {
+/// Runs one binary benchmark under another tool: the same setup, command and teardown.
+pub(crate) fn run_tool(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    tool: &Tool,
+) -> Status {
+    let kind = tool.kind();
+    let files = Files {
+        valgrind_args: Some(crate::tools::valgrind_args(tool, &job.paths)),
+        expected: kind.out_file().map(|f| job.paths.file(f, Which::New)),
+        log: job.paths.file(&kind.log_file(), Which::New),
+    };
+    match run_inner(exec, job, binary, &files) {
+        Ok(()) => Status::Ok,
+        Err(reason) => Status::Failed(reason),
+    }
+}
+
+/// What a run under one tool writes.
+struct Files {
+    /// The tool's complete Valgrind arguments, or `None` for Callgrind's.
+    valgrind_args: Option<Vec<String>>,
+    /// The output file that must exist afterwards, if the tool writes one.
+    expected: Option<PathBuf>,
+    /// Valgrind's log.
+    log: PathBuf,
+}
+
+fn run_inner(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    files: &Files,
+) -> Result<(), String> {
     std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
         format!(
             "cannot create the output directory {}: {e}",
@@ -56,7 +96,10 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
     }
     // Everything that can fail is settled before a setup process starts.
     let program = resolve_program(&command.program, &exec.cwd)?;
-    let mut cmd = exec.valgrind_command(job, &ProcessExecutor::file_args(job), &program);
+    let mut cmd = match &files.valgrind_args {
+        None => exec.valgrind_command(job, &ProcessExecutor::file_args(job), &program),
+        Some(args) => exec.command(job, args.clone(), &program),
+    };
     cmd.args(&command.args).current_dir(&cwd);
     for (key, value) in &command.envs {
         cmd.env(key, value);
@@ -145,8 +188,7 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
         eprintln!("- end of stdout/stderr");
     }
 
-    let log =
-        std::fs::read_to_string(job.paths.file("callgrind.log", Which::New)).unwrap_or_default();
+    let log = std::fs::read_to_string(&files.log).unwrap_or_default();
     if let Some(complaint) = valgrind_error(&log) {
         return Err(format!(
             "Valgrind could not run `{}`: {complaint}",
@@ -180,7 +222,7 @@ fn run_inner(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Result<()
         }
         return Err(reason);
     }
-    if !exec.native && !job.paths.file("callgrind.out", Which::New).exists() {
+    if !exec.native && files.expected.as_ref().is_some_and(|f| !f.exists()) {
         return Err("Valgrind wrote no profile".into());
     }
     if binary.teardown.is_some() {

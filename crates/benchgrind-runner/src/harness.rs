@@ -410,10 +410,9 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
         tools: Vec::new(),
         flamegraphs: Vec::new(),
     };
-    let library = matches!(job.kind, crate::plan::JobKind::Library(_));
     // Read before the run replaces it: the old call graph of a differential flamegraph.
-    let flame = match (&cli.load_baseline, &job.config.flamegraph, library) {
-        (None, Some(config), true) => {
+    let flame = match (&cli.load_baseline, &job.config.flamegraph) {
+        (None, Some(config)) => {
             let old = old_profile(job, &compare_with);
             Some(flamegraph::prepare(
                 config,
@@ -484,7 +483,7 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
         }
         Err(reason) => result.outcome = Outcome::Failed { reason },
     }
-    if cli.load_baseline.is_none() && !result.failed() && library {
+    if cli.load_baseline.is_none() && !result.failed() {
         let limits = regression_config(cli, job);
         result.tools = tools::run::run_all(job, cli, executor, &compare_with, limits);
         if let (Some(config), Some(prepared)) = (&job.config.flamegraph, &flame) {

@@ -3,8 +3,8 @@
 //! `E2E_C_PROGRAM` (a C program the test compiled) and `E2E_PIPE_OUT` (where `cat` writes).
 
 use benchgrind::{
-    binary_benchmark, binary_benchmark_group, main, BinaryBenchmarkConfig, Command, ExitWith, Pipe,
-    Sandbox, Stdin, Stdio,
+    binary_benchmark, binary_benchmark_group, main, BinaryBenchmarkConfig, Command, ExitWith,
+    FlamegraphConfig, Pipe, Sandbox, Stdin, Stdio, Tool, ValgrindTool,
 };
 
 fn sandboxed() -> BinaryBenchmarkConfig {
@@ -74,7 +74,18 @@ fn entry() -> Command {
     tool()
 }
 
+#[binary_benchmark(config = BinaryBenchmarkConfig::default()
+    .tool(Tool::new(ValgrindTool::DHAT))
+    .flamegraph(FlamegraphConfig::default()))]
+#[bench::whole()]
+#[bench::allocate_only(config = BinaryBenchmarkConfig::default().entry_point("e2e_tool::allocate"))]
+fn with_tools() -> Command {
+    let program = std::env::var("E2E_TOOL").unwrap_or_else(|_| "/bin/true".into());
+    Command::new(program).args(["100", "256"]).build()
+}
+
 binary_benchmark_group!(name = entry_points; benchmarks = entry);
+binary_benchmark_group!(name = tools; benchmarks = with_tools);
 binary_benchmark_group!(name = programs; benchmarks = sort, c_program);
 binary_benchmark_group!(name = pipes; benchmarks = piped);
 binary_benchmark_group!(name = exits; benchmarks = expect_two);
@@ -82,6 +93,7 @@ binary_benchmark_group!(name = sandboxes; benchmarks = sort, in_sandbox);
 
 main!(
     binary_benchmark_groups = entry_points,
+    tools,
     programs,
     pipes,
     exits,

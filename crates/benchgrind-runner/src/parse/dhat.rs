@@ -136,12 +136,13 @@ pub fn in_window(name: &str, function: &str) -> bool {
 
 impl Profile {
     /// Totals of the program points whose stack passes through the measured window of the
-    /// benchmark `function` (see [`in_window`]).
+    /// benchmark `function` (see [`in_window`]); all of them when `function` is empty (a binary
+    /// benchmark measured whole).
     pub fn restricted_to(&self, function: &str) -> Totals {
         let hits: Vec<bool> = self
             .ftbl
             .iter()
-            .map(|f| in_window(frame_function(f), function))
+            .map(|f| function.is_empty() || in_window(frame_function(f), function))
             .collect();
         let mut t = Totals::default();
         for pp in self.pps.iter().filter(|pp| pp.fs.iter().any(|&f| hits[f])) {

@@ -40,9 +40,13 @@ fn run_one(
 ) -> ToolResult {
     let kind = tool.kind();
     let paths = &job.paths;
-    let cx = Context {
-        function: job.function_path,
+    // A library benchmark's function, a binary benchmark's entry point, or (empty) the whole
+    // process of a binary benchmark.
+    let function = match &job.kind {
+        crate::plan::JobKind::Binary(binary) => binary.entry_point.as_deref().unwrap_or(""),
+        crate::plan::JobKind::Library(_) => job.function_path,
     };
+    let cx = Context { function };
     let metrics_file = kind.metrics_file();
     // What to compare with, read before the run replaces it; an unreadable old file only
     // means there is nothing to compare with.
