@@ -257,18 +257,7 @@ impl ProcessExecutor {
             }
             return Status::Failed("Valgrind wrote no profile".into());
         }
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let how = match (output.status.code(), panic_message(&stderr)) {
-            (_, Some(panic)) => format!("panicked: {panic}"),
-            (Some(code), None) => format!("exited with code {code}"),
-            (None, None) => {
-                use std::os::unix::process::ExitStatusExt;
-                format!(
-                    "was killed by signal {}",
-                    output.status.signal().unwrap_or(0)
-                )
-            }
-        };
+        let how = describe_end(&output.status, &String::from_utf8_lossy(&output.stderr));
         let valgrind_error = std::fs::read_to_string(log)
             .ok()
             .and_then(|text| valgrind_error(&text));
@@ -276,6 +265,17 @@ impl ProcessExecutor {
             Some(e) => Status::Failed(format!("{how}; Valgrind said: {e}")),
             None => Status::Failed(how),
         }
+    }
+}
+
+/// How a process that failed ended, for the report: the panic message when its stderr holds
+/// one, else its exit code or signal.
+pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (panic_message(stderr), status.code()) {
+        (Some(panic), _) => format!("panicked: {panic}"),
+        (None, Some(code)) => format!("exited with code {code}"),
+        (None, None) => format!("was killed by signal {}", status.signal().unwrap_or(0)),
     }
 }
 

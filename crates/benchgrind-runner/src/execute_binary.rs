@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio as StdStdio};
 
 use crate::args::{LogLevel, Nocapture};
 use crate::binary::{Pipe, Sandbox, Stdin, Stdio};
-use crate::execute::{panic_message, valgrind_error, ProcessExecutor, Status};
+use crate::execute::{describe_end, valgrind_error, ProcessExecutor, Status};
 use crate::plan::{BinaryJob, Job};
 use crate::store::Which;
 use crate::tools::Tool;
@@ -178,7 +178,7 @@ fn run_inner(
             .map_err(|e| format!("cannot wait for the setup: {e}"))?;
         if !status.success() {
             let other = std::fs::read_to_string(&setup_other).unwrap_or_default();
-            return Err(hook_failure("setup", status.code(), &other));
+            return Err(hook_failure("setup", &status, &other));
         }
     }
     if exec.log >= LogLevel::Info {
@@ -287,17 +287,13 @@ fn run_hook(
     }
     Err(hook_failure(
         kind,
-        output.status.code(),
+        &output.status,
         &String::from_utf8_lossy(&output.stderr),
     ))
 }
 
-fn hook_failure(kind: &str, code: Option<i32>, stderr: &str) -> String {
-    match (panic_message(stderr), code) {
-        (Some(panic), _) => format!("the {kind} panicked: {panic}"),
-        (None, Some(code)) => format!("the {kind} exited with code {code}"),
-        (None, None) => format!("the {kind} was killed by a signal"),
-    }
+fn hook_failure(kind: &str, status: &std::process::ExitStatus, stderr: &str) -> String {
+    format!("the {kind} {}", describe_end(status, stderr))
 }
 
 fn output_stdio(

@@ -14,7 +14,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::Instant;
 
 use crate::args::{LogLevel, Nocapture};
-use crate::execute::{panic_message, valgrind_error, Executor, ProcessExecutor, RunOutput, Status};
+use crate::execute::{describe_end, valgrind_error, Executor, ProcessExecutor, RunOutput, Status};
 use crate::measured::SERVER_FLAG;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
@@ -180,11 +180,15 @@ impl ForkExecutor {
             (kind, value) => {
                 let stderr =
                     std::fs::read_to_string(paths.dir.join("capture.stderr")).unwrap_or_default();
-                Status::Failed(match (panic_message(&stderr), kind) {
-                    (Some(panic), _) => format!("panicked: {panic}"),
-                    (None, "signal") => format!("was killed by signal {value}"),
-                    (None, _) => format!("exited with code {value}"),
-                })
+                // The server's answer as the wait status it reports.
+                use std::os::unix::process::ExitStatusExt;
+                let value: i32 = value.parse().unwrap_or(0);
+                let status = if kind == "signal" {
+                    std::process::ExitStatus::from_raw(value & 0x7f)
+                } else {
+                    std::process::ExitStatus::from_raw((value & 0xff) << 8)
+                };
+                Status::Failed(describe_end(&status, &stderr))
             }
         }
     }

@@ -533,9 +533,7 @@ fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, String> {
     callgrind::parse_file(&path)
         .map(|p| Some(Metrics::from_profile(&p)))
         .map_err(|e| match source {
-            Source::Baseline(name) => format!(
-                "baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}"
-            ),
+            Source::Baseline(name) => damaged_baseline(name, &e),
             _ => format!("the previous run's profile is damaged ({e})"),
         })
 }
@@ -557,9 +555,12 @@ fn load(path: &Path, name: &str, job: &Job) -> Result<Metrics, String> {
     }
     callgrind::parse_file(path)
         .map(|p| Metrics::from_profile(&p))
-        .map_err(|e| {
-            format!("baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}")
-        })
+        .map_err(|e| damaged_baseline(name, &e))
+}
+
+/// A saved baseline that cannot be read, and how to replace it.
+fn damaged_baseline(name: &str, e: &crate::parse::ParseError) -> String {
+    format!("baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}")
 }
 
 fn save_summary(cli: &Cli, job: &Job, result: &BenchResult) {
