@@ -126,25 +126,27 @@ pub enum Limit {
     },
 }
 
-impl Regression {
-    /// One line for the report: the metric, the values, the change and the limit.
-    pub fn describe(&self) -> String {
-        let name = self.metric.label();
-        match self.limit {
+impl Limit {
+    /// One line for the report: the metric's `name`, the values, the change and this limit.
+    pub fn describe(&self, name: &str, new: u64, old: Option<u64>) -> String {
+        match *self {
             Limit::Relative {
                 limit_pct,
                 diff_pct,
             } => format!(
-                "{name} ({} -> {}) changed by {:+.5}%, past the limit of {:+.5}%",
-                self.old.unwrap_or(0),
-                self.new,
-                diff_pct,
-                limit_pct
+                "{name} ({} -> {new}) changed by {diff_pct:+.5}%, past the limit of \
+                 {limit_pct:+.5}%",
+                old.unwrap_or(0)
             ),
-            Limit::Absolute { cap } => {
-                format!("{name} is {}, past the hard limit of {cap}", self.new)
-            }
+            Limit::Absolute { cap } => format!("{name} is {new}, past the hard limit of {cap}"),
         }
+    }
+}
+
+impl Regression {
+    /// One line for the report: the metric, the values, the change and the limit.
+    pub fn describe(&self) -> String {
+        self.limit.describe(self.metric.label(), self.new, self.old)
     }
 }
 

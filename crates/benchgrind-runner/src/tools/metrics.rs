@@ -142,21 +142,7 @@ impl ToolRegression {
     /// One line for the report.
     pub fn describe(&self, tool: ValgrindTool) -> String {
         let name = format!("{} {}", tool.title(), self.metric.label());
-        match self.limit {
-            Limit::Relative {
-                limit_pct,
-                diff_pct,
-            } => format!(
-                "{name} ({} -> {}) changed by {:+.5}%, past the limit of {:+.5}%",
-                self.old.unwrap_or(0),
-                self.new,
-                diff_pct,
-                limit_pct
-            ),
-            Limit::Absolute { cap } => {
-                format!("{name} is {}, past the hard limit of {cap}", self.new)
-            }
-        }
+        self.limit.describe(&name, self.new, self.old)
     }
 }
 
