@@ -5,7 +5,6 @@
 //! tested without Valgrind, and so the one-process-per-benchmark model here can be replaced by a
 //! fork server without touching the rest of the pipeline.
 
-use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -38,6 +37,55 @@ pub struct RunOutput {
     pub status: Status,
     /// The wall time of the Valgrind process.
     pub duration: Duration,
+    /// What the benchmark printed. Executors never print it themselves: with parallel workers
+    /// it would land under another benchmark's header; the harness shows it under this one's.
+    pub output: Captured,
+}
+
+/// A benchmark's output, captured: its process's (and, for binary benchmarks, its setup's and
+/// teardown's) stdout and stderr.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Captured {
+    /// What went to stdout.
+    pub stdout: Vec<u8>,
+    /// What went to stderr.
+    pub stderr: Vec<u8>,
+    /// Streams the benchmark itself asked to show (`Stdio::Inherit` of a binary benchmark's
+    /// command), `[stdout, stderr]`, whatever `--nocapture` says.
+    pub always_shown: [bool; 2],
+}
+
+impl Captured {
+    /// Appends what another process of the same benchmark printed.
+    pub fn append(&mut self, stdout: &[u8], stderr: &[u8]) {
+        self.stdout.extend_from_slice(stdout);
+        self.stderr.extend_from_slice(stderr);
+    }
+
+    /// The streams to show, `[stdout, stderr]`, under `--nocapture` (and `BENCHGRIND_LOG=info`,
+    /// which shows both): the rest is emptied.
+    pub fn shown(mut self, nocapture: Nocapture, log: LogLevel) -> Captured {
+        let [mut out, mut err] = match nocapture {
+            Nocapture::All => [true, true],
+            Nocapture::Stdout => [true, false],
+            Nocapture::Stderr => [false, true],
+            Nocapture::None => [log >= LogLevel::Info; 2],
+        };
+        out |= self.always_shown[0];
+        err |= self.always_shown[1];
+        if !out {
+            self.stdout.clear();
+        }
+        if !err {
+            self.stderr.clear();
+        }
+        self
+    }
+
+    /// Nothing to show.
+    pub fn is_empty(&self) -> bool {
+        self.stdout.is_empty() && self.stderr.is_empty()
+    }
 }
 
 /// Runs jobs. One implementation starts real Valgrind processes; tests may use another.
@@ -57,8 +105,6 @@ pub struct ProcessExecutor {
     pub exe: PathBuf,
     /// The working directory of benchmarks (the package's directory, as under `cargo bench`).
     pub cwd: PathBuf,
-    /// Which output is shown instead of captured.
-    pub nocapture: Nocapture,
     /// `--callgrind-args` of the command line, after the config's.
     pub cli_args: Vec<String>,
     /// `BENCHGRIND_LOG`: debug prints the command lines, info the captured output.
@@ -113,16 +159,17 @@ impl ProcessExecutor {
 impl Executor for ProcessExecutor {
     fn run(&mut self, job: &Job) -> RunOutput {
         let start = Instant::now();
-        let status = self.run_inner(job);
+        let (status, output) = self.run_inner(job);
         RunOutput {
             status,
             duration: start.elapsed(),
+            output,
         }
     }
 
     fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput {
         let start = Instant::now();
-        let status = match &job.kind {
+        let (status, output) = match &job.kind {
             JobKind::Library(index) => {
                 let kind = tool.kind();
                 let out = kind.out_file().map(|f| job.paths.file(f, Which::New));
@@ -135,12 +182,13 @@ impl Executor for ProcessExecutor {
         RunOutput {
             status,
             duration: start.elapsed(),
+            output,
         }
     }
 }
 
 impl ProcessExecutor {
-    fn run_inner(&self, job: &Job) -> Status {
+    fn run_inner(&self, job: &Job) -> (Status, Captured) {
         match &job.kind {
             JobKind::Library(index) => self.run_library(job, *index),
             JobKind::Binary(binary) => crate::execute_binary::run(self, job, binary),
@@ -194,7 +242,7 @@ impl ProcessExecutor {
         cmd
     }
 
-    fn run_library(&self, job: &Job, index: [usize; 3]) -> Status {
+    fn run_library(&self, job: &Job, index: [usize; 3]) -> (Status, Captured) {
         let mut args = self.valgrind_args(job);
         args.extend(Self::file_args(job));
         let profile = job.paths.file("callgrind.out", Which::New);
@@ -212,12 +260,13 @@ impl ProcessExecutor {
         args: Vec<String>,
         expected: Option<&Path>,
         log: &Path,
-    ) -> Status {
+    ) -> (Status, Captured) {
         if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
-            return Status::Failed(format!(
+            let reason = format!(
                 "cannot create the output directory {}: {e}",
                 job.paths.dir.display()
-            ));
+            );
+            return (Status::Failed(reason), Captured::default());
         }
         let mut cmd = self.command(job, args, &self.exe);
         cmd.arg(crate::child::FLAG)
@@ -227,30 +276,31 @@ impl ProcessExecutor {
                     .then(|| format!("{}={}", crate::child::SEED_FLAG, job.config.random_seed)),
             )
             .current_dir(&self.cwd)
-            .stdin(Stdio::null());
-        let (out, err) = match self.nocapture {
-            Nocapture::None => (Stdio::piped(), Stdio::piped()),
-            Nocapture::All => (Stdio::inherit(), Stdio::inherit()),
-            // The other stream stays captured: it may hold a panic message.
-            Nocapture::Stdout => (Stdio::inherit(), Stdio::piped()),
-            Nocapture::Stderr => (Stdio::piped(), Stdio::inherit()),
-        };
-        cmd.stdout(out).stderr(err);
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }
         let output = match cmd.output() {
             Ok(o) => o,
             Err(e) => {
-                return Status::Failed(format!("cannot start {}: {e}", self.valgrind.display()))
+                let reason = format!("cannot start {}: {e}", self.valgrind.display());
+                return (Status::Failed(reason), Captured::default());
             }
         };
-        if self.log >= LogLevel::Info && self.nocapture == Nocapture::None {
-            eprintln!("benchgrind: output of {}:", job.id.full());
-            let _ = std::io::stderr().write_all(&output.stdout);
-            let _ = std::io::stderr().write_all(&output.stderr);
-            eprintln!("- end of stdout/stderr");
-        }
+        let mut captured = Captured::default();
+        captured.append(&output.stdout, &output.stderr);
+        (self.measured_status(&output, expected, log), captured)
+    }
+
+    /// How a measured process ended: `expected`, if given, must exist.
+    fn measured_status(
+        &self,
+        output: &std::process::Output,
+        expected: Option<&Path>,
+        log: &Path,
+    ) -> Status {
         if output.status.success() {
             if self.native || expected.map_or(true, Path::exists) {
                 return Status::Ok;

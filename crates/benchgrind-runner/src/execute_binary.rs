@@ -9,9 +9,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
-use crate::args::{LogLevel, Nocapture};
+use crate::args::LogLevel;
 use crate::binary::{Pipe, Sandbox, Stdin, Stdio};
-use crate::execute::{describe_end, valgrind_error, ProcessExecutor, Status};
+use crate::execute::{describe_end, valgrind_error, Captured, ProcessExecutor, Status};
 use crate::plan::{BinaryJob, Job};
 use crate::store::Which;
 use crate::tools::Tool;
@@ -20,16 +20,13 @@ use crate::tools::Tool;
 const STDERR_TAIL: usize = 10;
 
 /// Runs one binary benchmark: sandbox, setup, command, teardown.
-pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> Status {
+pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> (Status, Captured) {
     let files = Files {
         valgrind_args: None,
         expected: Some(job.paths.file("callgrind.out", Which::New)),
         log: job.paths.file("callgrind.log", Which::New),
     };
-    match run_inner(exec, job, binary, &files) {
-        Ok(()) => Status::Ok,
-        Err(reason) => Status::Failed(reason),
-    }
+    run_captured(exec, job, binary, &files)
 }
 
 /// Runs one binary benchmark under another tool: the same setup, command and teardown.
@@ -38,17 +35,29 @@ pub(crate) fn run_tool(
     job: &Job,
     binary: &BinaryJob,
     tool: &Tool,
-) -> Status {
+) -> (Status, Captured) {
     let kind = tool.kind();
     let files = Files {
         valgrind_args: Some(crate::tools::valgrind_args(tool, &job.paths)),
         expected: kind.out_file().map(|f| job.paths.file(f, Which::New)),
         log: job.paths.file(&kind.log_file(), Which::New),
     };
-    match run_inner(exec, job, binary, &files) {
+    run_captured(exec, job, binary, &files)
+}
+
+/// [`run_inner`] with what its processes printed, in the order they ran.
+fn run_captured(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    files: &Files,
+) -> (Status, Captured) {
+    let mut captured = Captured::default();
+    let status = match run_inner(exec, job, binary, files, &mut captured) {
         Ok(()) => Status::Ok,
         Err(reason) => Status::Failed(reason),
-    }
+    };
+    (status, captured)
 }
 
 /// What a run under one tool writes.
@@ -66,6 +75,7 @@ fn run_inner(
     job: &Job,
     binary: &BinaryJob,
     files: &Files,
+    captured: &mut Captured,
 ) -> Result<(), String> {
     std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
         format!(
@@ -108,18 +118,12 @@ fn run_inner(
         // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
         cmd.env(crate::random::ENV, job.config.random_seed.to_string());
     }
-    cmd.stdout(output_stdio(
-        command.stdout.as_ref(),
-        exec.nocapture,
-        true,
-        &cwd,
-    )?);
-    cmd.stderr(output_stdio(
-        command.stderr.as_ref(),
-        exec.nocapture,
-        false,
-        &cwd,
-    )?);
+    cmd.stdout(output_stdio(command.stdout.as_ref(), &cwd)?);
+    cmd.stderr(output_stdio(command.stderr.as_ref(), &cwd)?);
+    captured.always_shown = [
+        matches!(command.stdout, Some(Stdio::Inherit)),
+        matches!(command.stderr, Some(Stdio::Inherit)),
+    ];
     let stdin = match &command.stdin {
         Some(Stdin::Inherit) => Some(StdStdio::inherit()),
         Some(Stdin::Pipe) => Some(StdStdio::piped()),
@@ -161,7 +165,7 @@ fn run_inner(
         }
         None => {
             if binary.setup.is_some() {
-                run_hook(exec, job, binary, "setup", &base)?;
+                run_hook(exec, job, binary, "setup", &base, captured)?;
             }
             cmd.stdin(stdin.expect("not Stdin::Setup"));
         }
@@ -176,17 +180,23 @@ fn run_inner(
         let status = child
             .wait()
             .map_err(|e| format!("cannot wait for the setup: {e}"))?;
+        // The setup's stream that did not feed the command, before the command's output.
+        let other = std::fs::read(&setup_other).unwrap_or_default();
+        let _ = std::fs::remove_file(&setup_other);
+        match piped_from_setup {
+            Some(Pipe::Stdout) => captured.append(&[], &other),
+            _ => captured.append(&other, &[]),
+        }
         if !status.success() {
-            let other = std::fs::read_to_string(&setup_other).unwrap_or_default();
-            return Err(hook_failure("setup", &status, &other));
+            captured.append(&output.stdout, &output.stderr);
+            return Err(hook_failure(
+                "setup",
+                &status,
+                &String::from_utf8_lossy(&other),
+            ));
         }
     }
-    if exec.log >= LogLevel::Info {
-        eprintln!("benchgrind: output of {}:", job.id.full());
-        eprint!("{}", String::from_utf8_lossy(&output.stdout));
-        eprint!("{}", String::from_utf8_lossy(&output.stderr));
-        eprintln!("- end of stdout/stderr");
-    }
+    captured.append(&output.stdout, &output.stderr);
 
     let log = std::fs::read_to_string(&files.log).unwrap_or_default();
     if let Some(complaint) = valgrind_error(&log) {
@@ -226,7 +236,7 @@ fn run_inner(
         return Err("Valgrind wrote no profile".into());
     }
     if binary.teardown.is_some() {
-        run_hook(exec, job, binary, "teardown", &base)?;
+        run_hook(exec, job, binary, "teardown", &base, captured)?;
     }
     drop(sandbox);
     Ok(())
@@ -258,14 +268,9 @@ fn hook_command(
         .args(binary.index.map(|i| i.to_string()))
         .current_dir(cwd)
         .env("_WORKSPACE_ROOT", &exec.workspace_root)
-        .stdin(StdStdio::null());
-    let (out, err) = match exec.nocapture {
-        Nocapture::None => (StdStdio::piped(), StdStdio::piped()),
-        Nocapture::All => (StdStdio::inherit(), StdStdio::inherit()),
-        Nocapture::Stdout => (StdStdio::inherit(), StdStdio::piped()),
-        Nocapture::Stderr => (StdStdio::null(), StdStdio::inherit()),
-    };
-    cmd.stdout(out).stderr(err);
+        .stdin(StdStdio::null())
+        .stdout(StdStdio::piped())
+        .stderr(StdStdio::piped());
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {kind}: {:?}", job.id.full(), cmd);
     }
@@ -278,10 +283,12 @@ fn run_hook(
     binary: &BinaryJob,
     kind: &str,
     cwd: &Path,
+    captured: &mut Captured,
 ) -> Result<(), String> {
     let output = hook_command(exec, job, binary, kind, cwd)
         .output()
         .map_err(|e| format!("cannot start the {kind}: {e}"))?;
+    captured.append(&output.stdout, &output.stderr);
     if output.status.success() {
         return Ok(());
     }
@@ -296,16 +303,13 @@ fn hook_failure(kind: &str, status: &std::process::ExitStatus, stderr: &str) -> 
     format!("the {kind} {}", describe_end(status, stderr))
 }
 
-fn output_stdio(
-    given: Option<&Stdio>,
-    nocapture: Nocapture,
-    is_stdout: bool,
-    cwd: &Path,
-) -> Result<StdStdio, String> {
+/// Where one of the command's output streams goes. `Stdio::Inherit` is captured too, and shown
+/// under the benchmark's header: with parallel workers, inheriting the harness' stream would mix
+/// it into other benchmarks' reports.
+fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, String> {
     Ok(match given {
-        Some(Stdio::Inherit) => StdStdio::inherit(),
+        Some(Stdio::Inherit) | Some(Stdio::Pipe) | None => StdStdio::piped(),
         Some(Stdio::Null) => StdStdio::null(),
-        Some(Stdio::Pipe) => StdStdio::piped(),
         Some(Stdio::File(path)) => {
             let path = cwd.join(path);
             StdStdio::from(File::create(&path).map_err(|e| {
@@ -314,19 +318,6 @@ fn output_stdio(
                     path.display()
                 )
             })?)
-        }
-        None => {
-            let shown = match nocapture {
-                Nocapture::All => true,
-                Nocapture::Stdout => is_stdout,
-                Nocapture::Stderr => !is_stdout,
-                Nocapture::None => false,
-            };
-            if shown {
-                StdStdio::inherit()
-            } else {
-                StdStdio::piped()
-            }
         }
     })
 }

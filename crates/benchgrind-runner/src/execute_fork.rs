@@ -13,8 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::Instant;
 
-use crate::args::{LogLevel, Nocapture};
-use crate::execute::{describe_end, valgrind_error, Executor, ProcessExecutor, RunOutput, Status};
+use crate::args::LogLevel;
+use crate::execute::{
+    describe_end, valgrind_error, Captured, Executor, ProcessExecutor, RunOutput, Status,
+};
 use crate::measured::SERVER_FLAG;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
@@ -107,11 +109,23 @@ impl ForkExecutor {
         })
     }
 
-    fn run_in_server(&mut self, job: &Job, index: [usize; 3]) -> Status {
+    fn run_in_server(&mut self, job: &Job, index: [usize; 3]) -> (Status, Captured) {
         let paths = &job.paths;
         if let Err(e) = std::fs::create_dir_all(&paths.dir) {
-            return Status::Failed(format!("cannot create {}: {e}", paths.dir.display()));
+            let reason = format!("cannot create {}: {e}", paths.dir.display());
+            return (Status::Failed(reason), Captured::default());
         }
+        // Files of an earlier run must not pass for this run's output.
+        for name in CAPTURE_FILES {
+            let _ = std::fs::remove_file(paths.dir.join(name));
+        }
+        let status = self.request(job, index);
+        (status, read_capture(job))
+    }
+
+    /// Has the class's server (started if need be) run the bench at `index`.
+    fn request(&mut self, job: &Job, index: [usize; 3]) -> Status {
+        let paths = &job.paths;
         let class = self.class(job);
         if !self.servers.contains_key(&class) {
             match self.start(job) {
@@ -171,7 +185,6 @@ impl ForkExecutor {
         };
         let _ = moved("callgrind.log", "log");
         let profile = moved("callgrind.out", "out");
-        self.show_capture(job);
         match (kind, value) {
             ("exit", "0") => match profile {
                 Ok(()) => Status::Ok,
@@ -193,26 +206,6 @@ impl ForkExecutor {
         }
     }
 
-    /// `--nocapture` and `BENCHGRIND_LOG=info`: the benchmark's output, after it ran.
-    fn show_capture(&self, job: &Job) {
-        let read = |name: &str| std::fs::read(job.paths.dir.join(name)).unwrap_or_default();
-        let (show_out, show_err) = match self.process.nocapture {
-            Nocapture::All => (true, true),
-            Nocapture::Stdout => (true, false),
-            Nocapture::Stderr => (false, true),
-            Nocapture::None => {
-                let info = self.process.log >= LogLevel::Info;
-                (info, info)
-            }
-        };
-        if show_out {
-            let _ = std::io::stdout().write_all(&read("capture.stdout"));
-        }
-        if show_err {
-            let _ = std::io::stderr().write_all(&read("capture.stderr"));
-        }
-    }
-
     fn stop(&mut self, class: &Class) {
         if let Some(mut server) = self.servers.remove(class) {
             drop(server.requests);
@@ -220,6 +213,18 @@ impl ForkExecutor {
             let _ = std::fs::remove_dir_all(&server.dir);
         }
     }
+}
+
+/// The files a server's child writes its stdout and stderr to (see [`crate::measured`]).
+const CAPTURE_FILES: [&str; 2] = ["capture.stdout", "capture.stderr"];
+
+/// What the server's child wrote to its capture files; they stay for the user to read.
+fn read_capture(job: &Job) -> Captured {
+    let [stdout, stderr] =
+        CAPTURE_FILES.map(|name| std::fs::read(job.paths.dir.join(name)).unwrap_or_default());
+    let mut captured = Captured::default();
+    captured.append(&stdout, &stderr);
+    captured
 }
 
 /// The newest log in a server directory, for a server that died.
@@ -237,10 +242,11 @@ impl Executor for ForkExecutor {
         match &job.kind {
             JobKind::Library(index) if crate::client_request::SUPPORTED => {
                 let start = Instant::now();
-                let status = self.run_in_server(job, *index);
+                let (status, output) = self.run_in_server(job, *index);
                 RunOutput {
                     status,
                     duration: start.elapsed(),
+                    output,
                 }
             }
             _ => self.process.run(job),

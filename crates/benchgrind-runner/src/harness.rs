@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::args::{self, Cli, Color, Isolation, JsonStyle, LogLevel, OutputFormat};
 use crate::child;
-use crate::execute::{Executor, ProcessExecutor, Status};
+use crate::execute::{Captured, Executor, ProcessExecutor, Status};
 use crate::execute_fork::ForkExecutor;
 use crate::flamegraph;
 use crate::metrics::Metrics;
@@ -123,7 +123,6 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
             valgrind: valgrind.path,
             exe,
             cwd: manifest_dir,
-            nocapture: cli.nocapture,
             cli_args: cli.callgrind_args.clone(),
             log: cli.log,
             workspace_root: PathBuf::from(main.workspace_root),
@@ -409,6 +408,7 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
         duration: Duration::ZERO,
         tools: Vec::new(),
         flamegraphs: Vec::new(),
+        output: Captured::default(),
     };
     // Read before the run replaces it: the old call graph of a differential flamegraph.
     let flame = match (&cli.load_baseline, &job.config.flamegraph) {
@@ -459,6 +459,7 @@ fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Benc
                     }
                     let output = executor.run(job);
                     result.duration = output.duration;
+                    result.output = output.output.shown(cli.nocapture, cli.log);
                     result.log = Some(paths.file("callgrind.log", Which::Current));
                     match output.status {
                         Status::Failed(reason) => {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::execute::Captured;
 use crate::metrics::Metrics;
 use crate::plan::BenchId;
 use crate::regression::Regression;
@@ -89,6 +90,8 @@ pub struct BenchResult {
     pub tools: Vec<ToolResult>,
     /// The flamegraph SVGs written.
     pub flamegraphs: Vec<PathBuf>,
+    /// What the benchmark printed that is to be shown (`--nocapture`), under its own header.
+    pub output: Captured,
 }
 
 impl BenchResult {

@@ -136,6 +136,7 @@ mod tests {
             RunOutput {
                 status: Status::Ok,
                 duration: Duration::ZERO,
+                output: Default::default(),
             }
         }
 

@@ -342,6 +342,7 @@ impl Summary {
             old_source: source(&self.old_source),
             regressions,
             comparisons: Vec::new(),
+            output: Default::default(),
             dir: self.files.dir.clone().into(),
             profile: self.files.profile.clone().into(),
             log: self.files.log.clone().map(Into::into),

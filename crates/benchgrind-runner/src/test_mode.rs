@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::args::{LogLevel, Nocapture};
+use crate::args::LogLevel;
 use crate::execute::{Executor, ProcessExecutor, Status};
 use crate::plan::Plan;
 use crate::spec::Main;
@@ -18,7 +18,6 @@ pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> i32 {
         valgrind: PathBuf::new(),
         exe: exe.to_owned(),
         cwd: manifest_dir.to_owned(),
-        nocapture: Nocapture::None,
         cli_args: Vec::new(),
         log: LogLevel::Warn,
         workspace_root: PathBuf::from(main.workspace_root),

@@ -15,6 +15,7 @@ pub struct Json {
 
 impl Reporter for Json {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
+        super::write_output(out, &result.output, true)?;
         writeln!(out, "{}", Summary::from_result(result).to_json(self.pretty))
     }
 

@@ -27,7 +27,8 @@ fn cell(new: Option<u64>, old: Option<u64>) -> (String, String) {
 }
 
 impl Reporter for Markdown {
-    fn bench(&mut self, _out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
+    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
+        super::write_output(out, &result.output, true)?;
         let name = format!("`{}`", result.id.full());
         let row = match &result.outcome {
             Outcome::Failed { reason } => {

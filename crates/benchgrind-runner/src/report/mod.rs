@@ -9,6 +9,7 @@ pub mod terminal;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use crate::execute::Captured;
 use crate::result::BenchResult;
 
 /// What the whole run did.
@@ -34,6 +35,35 @@ pub trait Reporter {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()>;
     /// Called once at the end.
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()>;
+}
+
+/// A benchmark's shown output (`--nocapture`): its stdout into `out` (or, with `stdout_to_stderr`,
+/// to stderr, where it cannot break a machine-readable report), its stderr to stderr, each
+/// ending with a newline, so the next header starts a line of its own.
+pub fn write_output(
+    out: &mut dyn Write,
+    captured: &Captured,
+    stdout_to_stderr: bool,
+) -> io::Result<()> {
+    let ended = |bytes: &[u8]| !bytes.is_empty() && !bytes.ends_with(b"\n");
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    if !captured.stdout.is_empty() {
+        let target: &mut dyn Write = if stdout_to_stderr { &mut err } else { out };
+        target.write_all(&captured.stdout)?;
+        if ended(&captured.stdout) {
+            target.write_all(b"\n")?;
+        }
+    }
+    if !captured.stderr.is_empty() {
+        // What went before it on stdout first: a terminal shows both in the order written.
+        out.flush()?;
+        err.write_all(&captured.stderr)?;
+        if ended(&captured.stderr) {
+            err.write_all(b"\n")?;
+        }
+    }
+    err.flush()
 }
 
 /// The closing lines of a run: counts, time, and every failure and regression by id.

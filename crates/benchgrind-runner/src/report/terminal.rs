@@ -19,6 +19,7 @@ impl Reporter for Terminal {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         let style = self.style;
         header(out, style, &result.id.path(), &result.id.id_and_args())?;
+        super::write_output(out, &result.output, false)?;
         let baselines = [&result.new_source, &result.old_source]
             .iter()
             .any(|s| matches!(s, Source::Baseline(_)));
