@@ -74,8 +74,8 @@ pub struct Measurement {
 
 impl Measurement {
     /// The value of a statistic.
-    pub fn stat(&self, stat: super::args::Stat) -> f64 {
-        use super::args::Stat::*;
+    pub fn stat(&self, stat: super::flags::Stat) -> f64 {
+        use super::flags::Stat::*;
         match stat {
             Median => self.median,
             Mad => self.mad,

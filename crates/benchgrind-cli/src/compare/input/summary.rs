@@ -105,7 +105,7 @@ pub fn convert_lines(path: &Path, text: &str, label: String) -> Result<ResultSet
             bail!(
                 "{at}: not a benchgrind summary (expected an object with `version`, `id` and \
                  `metrics`, {})",
-                super::describe(&doc)
+                super::lenient::describe(&doc)
             );
         }
         let bench = convert(&doc, &at)?;
@@ -143,7 +143,7 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
             bail!(
                 "`{at}` is not a benchgrind summary (expected an object with `version`, `id` \
                  and `metrics`, {})",
-                super::describe(&doc)
+                super::lenient::describe(&doc)
             );
         }
         let bench = convert(&doc, &at)?;

@@ -15,6 +15,7 @@ use anyhow::Context;
 use serde::Deserialize;
 
 use super::{location, parse_toml, Problem};
+use crate::suite::flags::Filter;
 
 #[derive(Deserialize)]
 struct WireFile {
@@ -253,6 +254,15 @@ pub struct Engines {
     pub order: Vec<String>,
 }
 
+/// Loads `dir/engines.toml` for a command that needs it, turning its problems into one error
+/// listing them all.
+pub fn load(dir: &Path) -> anyhow::Result<Engines> {
+    Engines::load(dir).map_err(|problems| {
+        let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        anyhow::anyhow!("{}", list.join("\n       "))
+    })
+}
+
 /// Checks an engine or benchmark-engine name against rebar's format.
 pub fn valid_engine_name(name: &str) -> bool {
     !name.is_empty()
@@ -266,6 +276,15 @@ fn compile(re: &str, what: &str) -> Result<regex::bytes::Regex, String> {
 }
 
 impl Engines {
+    /// The engines whose names pass `filter`, in file order.
+    pub fn selected(&self, filter: &Filter) -> Vec<&Engine> {
+        self.order
+            .iter()
+            .filter(|n| filter.include(n))
+            .map(|n| &self.by_name[n])
+            .collect()
+    }
+
     /// Loads `dir/engines.toml`. Any problem here is fatal for the commands that need engines:
     /// every problem found is returned, each with `engines.toml:line`.
     pub fn load(dir: &Path) -> Result<Engines, Vec<Problem>> {
