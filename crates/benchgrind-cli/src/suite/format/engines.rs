@@ -243,6 +243,78 @@ pub struct Engine {
     pub clean: Vec<Command>,
 }
 
+impl Engine {
+    /// Resolves one engine's wire form, found at `loc`; its problems go to `bad`. `None` when
+    /// the engine cannot be used at all (a problem with a dependency check still gives one).
+    fn from_wire(w: WireEngine, loc: &str, bad: &mut dyn FnMut(String)) -> Option<Engine> {
+        let cwd = w.cwd.as_deref();
+        let v = w.version;
+        if v.bin.is_none() && v.file.is_none() {
+            bad("[engine.version] needs either `bin` (a command) or `file`".into());
+            return None;
+        }
+        let version_regex = match v
+            .regex
+            .as_deref()
+            .map(|r| compile(r, "version"))
+            .transpose()
+        {
+            Ok(Some(re)) if !re.capture_names().any(|n| n == Some("version")) => {
+                bad(format!(
+                    "the version regex {:?} has no `(?P<version>...)` group",
+                    re.as_str()
+                ));
+                return None;
+            }
+            Ok(re) => re,
+            Err(m) => {
+                bad(m);
+                return None;
+            }
+        };
+        let mut dependency = vec![];
+        for d in w.dependency {
+            match d
+                .regex
+                .as_deref()
+                .map(|r| compile(r, "dependency"))
+                .transpose()
+            {
+                Ok(regex) => dependency.push(Dependency {
+                    cmd: Command::from_wire(cwd, d.cwd, d.bin, d.args, d.envs),
+                    regex,
+                }),
+                Err(m) => bad(m),
+            }
+        }
+        let commands = |list: Vec<WireCommand>| -> Vec<Command> {
+            list.into_iter()
+                .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
+                .collect()
+        };
+        Some(Engine {
+            name: w.name.into_inner(),
+            location: loc.to_string(),
+            version: Version {
+                cmd: Some(Command::from_wire(
+                    cwd,
+                    v.cwd,
+                    v.bin.unwrap_or_default(),
+                    v.args,
+                    v.envs,
+                ))
+                .filter(|c| !c.bin.is_empty()),
+                file: v.file,
+                regex: version_regex,
+            },
+            run: Command::from_wire(cwd, w.run.cwd, w.run.bin, w.run.args, w.run.envs),
+            dependency,
+            build: commands(w.build),
+            clean: commands(w.clean),
+        })
+    }
+}
+
 /// All engines, by name.
 #[derive(Clone, Debug, Default)]
 pub struct Engines {
@@ -303,7 +375,7 @@ impl Engines {
         let mut problems = vec![];
         for w in wire.engine {
             let loc = location(&path, &text, Some(w.name.span().start));
-            let name = w.name.into_inner();
+            let name = w.name.get_ref().clone();
             let mut bad = |m: String| {
                 problems.push(Problem {
                     location: loc.clone(),
@@ -318,76 +390,10 @@ impl Engines {
                 bad("defined twice; engine names must be unique".into());
                 continue;
             }
-            let cwd = w.cwd.as_deref();
-            let v = w.version;
-            if v.bin.is_none() && v.file.is_none() {
-                bad("[engine.version] needs either `bin` (a command) or `file`".into());
-                continue;
+            if let Some(engine) = Engine::from_wire(w, &loc, &mut bad) {
+                engines.order.push(name.clone());
+                engines.by_name.insert(name, engine);
             }
-            let version_regex = match v
-                .regex
-                .as_deref()
-                .map(|r| compile(r, "version"))
-                .transpose()
-            {
-                Ok(Some(re)) if !re.capture_names().any(|n| n == Some("version")) => {
-                    bad(format!(
-                        "the version regex {:?} has no `(?P<version>...)` group",
-                        re.as_str()
-                    ));
-                    continue;
-                }
-                Ok(re) => re,
-                Err(m) => {
-                    bad(m);
-                    continue;
-                }
-            };
-            let mut dependency = vec![];
-            for d in w.dependency {
-                match d
-                    .regex
-                    .as_deref()
-                    .map(|r| compile(r, "dependency"))
-                    .transpose()
-                {
-                    Ok(regex) => dependency.push(Dependency {
-                        cmd: Command::from_wire(cwd, d.cwd, d.bin, d.args, d.envs),
-                        regex,
-                    }),
-                    Err(m) => bad(m),
-                }
-            }
-            let engine = Engine {
-                name: name.clone(),
-                location: loc.clone(),
-                version: Version {
-                    cmd: Some(Command::from_wire(
-                        cwd,
-                        v.cwd,
-                        v.bin.unwrap_or_default(),
-                        v.args,
-                        v.envs,
-                    ))
-                    .filter(|c| !c.bin.is_empty()),
-                    file: v.file,
-                    regex: version_regex,
-                },
-                run: Command::from_wire(cwd, w.run.cwd, w.run.bin, w.run.args, w.run.envs),
-                dependency,
-                build: w
-                    .build
-                    .into_iter()
-                    .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
-                    .collect(),
-                clean: w
-                    .clean
-                    .into_iter()
-                    .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
-                    .collect(),
-            };
-            engines.order.push(name.clone());
-            engines.by_name.insert(name, engine);
         }
         if problems.is_empty() {
             Ok(engines)
