@@ -85,6 +85,7 @@ const HINT: &str = "Run `benchgrind compare --help` for usage.";
 /// The command line of `compare`, checked for shape; `run` resolves it.
 #[derive(Debug)]
 pub struct Config {
+    /// The arguments as given.
     raw: RawArgs,
 }
 

@@ -36,17 +36,24 @@ Options:
 /// Which report, as `--output-format` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum OutputFormat {
+    /// The terminal report of a bench run.
     Default,
+    /// One JSON summary per line.
     Json,
+    /// Indented JSON summaries.
     PrettyJson,
+    /// A Markdown table.
     Markdown,
 }
 
 /// What `merge` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// Summary files and directories, in the order given.
     inputs: Vec<PathBuf>,
+    /// `--output-format`.
     format: OutputFormat,
+    /// Whether the terminal report is colored (`--color`, `BENCHGRIND_COLOR`, else a terminal).
     color: bool,
 }
 
@@ -172,6 +179,8 @@ fn report(reporter: &mut dyn Reporter, summaries: &[(Summary, PathBuf)]) -> Resu
     Ok(tally)
 }
 
+/// The names of the bench files, each once (the summaries come sorted by file), joined for the
+/// run's header.
 fn unique<'a>(files: impl Iterator<Item = &'a str>) -> String {
     let mut names: Vec<&str> = files.collect();
     names.dedup();

@@ -57,6 +57,7 @@ pub struct Resolved {
     pub passthrough: Vec<OsString>,
 }
 
+/// A usage mistake found while resolving the command line.
 fn usage(msg: impl Into<String>) -> anyhow::Error {
     UsageError::new(msg).into()
 }

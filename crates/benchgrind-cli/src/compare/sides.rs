@@ -33,6 +33,7 @@ pub fn load(config: &Resolved) -> Result<(ResultSet, ResultSet)> {
     ))
 }
 
+/// Reads or runs one side; `name` (old or new) names the files kept.
 fn load_side(config: &Resolved, side: &SideSpec, name: &str) -> Result<ResultSet> {
     let label = match &side.filter {
         Some(f) => format!("{} (filter {})", side.source.describe(), f.text),
@@ -66,6 +67,7 @@ fn load_side(config: &Resolved, side: &SideSpec, name: &str) -> Result<ResultSet
     }
 }
 
+/// Applies a filtered mode's filter and marker to a side's results.
 fn finish(set: ResultSet, side: &SideSpec, config: &Resolved) -> ResultSet {
     match (&side.filter, &config.marker) {
         (Some(f), Some(marker)) => {

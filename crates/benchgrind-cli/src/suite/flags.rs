@@ -41,6 +41,7 @@ impl FromStr for HumanDuration {
 /// name must match one; the last matching pattern decides.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
+    /// Each pattern and whether it excludes, in the order given.
     rules: Vec<(regex::Regex, bool)>,
 }
 

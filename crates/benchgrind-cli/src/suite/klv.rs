@@ -20,6 +20,8 @@ pub struct Limits {
     pub max_warmup_time: Duration,
 }
 
+/// Appends one `key:length:value
+/// ` item.
 fn item(out: &mut Vec<u8>, key: &str, value: &[u8]) {
     out.extend_from_slice(key.as_bytes());
     out.push(b':');

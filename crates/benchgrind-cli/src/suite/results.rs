@@ -133,12 +133,17 @@ pub const REBAR_COLUMNS: [&str; 15] = [
 /// The JSON document: a format tag, a schema version and the measurements.
 #[derive(Serialize, Deserialize)]
 struct JsonDoc {
+    /// Always `benchgrind-suite-results`.
     format: String,
+    /// The schema version.
     version: u32,
+    /// One per benchmark and engine.
     measurements: Vec<Measurement>,
 }
 
+/// The `format` field of the JSON results.
 const JSON_FORMAT: &str = "benchgrind-suite-results";
+/// The `version` field of the JSON results; see `results.schema.json`.
 const JSON_VERSION: u32 = 1;
 
 /// Quotes a CSV field when it needs it (commas, quotes, line breaks).
@@ -283,6 +288,7 @@ fn csv_records(text: &str) -> Result<Vec<(usize, Vec<String>)>, usize> {
     Ok(records)
 }
 
+/// Reads rebar's CSV or the full-precision CSV (a header row, then one row per measurement).
 fn read_csv(path: &Path, text: &str) -> anyhow::Result<Vec<Measurement>> {
     let p = path.display();
     let records =

@@ -8,6 +8,7 @@
 
 use serde_json::Value;
 
+/// What marks a rewritten non-finite number inside a JSON string (an escaped NUL).
 const MARK: &str = "\\u0000";
 
 /// Rewrites the non-finite number tokens of `text` into marked strings.

@@ -91,6 +91,7 @@ pub fn temp_out(side: &str) -> PathBuf {
 
 /// Removes the temporary results file however the run ends.
 struct Cleanup {
+    /// The file to remove; `None` when it is kept.
     path: Option<PathBuf>,
 }
 

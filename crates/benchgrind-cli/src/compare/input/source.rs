@@ -117,6 +117,7 @@ pub fn detect(path: &Path, home: &Path) -> Result<Source> {
     Ok(Source::GbenchBinary(path.to_path_buf()))
 }
 
+/// Whether the file holds any of the byte strings.
 fn contains_any(path: &Path, needles: &[&[u8]]) -> Result<bool> {
     let bytes = fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
     Ok(needles
@@ -124,12 +125,14 @@ fn contains_any(path: &Path, needles: &[&[u8]]) -> Result<bool> {
         .any(|needle| bytes.windows(needle.len()).any(|w| w == *needle)))
 }
 
+/// Whether any execute bit is set.
 #[cfg(unix)]
 fn is_executable(meta: &fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
+/// Elsewhere, whether a file runs is not in its permissions: try it.
 #[cfg(not(unix))]
 fn is_executable(_meta: &fs::Metadata) -> bool {
     true

@@ -47,6 +47,7 @@ pub fn convert(doc: &Value, at: &str) -> Result<Benchmark> {
     Ok(benchmark(summary))
 }
 
+/// A benchgrind summary as a benchmark: its `new` value per metric.
 fn benchmark(summary: Summary) -> Benchmark {
     let error = (summary.status == "failed").then(|| {
         summary

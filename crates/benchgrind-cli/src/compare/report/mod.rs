@@ -165,6 +165,7 @@ pub fn format_value(unit: Unit, v: f64) -> String {
     }
 }
 
+/// `v` in the largest unit of `steps` (divisor, suffix) it reaches, to four digits.
 fn scaled(v: f64, steps: &[(f64, &str)]) -> String {
     let (div, suffix) = steps
         .iter()
@@ -173,6 +174,7 @@ fn scaled(v: f64, steps: &[(f64, &str)]) -> String {
     format!("{} {suffix}", four_digits(v / div))
 }
 
+/// `v` with four significant digits (fewer decimals as it grows).
 fn four_digits(v: f64) -> String {
     let a = v.abs();
     let decimals = match a {

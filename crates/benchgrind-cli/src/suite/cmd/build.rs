@@ -27,7 +27,9 @@ OPTIONS:
 /// What `suite build` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// `-d/--dir`: the suite directory.
     dir: PathBuf,
+    /// `-e`/`-E`: which engines.
     engines: Filter,
 }
 

@@ -39,6 +39,7 @@ OPTIONS:
 /// What `suite cmp` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// The flags `cmp` and `diff` share.
     flags: CompareFlags,
 }
 

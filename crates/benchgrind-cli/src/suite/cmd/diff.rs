@@ -36,6 +36,7 @@ OPTIONS:
 /// What `suite diff` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// The flags `cmp` and `diff` share.
     flags: CompareFlags,
 }
 

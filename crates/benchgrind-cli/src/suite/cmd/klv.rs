@@ -36,8 +36,11 @@ OPTIONS:
 /// What `suite klv` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// `-d/--dir`: the suite directory.
     dir: PathBuf,
+    /// The benchmark, `group/name`.
     name: String,
+    /// The limits written into the KLV.
     limits: Limits,
 }
 

@@ -62,30 +62,52 @@ pub struct Config {
     pub dir: PathBuf,
     /// The benchmark, model and engine filters.
     pub filters: Filters,
+    /// Iteration and time limits per benchmark.
     limits: Limits,
+    /// `--timeout`, or its default for the metric.
     timeout: Duration,
+    /// `-t/--test`: check each benchmark once instead of measuring.
     test: bool,
+    /// `--list`: only list the jobs.
     list: bool,
+    /// `--metric`.
     metric: Metric,
+    /// `--format`, or the metric's default.
     format: Format,
+    /// `-o/--output`: the results file, rewritten after each benchmark.
     output: Option<PathBuf>,
 }
 
 /// The flags as given, before defaults that depend on each other are applied.
 #[derive(Default)]
 struct Given {
+    /// `--max-warmup-time`.
     warmup_time: Option<Duration>,
+    /// `--timeout`.
     timeout: Option<Duration>,
+    /// `--format`.
     format: Option<Format>,
+    /// `-o/--output`.
     output: Option<PathBuf>,
+    /// `-t/--test`.
     test: bool,
+    /// `--list`.
     list: bool,
+    /// `--metric`.
     metric: Option<Metric>,
 }
 
 impl Config {
-    /// Parses the flags after `suite measure` (or `suite list`).
+    /// Parses the flags after `suite measure`.
     pub fn parse(p: &mut lexopt::Parser) -> Result<Config, UsageError> {
+        Config::parse_with_help(p, USAGE)
+    }
+
+    /// Parses `measure`'s flags; `help` is the usage shown for `-h/--help`.
+    pub fn parse_with_help(
+        p: &mut lexopt::Parser,
+        help: &'static str,
+    ) -> Result<Config, UsageError> {
         use lexopt::Arg::{Long, Short};
         let mut dir = PathBuf::from("benchmarks");
         let mut filters = Filters::default();
@@ -102,7 +124,7 @@ impl Config {
                 continue;
             }
             match arg {
-                Short('h') | Long("help") => return Err(UsageError::Help(USAGE)),
+                Short('h') | Long("help") => return Err(UsageError::Help(help)),
                 Short('d') | Long("dir") => dir = PathBuf::from(usage::string(p, "-d/--dir")?),
                 Short('t') | Long("test") => given.test = true,
                 Long("list") => given.list = true,

@@ -34,9 +34,13 @@ OPTIONS:
 /// What `suite rank` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// The result files.
     paths: Vec<PathBuf>,
+    /// The benchmark, model and engine filters.
     filters: Filters,
+    /// `-s/--statistic`.
     stat: Stat,
+    /// `--intersection`.
     intersection: bool,
 }
 

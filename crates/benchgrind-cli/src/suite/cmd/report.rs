@@ -41,10 +41,15 @@ OPTIONS:
 /// What `suite report` was asked.
 #[derive(Debug)]
 pub struct Config {
+    /// The result files.
     paths: Vec<PathBuf>,
+    /// The benchmark, model and engine filters.
     filters: Filters,
+    /// `-s/--statistic`.
     stat: Stat,
+    /// `-u/--units`.
     units: Units,
+    /// `-d/--dir`: the suite directory, for analysis texts.
     dir: PathBuf,
 }
 

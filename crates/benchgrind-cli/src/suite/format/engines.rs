@@ -17,12 +17,14 @@ use serde::Deserialize;
 use super::{location, parse_toml, Problem};
 use crate::suite::flags::Filter;
 
+/// `engines.toml`, as written.
 #[derive(Deserialize)]
 struct WireFile {
     #[serde(default)]
     engine: Vec<WireEngine>,
 }
 
+/// One `[[engine]]`.
 #[derive(Deserialize)]
 struct WireEngine {
     name: toml::Spanned<String>,
@@ -37,6 +39,7 @@ struct WireEngine {
     clean: Vec<WireCommand>,
 }
 
+/// A command: `run`, `build` or `clean` entry.
 #[derive(Deserialize)]
 struct WireCommand {
     cwd: Option<String>,
@@ -47,12 +50,14 @@ struct WireCommand {
     envs: Vec<WireEnv>,
 }
 
+/// An environment variable of a command.
 #[derive(Deserialize)]
 struct WireEnv {
     name: String,
     value: String,
 }
 
+/// `[engine.version]`: a command or a file, and a regex with a `version` group.
 #[derive(Deserialize)]
 struct WireVersion {
     cwd: Option<String>,
@@ -65,6 +70,7 @@ struct WireVersion {
     regex: Option<String>,
 }
 
+/// A dependency check: a command and, optionally, a regex its output must match.
 #[derive(Deserialize)]
 struct WireDependency {
     cwd: Option<String>,
@@ -343,6 +349,7 @@ pub fn valid_engine_name(name: &str) -> bool {
         })
 }
 
+/// Compiles a regex from the file; `what` names it in the error.
 fn compile(re: &str, what: &str) -> Result<regex::bytes::Regex, String> {
     regex::bytes::Regex::new(re).map_err(|e| format!("invalid {what} regex {re:?}: {e}"))
 }
