@@ -195,6 +195,18 @@ pub fn ratio(p: &mut lexopt::Parser, flag: &str) -> Result<f64, UsageError> {
     Ok(r)
 }
 
+/// The usage lines of the flags of `build` and `clean` (a macro, for `concat!`).
+macro_rules! engine_usage {
+    () => {
+        "    -d, --dir <dir>             the suite directory (default: ./benchmarks)
+    -e, --engine <regex>        only engines whose name matches (repeatable)
+    -E, --engine-not <regex>    skip engines whose name matches
+    -h, --help                  print this help
+"
+    };
+}
+pub(crate) use engine_usage;
+
 /// The flags of `build` and `clean`: `-d/--dir` and the engine filters; `help` is the
 /// command's usage, for `-h/--help`.
 pub fn dir_and_engines(

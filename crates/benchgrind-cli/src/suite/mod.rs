@@ -6,10 +6,11 @@
 //! `runner` (or `callgrind`, under Valgrind) and checks every sample's count -> `stats`
 //! aggregates -> `results` writes rebar's CSV, full-precision CSV or JSON -> `grouped`,
 //! `ranking` and `table` read those back for `cmp`, `diff`, `rank` and `report`. `flags` holds the
-//! flag values every command shares.
+//! flag values every command shares; `engine_steps` runs `build` and `clean` engine by engine.
 
 pub mod callgrind;
 pub mod cmd;
+pub mod engine_steps;
 pub mod execute;
 pub mod flags;
 pub mod format;

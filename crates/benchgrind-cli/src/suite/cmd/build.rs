@@ -1,28 +1,28 @@
 //! `suite build`: run each engine's dependency checks and build commands from `engines.toml`, in
-//! file order, and report per engine. One engine failing does not stop the others.
+//! file order, and report per engine (see `engine_steps`).
 
 use std::path::PathBuf;
 
 use crate::exit::Outcome;
 use crate::suite::{
-    flags::{self, Filter},
-    format::engines::{self, Engine},
+    engine_steps,
+    flags::{self, engine_usage, Filter},
+    format::engines::Engine,
 };
 use crate::usage::UsageError;
 
 /// The help text.
-pub const USAGE: &str = "\
+pub const USAGE: &str = concat!(
+    "\
 Check dependencies and build every engine defined in engines.toml.
 
 USAGE:
     benchgrind suite build [OPTIONS]
 
 OPTIONS:
-    -d, --dir <dir>             the suite directory (default: ./benchmarks)
-    -e, --engine <regex>        only engines whose name matches (repeatable)
-    -E, --engine-not <regex>    skip engines whose name matches
-    -h, --help                  print this help
-";
+",
+    engine_usage!()
+);
 
 /// What `suite build` was asked.
 #[derive(Debug)]
@@ -43,26 +43,9 @@ impl Config {
 
 /// Runs `suite build`.
 pub fn run(config: &Config) -> anyhow::Result<Outcome> {
-    let engines = engines::load(&config.dir)?;
-    let mut failed = vec![];
-    for e in engines.selected(&config.engines) {
-        match build_one(e) {
-            Ok(version) => println!("{}: build complete for version {version}", e.name),
-            Err(err) => {
-                println!("{}: build failed: {err:#}", e.name);
-                failed.push(e.name.clone());
-            }
-        }
-    }
-    if failed.is_empty() {
-        return Ok(Outcome::Done);
-    }
-    eprintln!(
-        "error: {} engine(s) failed to build: {}",
-        failed.len(),
-        failed.join(", ")
-    );
-    Ok(Outcome::Failed)
+    engine_steps::each(&config.dir, &config.engines, "build", |e| {
+        build_one(e).map(|version| format!("build complete for version {version}"))
+    })
 }
 
 /// Checks one engine's dependencies, builds it and gets its version.

@@ -1,28 +1,27 @@
 //! `suite clean`: run each engine's clean commands from `engines.toml`, in file order, and
-//! report per engine. One engine failing does not stop the others.
+//! report per engine (see `engine_steps`).
 
 use std::path::PathBuf;
 
 use crate::exit::Outcome;
 use crate::suite::{
-    flags::{self, Filter},
-    format::engines,
+    engine_steps,
+    flags::{self, engine_usage, Filter},
 };
 use crate::usage::UsageError;
 
 /// The help text.
-pub const USAGE: &str = "\
+pub const USAGE: &str = concat!(
+    "\
 Run the clean commands of every engine defined in engines.toml.
 
 USAGE:
     benchgrind suite clean [OPTIONS]
 
 OPTIONS:
-    -d, --dir <dir>             the suite directory (default: ./benchmarks)
-    -e, --engine <regex>        only engines whose name matches (repeatable)
-    -E, --engine-not <regex>    skip engines whose name matches
-    -h, --help                  print this help
-";
+",
+    engine_usage!()
+);
 
 /// What `suite clean` was asked.
 #[derive(Debug)]
@@ -43,28 +42,11 @@ impl Config {
 
 /// Runs `suite clean`.
 pub fn run(config: &Config) -> anyhow::Result<Outcome> {
-    let engines = engines::load(&config.dir)?;
-    let mut failed = vec![];
-    for e in engines.selected(&config.engines) {
-        let result = e.clean.iter().try_for_each(|cmd| {
+    engine_steps::each(&config.dir, &config.engines, "clean", |e| {
+        for cmd in &e.clean {
             println!("{}: running: {}", e.name, cmd.display());
-            cmd.output().map(|_| ())
-        });
-        match result {
-            Ok(()) => println!("{}: clean complete", e.name),
-            Err(err) => {
-                println!("{}: clean failed: {err:#}", e.name);
-                failed.push(e.name.clone());
-            }
+            cmd.output()?;
         }
-    }
-    if failed.is_empty() {
-        return Ok(Outcome::Done);
-    }
-    eprintln!(
-        "error: {} engine(s) failed to clean: {}",
-        failed.len(),
-        failed.join(", ")
-    );
-    Ok(Outcome::Failed)
+        Ok("clean complete".to_string())
+    })
 }
