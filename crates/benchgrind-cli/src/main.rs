@@ -39,10 +39,11 @@ fn main() -> ExitCode {
     let result = Command::parse(args)
         .map_err(anyhow::Error::from)
         .and_then(|command| command.run());
-    exit(result).into()
+    exit_code(result).into()
 }
 
 /// The command asked for.
+#[derive(Debug)]
 enum Command {
     /// `suite ...`.
     Suite(cmd::suite::Config),
@@ -89,7 +90,7 @@ impl Command {
 
 /// The one place where a command's end becomes the exit code; usage texts and errors are
 /// printed here too.
-fn exit(result: anyhow::Result<Outcome>) -> Exit {
+fn exit_code(result: anyhow::Result<Outcome>) -> Exit {
     match result {
         Ok(Outcome::Done) => Exit::Ok,
         Ok(Outcome::Failed) => Exit::Error,
@@ -108,5 +109,55 @@ fn exit(result: anyhow::Result<Outcome>) -> Exit {
                 Exit::Error
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn every_end_has_its_exit_code() {
+        let table: [(anyhow::Result<Outcome>, Exit); 6] = [
+            (Ok(Outcome::Done), Exit::Ok),
+            (Ok(Outcome::Failed), Exit::Error),
+            (Ok(Outcome::PastLimit), Exit::Threshold),
+            (Err(UsageError::Help("").into()), Exit::Ok),
+            (Err(UsageError::new("bad flag").into()), Exit::Usage),
+            (Err(anyhow::anyhow!("cannot read x")), Exit::Error),
+        ];
+        for (result, want) in table {
+            assert_eq!(exit_code(result), want);
+        }
+    }
+
+    #[test]
+    fn commands_are_parsed_before_anything_runs() {
+        assert!(matches!(
+            Command::parse(os(&["suite", "rank", "r.csv"])),
+            Ok(Command::Suite(_))
+        ));
+        assert!(matches!(
+            Command::parse(os(&["--version"])),
+            Ok(Command::Version)
+        ));
+        assert!(matches!(
+            Command::parse(os(&[])),
+            Err(UsageError::Missing(_))
+        ));
+        assert!(matches!(
+            Command::parse(os(&["merge", "--help"])),
+            Err(UsageError::Help(_))
+        ));
+        let err = Command::parse(os(&["suite", "rank"])).unwrap_err();
+        assert!(
+            err.to_string().starts_with("error: no result files given"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("benchgrind suite --help"), "{err}");
     }
 }

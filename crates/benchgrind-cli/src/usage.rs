@@ -100,3 +100,53 @@ where
     s.parse::<T>()
         .map_err(|e| UsageError::new(format!("{flag}: invalid value '{s}': {e}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_is_printed() {
+        let table = [
+            (UsageError::Help("usage\n"), "usage\n"),
+            (UsageError::Missing("usage\n"), "usage\n"),
+            (UsageError::new("bad flag"), "error: bad flag\n"),
+            (
+                UsageError::new("bad flag").hint("see --help"),
+                "error: bad flag\n\nsee --help\n",
+            ),
+            // The innermost hint wins; help and bare usage take none.
+            (
+                UsageError::new("bad").hint("first").hint("second"),
+                "error: bad\n\nfirst\n",
+            ),
+            (UsageError::Help("usage\n").hint("see --help"), "usage\n"),
+        ];
+        for (err, want) in table {
+            assert_eq!(err.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn hints_reach_usage_errors_inside_anyhow_only() {
+        let usage = hint(UsageError::new("bad").into(), "see --help");
+        assert_eq!(usage.to_string(), "error: bad\n\nsee --help\n");
+        let other = hint(anyhow::anyhow!("cannot read x"), "see --help");
+        assert_eq!(other.to_string(), "cannot read x");
+    }
+
+    #[test]
+    fn flag_values() {
+        let mut p = lexopt::Parser::from_args(["--n", "7", "--n", "x", "--m"]);
+        p.next().unwrap();
+        assert_eq!(parse::<u32>(&mut p, "--n").unwrap(), 7);
+        p.next().unwrap();
+        let err = parse::<u32>(&mut p, "--n").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "error: --n: invalid value 'x': invalid digit found in string\n"
+        );
+        p.next().unwrap();
+        assert!(string(&mut p, "--m").is_err());
+    }
+}
