@@ -216,9 +216,14 @@ def _item_end(tokens, i):
 
 
 def _is_test_cfg(attr):
-    """Whether an attribute's tokens are `cfg(...)` that holds only under test."""
-    words = [t.text for t in attr if t.kind == "ident"]
-    return bool(words) and words[0] == "cfg" and "test" in words and "not" not in words
+    """Whether an attribute's tokens are a `cfg` that holds only under test: `cfg(test)`, or
+    `cfg(all(...))` with `test` among the conditions (and no `not`)."""
+    text = [t.text for t in attr]
+    if text[:2] != ["cfg", "("]:
+        return False
+    if text[2:] == ["test", ")"]:
+        return True
+    return text[2:4] == ["all", "("] and "test" in text and "not" not in text
 
 
 def _use_paths(tokens):
@@ -349,7 +354,9 @@ class CrateReader:
                 i = semi + 1
                 continue
             if (t.kind == "ident" and i + 1 < end and tokens[i + 1].text == "::"
-                    and not (i > 0 and tokens[i - 1].text in ("::", "."))):
+                    and not (i > 0 and tokens[i - 1].text in ("::", "."))
+                    and not (i > 1 and tokens[i - 1].text == "in" and tokens[i - 2].text == "(")):
+                # (`pub(in crate::a)` is a visibility, not a use of `a`.)
                 segs, j = [t.text], i + 1
                 while j + 1 < end and tokens[j].text == "::" and tokens[j + 1].kind == "ident":
                     segs.append(tokens[j + 1].text)

@@ -164,6 +164,29 @@ class Cycles(unittest.TestCase):
         )
         self.assertEqual(code, 0, out)
 
+    def test_a_visibility_is_no_import(self):
+        code, out = check(
+            self,
+            {
+                "demo/src/lib.rs": "mod b;\n",
+                "demo/src/b.rs": "mod inner;\npub fn g() { inner::f() }\n",
+                "demo/src/b/inner.rs": "pub(in crate::b) fn f() {}\n",
+            },
+        )
+        self.assertEqual(code, 0, out)
+
+    def test_a_cfg_that_also_holds_outside_tests_counts(self):
+        code, out = check(
+            self,
+            {
+                "demo/src/lib.rs": "mod a;\nmod b;\n",
+                "demo/src/a.rs": "use crate::b;\n",
+                "demo/src/b.rs": "#[cfg(any(test, feature = \"x\"))]\nuse crate::a;\n",
+            },
+        )
+        self.assertEqual(code, 1)
+        self.assertIn("demo: a -> b -> a", out)
+
     def test_a_cycle_between_subtrees_counts(self):
         # a/x -> b -> a/y: no two files import each other, but `a` and `b` do.
         code, out = check(
