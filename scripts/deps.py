@@ -6,8 +6,10 @@ workspace member), the module tree is read from `mod` declarations (files, `#[pa
 modules), and every reference from one module to another becomes an edge: `use` declarations
 (groups expanded), and paths in code that start with `crate::`, `self::`, `super::` or the name
 of a child module. A path is resolved down the tree as far as it names modules, so
-`crate::report::json::Json` is an edge to `report/json`. Comments, strings and `#[cfg(test)]`
-items are left out: tests may look anywhere.
+`crate::report::json::Json` is an edge to `report/json`; a name re-exported with `use` is
+followed to where it comes from. Comments, strings, visibilities (`pub(in crate::a)`), code
+inside `quote!` (a proc macro's output, for another crate) and `#[cfg(test)]` items are left
+out: tests may look anywhere. Reading the tokens is in scripts/rust_tokens.py.
 
 Cycles are looked for at two granularities:
 - module by module (a file, or an inline module): every strongly connected set;
@@ -28,132 +30,15 @@ import re
 import sys
 from collections import deque
 
-try:
-    import tomllib
-except ImportError:  # Python before 3.11: the few manifest keys needed are read by _mini_toml
-    tomllib = None
-
-# ---------------------------------------------------------------------------------------------
-# Reading Rust: tokens without comments and literals, with line numbers.
-
-IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+import rust_tokens
 
 # Macros whose input is code generated for another crate (proc macros' output).
 QUOTING_MACROS = {"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"}
 
-
-class Token:
-    """One token: kind is 'ident', 'str' (a string literal, value unescaped roughly), 'lit'
-    (another literal) or 'punct' ('::' or one character)."""
-
-    __slots__ = ("kind", "text", "line")
-
-    def __init__(self, kind, text, line):
-        self.kind, self.text, self.line = kind, text, line
-
-    def __repr__(self):
-        return f"{self.kind}:{self.text}@{self.line}"
-
-
-def _skip_quoted(src, i, quote):
-    """Index after the closing `quote` of a literal whose opening quote is at i - 1."""
-    n = len(src)
-    while i < n:
-        c = src[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == quote:
-            return i + 1
-        i += 1
-    return n
-
-
-def tokenize(src):
-    """Splits Rust source into tokens; comments are dropped, literals kept as one token."""
-    tokens = []
-    i, n, line = 0, len(src), 1
-    while i < n:
-        c = src[i]
-        if c == "\n":
-            line += 1
-            i += 1
-        elif c.isspace():
-            i += 1
-        elif src.startswith("//", i):
-            j = src.find("\n", i)
-            i = n if j < 0 else j
-        elif src.startswith("/*", i):
-            depth, j = 1, i + 2
-            while j < n and depth:
-                if src.startswith("/*", j):
-                    depth, j = depth + 1, j + 2
-                elif src.startswith("*/", j):
-                    depth, j = depth - 1, j + 2
-                else:
-                    j += 1
-            line += src.count("\n", i, j)
-            i = j
-        elif c == '"':
-            j = _skip_quoted(src, i + 1, '"')
-            tokens.append(Token("str", src[i + 1 : j - 1], line))
-            line += src.count("\n", i, j)
-            i = j
-        elif c == "'":
-            # A char literal ('a', '\n', '\u{1F600}') or a lifetime ('a, 'static).
-            if i + 1 < n and src[i + 1] == "\\":
-                j = _skip_quoted(src, i + 1, "'")
-                tokens.append(Token("lit", src[i:j], line))
-                i = j
-            elif i + 2 < n and src[i + 2] == "'":
-                tokens.append(Token("lit", src[i : i + 3], line))
-                i += 3
-            else:
-                m = IDENT.match(src, i + 1)
-                i = m.end() if m else i + 1
-        elif c.isdigit():
-            j = i + 1
-            while j < n and (src[j].isalnum() or src[j] == "_" or
-                             (src[j] == "." and j + 1 < n and src[j + 1].isdigit())):
-                j += 1
-            tokens.append(Token("lit", src[i:j], line))
-            i = j
-        elif c.isalpha() or c == "_":
-            m = IDENT.match(src, i)
-            word, j = m.group(), m.end()
-            raw = re.compile(r"#*\"").match(src, j) if word in ("r", "br", "cr") else None
-            if raw:
-                hashes = raw.end() - j - 1
-                close = '"' + "#" * hashes
-                k = src.find(close, raw.end())
-                k = n if k < 0 else k + len(close)
-                tokens.append(Token("str", src[raw.end() : k - len(close)], line))
-                line += src.count("\n", i, k)
-                i = k
-            elif word in ("b", "c") and j < n and src[j] == '"':
-                k = _skip_quoted(src, j + 1, '"')
-                tokens.append(Token("str", src[j + 1 : k - 1], line))
-                line += src.count("\n", i, k)
-                i = k
-            elif word == "b" and j < n and src[j] == "'":
-                k = _skip_quoted(src, j + 1, "'")
-                tokens.append(Token("lit", src[i:k], line))
-                i = k
-            elif word == "r" and src.startswith("#", j) and IDENT.match(src, j + 1):
-                m = IDENT.match(src, j + 1)  # raw identifier r#type
-                tokens.append(Token("ident", m.group(), line))
-                i = m.end()
-            else:
-                tokens.append(Token("ident", word, line))
-                i = j
-        elif src.startswith("::", i):
-            tokens.append(Token("punct", "::", line))
-            i += 2
-        else:
-            tokens.append(Token("punct", c, line))
-            i += 1
-    return tokens
-
+try:
+    import tomllib
+except ImportError:  # Python before 3.11: the few manifest keys needed are read by _mini_toml
+    tomllib = None
 
 # ---------------------------------------------------------------------------------------------
 # The module tree and the references of one crate.
@@ -182,95 +67,6 @@ class Module:
             m = m.parent
 
 
-def _matching(tokens, i, open_, close):
-    """Index of the token closing the bracket opened at i."""
-    depth = 0
-    for j in range(i, len(tokens)):
-        t = tokens[j]
-        if t.kind == "punct":
-            if t.text == open_:
-                depth += 1
-            elif t.text == close:
-                depth -= 1
-                if depth == 0:
-                    return j
-    return len(tokens) - 1
-
-
-def _item_end(tokens, i):
-    """Index of the last token of the item starting at i: its `;` or its closing `}`."""
-    depth = 0
-    for j in range(i, len(tokens)):
-        t = tokens[j]
-        if t.kind != "punct":
-            continue
-        if t.text in "([":
-            depth += 1
-        elif t.text in ")]":
-            depth -= 1
-        elif depth == 0 and t.text == ";":
-            return j
-        elif depth == 0 and t.text == "{":
-            return _matching(tokens, j, "{", "}")
-    return len(tokens) - 1
-
-
-def _is_test_cfg(attr):
-    """Whether an attribute's tokens are a `cfg` that holds only under test: `cfg(test)`, or
-    `cfg(all(...))` with `test` among the conditions (and no `not`)."""
-    text = [t.text for t in attr]
-    if text[:2] != ["cfg", "("]:
-        return False
-    if text[2:] == ["test", ")"]:
-        return True
-    return text[2:4] == ["all", "("] and "test" in text and "not" not in text
-
-
-def _use_paths(tokens):
-    """Expands the tree of a `use` declaration into paths (lists of segments)."""
-    paths = []
-
-    def walk(i, prefix):
-        # Parses one use tree at i; returns the index after it.
-        segs = list(prefix)
-        while i < len(tokens):
-            t = tokens[i]
-            if t.kind == "ident" and t.text != "as":
-                segs.append(t.text)
-                i += 1
-            elif t.text == "::":
-                i += 1
-            elif t.text == "{":
-                i += 1
-                while i < len(tokens) and tokens[i].text != "}":
-                    i = walk(i, segs)
-                    if i < len(tokens) and tokens[i].text == ",":
-                        i += 1
-                return i + 1
-            elif t.text == "*":
-                paths.append((segs, t.line, None))
-                return i + 1
-            else:
-                break
-        if segs and segs[-1] == "self":
-            segs = segs[:-1]
-        alias = segs[-1] if segs else None
-        if i < len(tokens) and tokens[i].text == "as":
-            alias = tokens[i + 1].text if i + 1 < len(tokens) else None
-            i += 2
-        paths.append((segs, tokens[min(i, len(tokens) - 1)].line, alias))
-        return i
-
-    i = 0
-    while i < len(tokens):
-        if tokens[i].text == ",":
-            i += 1
-            continue
-        j = walk(i, [])
-        i = j if j > i else i + 1
-    return [(p, line, alias) for p, line, alias in paths if p]
-
-
 class CrateReader:
     """Builds the module tree of one crate root, with every module's raw references."""
 
@@ -289,7 +85,7 @@ class CrateReader:
 
     def _read_file(self, module, path, child_dir):
         with open(path, encoding="utf-8") as f:
-            tokens = tokenize(f.read())
+            tokens = rust_tokens.tokenize(f.read())
         self._read_items(module, tokens, 0, len(tokens), path, child_dir)
 
     def _child_file(self, name, child_dir, path_attr, current_file):
@@ -308,14 +104,14 @@ class CrateReader:
             t = tokens[i]
             if t.text == "#" and i + 1 < end and tokens[i + 1].text in ("[", "!"):
                 open_at = i + 1 if tokens[i + 1].text == "[" else i + 2
-                close = _matching(tokens, open_at, "[", "]")
+                close = rust_tokens.matching(tokens, open_at, "[", "]")
                 attr = tokens[open_at + 1 : close]
                 inner = tokens[i + 1].text == "!"
                 if attr and attr[0].text == "path" and len(attr) >= 3 and attr[2].kind == "str":
                     path_attr = attr[2].text
                 i = close + 1
-                if not inner and _is_test_cfg(attr):
-                    i = _item_end(tokens, i) + 1
+                if not inner and rust_tokens.is_test_cfg(attr):
+                    i = rust_tokens.item_end(tokens, i) + 1
                     path_attr = None
                 continue
             if t.kind == "ident" and t.text == "mod" and i + 2 < end and tokens[i + 1].kind == "ident":
@@ -332,7 +128,7 @@ class CrateReader:
                     i += 3
                     continue
                 if after == "{":
-                    close = _matching(tokens, i + 2, "{", "}")
+                    close = rust_tokens.matching(tokens, i + 2, "{", "}")
                     child = self._module(name, module, path, inline=True)
                     self._read_items(child, tokens, i + 3, close, path, os.path.join(child_dir, name))
                     path_attr = None
@@ -343,11 +139,11 @@ class CrateReader:
                     and tokens[i + 1].text == "!" and tokens[i + 2].text in "([{"):
                 # Code that a proc macro generates names the user's crate, not this one.
                 open_ = tokens[i + 2].text
-                i = _matching(tokens, i + 2, open_, {"(": ")", "[": "]", "{": "}"}[open_]) + 1
+                i = rust_tokens.matching(tokens, i + 2, open_, {"(": ")", "[": "]", "{": "}"}[open_]) + 1
                 continue
             if t.kind == "ident" and t.text == "use":
-                semi = _item_end(tokens, i)
-                for segs, line, alias in _use_paths(tokens[i + 1 : semi]):
+                semi = rust_tokens.item_end(tokens, i)
+                for segs, line, alias in rust_tokens.use_paths(tokens[i + 1 : semi]):
                     module.refs.append((segs, path, line))
                     if alias not in (None, "_", "self", "super", "crate"):
                         module.bindings[alias] = segs

@@ -11,6 +11,7 @@ import textwrap
 import unittest
 
 import deps
+import rust_tokens
 
 
 class Workspace:
@@ -66,15 +67,15 @@ class Tokens(unittest.TestCase):
             }
             """
         )
-        idents = [t.text for t in deps.tokenize(src) if t.kind == "ident"]
+        idents = [t.text for t in rust_tokens.tokenize(src) if t.kind == "ident"]
         self.assertEqual(idents.count("crate"), 1)
         self.assertIn("h", idents)
-        lines = {t.text: t.line for t in deps.tokenize(src) if t.kind == "ident"}
+        lines = {t.text: t.line for t in rust_tokens.tokenize(src) if t.kind == "ident"}
         self.assertEqual(lines["h"], 8)
 
     def test_use_trees_expand(self):
-        tokens = deps.tokenize("crate::{a::{self, B as C}, d::*, e}, super::f")
-        paths = [(segs, alias) for segs, _, alias in deps._use_paths(tokens)]
+        tokens = rust_tokens.tokenize("crate::{a::{self, B as C}, d::*, e}, super::f")
+        paths = [(segs, alias) for segs, _, alias in rust_tokens.use_paths(tokens)]
         self.assertEqual(
             paths,
             [
