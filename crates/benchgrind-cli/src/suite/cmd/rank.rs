@@ -1,5 +1,5 @@
 //! `suite rank`: engines ordered by the geometric mean of their speed ratios (see
-//! [`ranking`](crate::suite::ranking)), as a table, then the error rows.
+//! [`crate::suite::ranking`]), as a table, then the error rows.
 
 use std::path::PathBuf;
 
