@@ -178,7 +178,8 @@ fn details(md: &mut String, entry: &Entry, e: &Explanation, top: usize, lines: u
     if e.has_lines && lines > 0 && !with_lines.is_empty() {
         md.push_str("\n| self diff | old | new | line | function |\n|---:|---:|---:|---|---|\n");
         for f in with_lines {
-            for l in f.lines.iter().take(lines) {
+            let changed = f.lines.iter().filter(|l| l.self_cost[k].diff() != 0);
+            for l in changed.take(lines) {
                 let c = l.self_cost[k];
                 let place = format!("{}:{}", short_file(&l.file), l.line);
                 let _ = writeln!(

@@ -174,7 +174,7 @@ pub struct Explanation {
     /// The benchmark's totals per metric, from the profiles' `totals:` lines.
     pub total: Vec<Change>,
     /// Every function whose cost changed, by decreasing |self-cost change| of the ranking
-    /// metric.
+    /// metric, then |inclusive change|, then increasing inclusive cost.
     pub functions: Vec<FunctionChange>,
     /// How many functions are in both profiles with the same costs.
     pub unchanged: usize,
@@ -243,11 +243,14 @@ pub fn explain_profiles(
                 .then_with(|| (&a.file, a.line).cmp(&(&b.file, b.line)))
         });
     }
+    // Among callers whose own cost stayed, the one nearest the change (the smallest inclusive
+    // cost) comes first: `step` before `work` before `main`.
     functions.sort_by(|a, b| {
         let key = |f: &FunctionChange| {
             (
                 std::cmp::Reverse(f.self_cost[rank].diff().abs()),
                 std::cmp::Reverse(f.inclusive[rank].diff().abs()),
+                f.inclusive[rank].new.max(f.inclusive[rank].old),
             )
         };
         key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name))

@@ -32,7 +32,8 @@ impl Explanation {
         for f in &self.functions[..shown] {
             self.function_line(out, f)?;
             if self.has_lines {
-                for l in f.lines.iter().take(lines) {
+                let changed = f.lines.iter().filter(|l| l.self_cost[k].diff() != 0);
+                for l in changed.take(lines) {
                     let c = l.self_cost[k];
                     writeln!(
                         out,
