@@ -280,3 +280,113 @@ fn profiles_of_the_repository_add_up() {
         terminal(&e)
     );
 }
+
+/// Renders Markdown to HTML with GitHub's renderer (tables, raw HTML kept as GitHub keeps
+/// `<details>`).
+fn cmark_gfm(markdown: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("cmark-gfm")
+        .args(["--extension", "table", "--unsafe"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("cmark-gfm runs; install it with `bash .ci/deps`");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(markdown.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_pull_request_comment_renders_as_tables_in_details_blocks() {
+    use explain::markdown::{render, Entry, Outcome};
+    let tmp = tempfile::tempdir().unwrap();
+    let args = ["--toggle-collect=main"];
+    let deep_old = profile(tmp.path(), "a", &mut cc("deep.c", None), &args);
+    let deep_new = profile(tmp.path(), "b", &mut cc("deep.c", Some("EXTRA")), &args);
+    let inl_old = profile(tmp.path(), "c", &mut cc("inline.c", None), &args);
+    let inl_new = profile(tmp.path(), "d", &mut cc("inline.c", Some("INLINED")), &args);
+    let options = Options::default();
+    let deep = explain::explain(&deep_old, &deep_new, &options).unwrap();
+    let inlined = explain::explain(&inl_old, &inl_new, &options).unwrap();
+    let same = explain::explain(&deep_old, &deep_old, &options).unwrap();
+    let entries = [
+        Entry {
+            id: "fixtures::deep::work",
+            outcome: Outcome::Compared(&deep),
+            flamegraph: Some("target/benchgrind/deep/callgrind.Ir.diff.flamegraph.svg"),
+        },
+        Entry {
+            id: "fixtures::inline::caller",
+            outcome: Outcome::Compared(&inlined),
+            flamegraph: None,
+        },
+        Entry {
+            id: "fixtures::deep::same",
+            outcome: Outcome::Compared(&same),
+            flamegraph: None,
+        },
+        Entry {
+            id: "fixtures::added",
+            outcome: Outcome::New,
+            flamegraph: None,
+        },
+        Entry {
+            id: "fixtures::removed",
+            outcome: Outcome::Gone,
+            flamegraph: None,
+        },
+    ];
+    let markdown = render(&entries, 5, 2);
+    println!("{markdown}");
+    let html = cmark_gfm(&markdown);
+    println!("{html}");
+    // The summary counts improved, regressed, unchanged, new and gone: inline improved, deep
+    // regressed, same unchanged, one new, one gone.
+    let summary = html.split("</table>").next().unwrap();
+    let cells: Vec<&str> = summary
+        .split("<td align=\"right\">")
+        .skip(1)
+        .map(|c| c.split('<').next().unwrap())
+        .collect();
+    assert_eq!(cells, ["1", "1", "1", "1", "1"], "{summary}");
+    // One details block per changed benchmark, each holding a real table whose first row is
+    // the function that explains the change.
+    let blocks: Vec<&str> = html.split("<details>").skip(1).collect();
+    assert_eq!(blocks.len(), 2, "{html}");
+    let ir = deep.rank;
+    let helper_diff = format!("+{}", deep.functions[0].self_cost[ir].diff());
+    let first_row = blocks[0]
+        .split("<tbody>")
+        .nth(1)
+        .unwrap()
+        .split("</tr>")
+        .next();
+    let first_row = first_row.unwrap();
+    assert!(
+        blocks[0].contains("<summary>fixtures::deep::work: Ir "),
+        "{}",
+        blocks[0]
+    );
+    assert!(first_row.contains(&helper_diff), "{first_row}");
+    assert!(first_row.contains("<code>helper</code>"), "{first_row}");
+    assert!(
+        blocks[0].contains("<a href=\"target/benchgrind/deep/callgrind.Ir.diff.flamegraph.svg\">")
+    );
+    assert!(blocks[0].contains("<strong>total</strong>"));
+    assert!(
+        blocks[1].contains("<code>mix</code> <strong>gone</strong>"),
+        "{}",
+        blocks[1]
+    );
+    for block in &blocks {
+        assert!(block.contains("</summary>\n<table>"), "{block}");
+        assert!(block.contains("</details>"));
+        assert!(!block.contains('|'), "a table row did not render: {block}");
+    }
+}
