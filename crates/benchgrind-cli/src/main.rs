@@ -4,6 +4,7 @@
 //! and returns the process exit code (0 ok, 1 error, 2 usage, 3 regression or threshold).
 
 mod compare;
+mod explain;
 mod merge;
 mod suite;
 
@@ -19,6 +20,7 @@ COMMANDS:
     suite      run and compare rebar-format benchmark suites (engines in any language)
     compare    compare two result sets: benchgrind summaries, Google Benchmark JSON or binaries
     merge      report the summaries of several runs (e.g. --partition shares) as one run
+    explain    which functions and source lines changed the counts, between two profiles
 
 Run `benchgrind <COMMAND> --help` for the options of a command.
 ";
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Some("suite") => suite::run(rest),
         Some("compare") => compare::run(rest),
         Some("merge") => merge::run(rest),
+        Some("explain") => explain::run(rest),
         Some("-V" | "--version") => {
             println!("benchgrind {}", env!("CARGO_PKG_VERSION"));
             0

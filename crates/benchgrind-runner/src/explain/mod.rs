@@ -74,14 +74,9 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Parse(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// The message of [`Error::Parse`] is the parse error's own (file:line: what), so it is not
+/// repeated as a source.
+impl std::error::Error for Error {}
 
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Error {

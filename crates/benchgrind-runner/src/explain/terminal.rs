@@ -42,7 +42,7 @@ impl Explanation {
                         c.old,
                         c.new,
                         "",
-                        l.file,
+                        short_file(&l.file),
                         l.line
                     )?;
                 }
@@ -144,9 +144,9 @@ mod tests {
         let expected = "  Why Ir changed: 43 -> 57 (+14), by function:
      self diff     old self     new self   incl. diff  function
            +25           20           45          +15  work  (a/p.c)
-           +20           20           40                 at /src/a/p.c:5
+           +20           20           40                 at a/p.c:5
            -10           10            0          -10  inl  (a/p.c)  [gone]
-           -10           10            0                 at /src/a/p.c:9
+           -10           10            0                 at a/p.c:9
             -1                                         other: 2 more functions
            +14           43           57               total (4 functions changed, 0 unchanged)
 ";
