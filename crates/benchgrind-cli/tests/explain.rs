@@ -78,6 +78,16 @@ fn stated_ir_diff(old: &Path, new: &Path) -> i64 {
     ir(new) - ir(old)
 }
 
+/// Checks a JSON report against the committed schema.
+fn assert_valid(json: &Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benchgrind-runner/schemas/explain.v1.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let errors: Vec<String> = validator.iter_errors(json).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?} in {json}");
+}
+
 /// Checks a terminal report of one benchmark: `helper` first, with the exact difference.
 fn helper_first(text: &str, diff: i64) {
     let first = text
@@ -110,6 +120,7 @@ fn two_profiles_of_any_program() {
     // JSON: the full list; the self differences of all functions add up to the total's.
     let json: Value =
         serde_json::from_str(&stdout(&explain(&[o, n, "--output-format=json"]))).unwrap();
+    assert_valid(&json);
     let e = &json["benchmarks"][0]["explanation"];
     assert_eq!(e["functions"][0]["name"], "helper");
     for metric in e["metrics"].as_array().unwrap() {
@@ -239,6 +250,7 @@ fn library_benchmarks_between_saved_baselines() {
         "--format=json",
     ])))
     .unwrap();
+    assert_valid(&json);
     let benches = json["benchmarks"].as_array().unwrap();
     let ids: Vec<&str> = benches.iter().map(|b| b["id"].as_str().unwrap()).collect();
     assert_eq!(

@@ -212,7 +212,7 @@ fn function_row(md: &mut String, f: &FunctionChange, k: usize) {
         Status::New => " **new**",
         Status::Gone => " **gone**",
     };
-    let file = f.file.as_deref().filter(|f| *f != "???").map(short_file);
+    let file = f.place();
     let _ = writeln!(
         md,
         "| {} | {} | {} | {} | {}{mark} | {} |",

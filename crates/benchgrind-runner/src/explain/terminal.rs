@@ -85,12 +85,7 @@ impl Explanation {
             Status::New => "  [new]",
             Status::Gone => "  [gone]",
         };
-        let file = f
-            .file
-            .as_deref()
-            .filter(|f| *f != "???")
-            .map(|f| format!("  ({})", short_file(f)))
-            .unwrap_or_default();
+        let file = f.place().map(|p| format!("  ({p})")).unwrap_or_default();
         writeln!(
             out,
             "  {:>W$} {:>W$} {:>W$} {:>W$}  {}{file}{mark}",
@@ -100,6 +95,20 @@ impl Explanation {
             signed(f.inclusive[k].diff()),
             f.short
         )
+    }
+}
+
+impl FunctionChange {
+    /// Where the function is, for display: its source file's last two components, else (no
+    /// debug information) the file name of its object.
+    pub fn place(&self) -> Option<&str> {
+        match self.file.as_deref().filter(|f| *f != "???") {
+            Some(file) => Some(short_file(file)),
+            None => self
+                .object
+                .as_deref()
+                .map(|o| o.rsplit('/').next().unwrap_or(o)),
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! The JSON form of an [`Explanation`], kept apart from the domain types so that the format
-//! can stay put while they change. Versioned; `explain.schema.json` next to this file is its
-//! schema. Per metric values are objects keyed by metric name (`"Ir": {"old", "new", "diff"}`);
-//! `metrics` gives the report order.
+//! can stay put while they change. Versioned; `$defs/explanation` of this crate's
+//! `schemas/explain.v1.schema.json` is its schema. Values per metric are objects keyed by the
+//! metric's name (`"Ir": {"old", "new", "diff"}`); `metrics` gives the report order.
 
 use std::collections::BTreeMap;
 
