@@ -390,3 +390,38 @@ fn the_pull_request_comment_renders_as_tables_in_details_blocks() {
         assert!(!block.contains('|'), "a table row did not render: {block}");
     }
 }
+
+#[test]
+fn callgrind_contexts_and_jumps_do_not_change_the_attribution() {
+    // The same program with caller and recursion contexts (`helper'step'work`), jumps and
+    // instruction positions in the profile: every function's costs are those of a plain run.
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = profile(
+        tmp.path(),
+        "a",
+        &mut cc("deep.c", None),
+        &["--toggle-collect=main"],
+    );
+    let detailed = profile(
+        tmp.path(),
+        "c",
+        &mut cc("deep.c", None),
+        &[
+            "--toggle-collect=main",
+            "--separate-callers=2",
+            "--separate-recs=3",
+            "--collect-jumps=yes",
+            "--dump-instr=yes",
+        ],
+    );
+    let text = std::fs::read_to_string(&detailed).unwrap();
+    assert!(
+        text.contains("'step")
+            && text.contains("\njcnd=")
+            && text.contains("\npositions: instr line")
+    );
+    let e = explain::explain(&plain, &detailed, &Options::default()).unwrap();
+    check_sums(&e);
+    assert!(!e.changed(), "{}", terminal(&e));
+    assert!(e.functions.is_empty(), "{}", terminal(&e));
+}

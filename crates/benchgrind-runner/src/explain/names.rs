@@ -5,20 +5,32 @@
 //! name (hash removed, generics kept) identifies a function across two profiles; the short
 //! form is only for display.
 
-/// The name without Callgrind's recursion suffix (`fib'2` -> `fib`).
-pub fn strip_recursion(name: &str) -> &str {
-    match name.rfind('\'') {
-        Some(i) if i + 1 < name.len() && name[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
-            &name[..i]
+/// The function a Callgrind context belongs to: the name without the recursion level
+/// (`fib'2` -> `fib`) and the callers that `--separate-callers` appends (`helper'step'work` ->
+/// `helper`), so that every context of a function counts for the function. Only a `'` outside
+/// brackets and right after a name counts: `&'a` and `for<'a>` in demangled names are
+/// lifetimes.
+pub fn base_name(name: &str) -> &str {
+    let mut depth = 0i32;
+    let mut prev = ' ';
+    for (i, c) in name.char_indices() {
+        match c {
+            '<' | '(' | '[' | '{' => depth += 1,
+            '>' | ')' | ']' | '}' => depth -= 1,
+            '\'' if depth == 0 && i > 0 && !matches!(prev, '&' | ' ' | ',' | '<' | '(') => {
+                return &name[..i];
+            }
+            _ => {}
         }
-        _ => name,
+        prev = c;
     }
+    name
 }
 
 /// The full readable name: Rust symbols demangled, legacy hashes (`::h0123456789abcdef`)
 /// removed, generic arguments kept.
 pub fn demangle(name: &str) -> String {
-    let name = strip_recursion(name);
+    let name = base_name(name);
     if let Ok(symbol) = rustc_demangle::try_demangle(name) {
         // `{:#}` leaves out the hash of legacy symbols.
         return format!("{symbol:#}");
@@ -132,7 +144,17 @@ mod tests {
         ] {
             assert_eq!(demangle(raw), full, "{raw}");
         }
-        assert_eq!(strip_recursion("a'b"), "a'b");
+        for (raw, base) in [
+            ("fib'2", "fib"),
+            ("helper'step'work", "helper"),
+            (
+                "<&'a str as core::fmt::Display>::fmt'main",
+                "<&'a str as core::fmt::Display>::fmt",
+            ),
+            ("f'", "f"),
+        ] {
+            assert_eq!(base_name(raw), base, "{raw}");
+        }
     }
 
     #[test]

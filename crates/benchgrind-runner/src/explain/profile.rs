@@ -13,8 +13,9 @@
 //! self cost. Parts of several dumps add up.
 //!
 //! Definitions, both exact:
-//! - self cost of F: the sum of F's cost lines (not those after `calls=`). Callgrind's recursion
-//!   levels (`fib'2`) are merged into their function, so the self costs add up to the total.
+//! - self cost of F: the sum of F's cost lines (not those after `calls=`). Callgrind's contexts
+//!   of a function (recursion levels `fib'2`, callers `helper'step` with `--separate-callers`)
+//!   are merged into it, so the self costs add up to the total.
 //! - inclusive cost of F: its self cost plus the inclusive cost of every call F makes to another
 //!   function. Calls of F to itself (direct recursion, after the merge) are left out, as their
 //!   cost is already in F's self cost and in the calls it makes. For a function that is not
@@ -33,7 +34,8 @@ use crate::parse::ParseError;
 /// A function of a profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Function {
-    /// The name as Callgrind wrote it, without the recursion suffix (`'2`).
+    /// The name as Callgrind wrote it, without recursion level and callers
+    /// ([`names::base_name`]).
     pub name: String,
     /// The object (`ob=`), when the profile says.
     pub object: Option<String>,
@@ -302,7 +304,7 @@ impl Reader {
     fn function(&mut self, value: &str) -> Result<(), String> {
         let n = self.events_len("fn=")?;
         let raw = self.name(FUNCTIONS, value)?;
-        let name = names::strip_recursion(&raw).to_owned();
+        let name = names::base_name(&raw).to_owned();
         let key = (self.object.clone(), self.file.clone(), name);
         let functions = &mut self.profile.functions;
         let id = *self.index.entry(key.clone()).or_insert_with(|| {
@@ -335,7 +337,7 @@ impl Reader {
             .map_err(|_| format!("`{count}` is not a call count in `calls={value}`"))?;
         let object = self.callee_object.take().or_else(|| self.object.clone());
         let caller = &self.profile.functions[current];
-        let recursive = names::strip_recursion(&callee) == caller.name && object == caller.object;
+        let recursive = names::base_name(&callee) == caller.name && object == caller.object;
         self.call = Some(Call { recursive });
         Ok(())
     }
