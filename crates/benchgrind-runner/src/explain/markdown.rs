@@ -149,7 +149,7 @@ fn details(md: &mut String, entry: &Entry, e: &Explanation, top: usize, lines: u
         html(entry.id),
         signed(t.diff())
     );
-    md.push_str("| self diff | old self | new self | incl. diff | function | file |\n");
+    md.push_str("| self diff | old self | new self | incl. diff | function | where |\n");
     md.push_str("|---:|---:|---:|---:|---|---|\n");
     let shown = e.functions.len().min(top);
     for f in &e.functions[..shown] {

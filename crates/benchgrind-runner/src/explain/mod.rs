@@ -5,8 +5,11 @@
 //! and takes each one's self and inclusive cost per metric ([`diff`]), and ranks them by the
 //! change of their self cost. Counts are exact, so the attribution is: the self-cost changes of
 //! all functions add up to the change of the benchmark's total, event by event, and what a
-//! report leaves out is one "other" line that keeps the sum. Reports: [`Explanation::
-//! write_terminal`], [`markdown`] (a pull-request comment), [`wire`] (the JSON form).
+//! report leaves out is one "other" line that keeps the sum.
+//!
+//! Reports, each one call: [`Explanation::write_terminal`], [`Explanation::to_markdown`] (or
+//! [`markdown::render`] for several benchmarks: a pull-request comment) and
+//! [`Explanation::to_wire`] (the JSON form, [`wire`]).
 
 pub mod diff;
 pub mod markdown;
