@@ -298,3 +298,76 @@ impl Explanation {
         self.total.iter().any(|c| c.old != c.new)
     }
 }
+
+/// When a run explains a benchmark's change: `--explain=N|always|never`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    /// Never.
+    Never,
+    /// Whenever a metric changed.
+    Always,
+    /// When the ranking metric changed by more than this many percent, or the benchmark
+    /// regressed.
+    Above(f64),
+}
+
+impl Policy {
+    /// Parses the value of `--explain`: a percentage, `always` or `never`.
+    pub fn parse(value: &str) -> Result<Policy, String> {
+        match value {
+            "always" => Ok(Policy::Always),
+            "never" => Ok(Policy::Never),
+            n => match n.parse::<f64>() {
+                Ok(pct) if pct.is_finite() && pct >= 0.0 => Ok(Policy::Above(pct)),
+                _ => Err(format!(
+                    "`{value}` is not a percentage (e.g. 1 or 0.5), `always` or `never`"
+                )),
+            },
+        }
+    }
+
+    /// Whether to show `explanation` of a benchmark that did (`regressed`) or did not pass a
+    /// regression limit.
+    pub fn wants(self, explanation: &Explanation, regressed: bool) -> bool {
+        let total = explanation.total[explanation.rank];
+        match self {
+            Policy::Never => false,
+            Policy::Always => explanation.changed(),
+            Policy::Above(_) if regressed => explanation.changed(),
+            // From nothing: an infinite change.
+            Policy::Above(_) if total.old == 0 => total.new != 0,
+            Policy::Above(pct) => (total.diff().abs() as f64) * 100.0 / total.old as f64 > pct,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn explanation(old: u64, new: u64) -> Explanation {
+        let text = |n: u64| format!("events: Ir\nfn=f\n1 {n}\n");
+        let parse = |t: String| profile::parse(Path::new("t.out"), t.as_bytes()).unwrap();
+        explain_profiles(&parse(text(old)), &parse(text(new)), &Options::default()).unwrap()
+    }
+
+    #[test]
+    fn the_policy_decides_by_percentage_or_regression() {
+        assert_eq!(Policy::parse("2.5"), Ok(Policy::Above(2.5)));
+        assert_eq!(Policy::parse("always"), Ok(Policy::Always));
+        assert!(Policy::parse("-1").unwrap_err().contains("percentage"));
+        let small = explanation(1000, 1010);
+        let same = explanation(1000, 1000);
+        for (policy, e, regressed, wanted) in [
+            (Policy::Above(2.0), &small, false, false),
+            (Policy::Above(0.5), &small, false, true),
+            (Policy::Above(2.0), &small, true, true),
+            (Policy::Always, &small, false, true),
+            (Policy::Always, &same, false, false),
+            (Policy::Never, &small, true, false),
+            (Policy::Above(0.0), &same, true, false),
+        ] {
+            assert_eq!(policy.wants(e, regressed), wanted, "{policy:?} {regressed}");
+        }
+    }
+}
