@@ -30,6 +30,7 @@ COMMANDS:
     suite      run and compare rebar-format benchmark suites (engines in any language)
     compare    compare two result sets: benchgrind summaries, Google Benchmark JSON or binaries
     merge      report the summaries of several runs (e.g. --partition shares) as one run
+    explain    which functions and source lines changed the counts, between two profiles
 
 Run `benchgrind <COMMAND> --help` for the options of a command.
 ";
@@ -51,6 +52,8 @@ enum Command {
     Compare(cmd::compare::Config),
     /// `merge ...`.
     Merge(cmd::merge::Config),
+    /// `explain ...`.
+    Explain(cmd::explain::Config),
     /// `-V`/`--version`.
     Version,
 }
@@ -69,6 +72,7 @@ impl Command {
             Some("suite") => cmd::suite::Config::parse(rest).map(Command::Suite),
             Some("compare") => cmd::compare::Config::parse(rest).map(Command::Compare),
             Some("merge") => cmd::merge::Config::parse(rest).map(Command::Merge),
+            Some("explain") => cmd::explain::Config::parse(rest).map(Command::Explain),
             Some(other) => Err(UsageError::new(format!("unknown command `{other}`")).hint(USAGE)),
             None => Err(UsageError::new("the command is not valid UTF-8").hint(USAGE)),
         }
@@ -80,6 +84,7 @@ impl Command {
             Command::Suite(config) => cmd::suite::run(config),
             Command::Compare(config) => cmd::compare::run(config),
             Command::Merge(config) => cmd::merge::run(config),
+            Command::Explain(config) => cmd::explain::run(config),
             Command::Version => {
                 println!("benchgrind {}", env!("CARGO_PKG_VERSION"));
                 Ok(Outcome::Done)

@@ -4,5 +4,6 @@
 //! code.
 
 pub mod compare;
+pub mod explain;
 pub mod merge;
 pub mod suite;
