@@ -9,9 +9,9 @@
 
 use std::collections::HashMap;
 
+use super::model::{Change, FunctionChange, LineChange, Status};
 use super::names;
 use super::profile::{Function, Profile};
-use super::{Change, FunctionChange, LineChange, Status};
 use crate::metrics::{EventKind, Metrics};
 use crate::parse::callgrind;
 

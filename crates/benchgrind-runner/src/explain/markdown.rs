@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
+use super::model::{Explanation, FunctionChange, Status};
 use super::terminal::{short_file, signed};
-use super::{Explanation, FunctionChange, Status};
 
 /// One benchmark of the comment.
 #[derive(Debug, Clone, Copy)]

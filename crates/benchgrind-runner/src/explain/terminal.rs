@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Explanation, FunctionChange, Status};
+use super::model::{Explanation, FunctionChange, Status};
 
 /// Width of a number column.
 const W: usize = 12;

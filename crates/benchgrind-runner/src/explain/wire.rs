@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Change, Explanation, FunctionChange, LineChange, Status};
+use super::model::{Change, Explanation, FunctionChange, LineChange, Status};
 
 /// The version of this format.
 pub const VERSION: u32 = 1;
