@@ -10,9 +10,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::config::normalize_valgrind_arg;
-use crate::regression::{parse_spec, RegressionConfig};
-use crate::tools::{parse_tool_list, ValgrindTool};
+use crate::config::{normalize_valgrind_arg, RegressionConfig, ToolList, ValgrindTool};
 
 /// What the command line and environment ask for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -473,11 +471,20 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         .map(normalize_valgrind_arg)
         .collect();
     cli.tools = get("--tools")
-        .map(|g| parse_tool_list(&g.value).map_err(|e| UsageError(format!("{}: {e}", g.source))))
+        .map(|g| {
+            g.value
+                .parse::<ToolList>()
+                .map(|l| l.0)
+                .map_err(|e| UsageError(format!("{}: {e}", g.source)))
+        })
         .transpose()?
         .unwrap_or_default();
     cli.regression = get("--regression")
-        .map(|g| parse_spec(&g.value).map_err(|e| UsageError(format!("{}: {e}", g.source))))
+        .map(|g| {
+            g.value
+                .parse::<RegressionConfig>()
+                .map_err(|e| UsageError(format!("{}: {e}", g.source)))
+        })
         .transpose()?;
     cli.save_baseline = get("--save-baseline").map(baseline_name).transpose()?;
     cli.baseline = get("--baseline").map(baseline_name).transpose()?;
@@ -635,7 +642,7 @@ fn glob(pattern: &str, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::EventKind;
+    use crate::config::EventKind;
 
     fn parse_with(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();

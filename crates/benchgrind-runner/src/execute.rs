@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 
 use crate::args::{LogLevel, Nocapture};
 use crate::client_request::SUPPORTED;
+use crate::config::Tool;
 use crate::measure::FALLBACK_SYMBOL;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
-use crate::tools::{self, Tool};
+use crate::tools;
 
 /// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
 /// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
 use crate::args::LogLevel;
-use crate::binary::{Pipe, Sandbox, Stdin, Stdio};
+use crate::config::Tool;
+use crate::config::{ExitWith, Pipe, Sandbox, Stdin, Stdio};
 use crate::execute::{describe_end, valgrind_error, Captured, ProcessExecutor, Status};
 use crate::plan::{BinaryJob, Job};
 use crate::store::Which;
-use crate::tools::Tool;
 
 /// How many lines of the command's stderr a failure shows.
 const STDERR_TAIL: usize = 10;
@@ -221,9 +221,9 @@ fn run_inner(
             "`{}` exited with code {code}, expected {}",
             command.display(),
             match binary.exit_with {
-                crate::binary::ExitWith::Success => "success (0)".to_owned(),
-                crate::binary::ExitWith::Failure => "a failure (not 0)".to_owned(),
-                crate::binary::ExitWith::Code(c) => format!("code {c}"),
+                ExitWith::Success => "success (0)".to_owned(),
+                ExitWith::Failure => "a failure (not 0)".to_owned(),
+                ExitWith::Code(c) => format!("code {c}"),
             }
         );
         if !tail.is_empty() {

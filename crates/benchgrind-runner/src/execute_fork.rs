@@ -253,7 +253,7 @@ impl Executor for ForkExecutor {
         }
     }
 
-    fn run_tool(&mut self, job: &Job, tool: &crate::tools::Tool) -> RunOutput {
+    fn run_tool(&mut self, job: &Job, tool: &crate::config::Tool) -> RunOutput {
         self.process.run_tool(job, tool)
     }
 }

@@ -10,13 +10,14 @@ use std::time::{Duration, Instant};
 
 use crate::args::{self, Cli, Color, Isolation, JsonStyle, LogLevel, OutputFormat};
 use crate::child;
+use crate::compare::flamegraph;
+use crate::compare::regression;
+use crate::config::{RegressionConfig, Tool};
 use crate::execute::{Captured, Executor, ProcessExecutor, Status};
 use crate::execute_fork::ForkExecutor;
-use crate::flamegraph;
 use crate::metrics::Metrics;
 use crate::parse::callgrind;
 use crate::plan::{self, Job, Plan};
-use crate::regression::{self, RegressionConfig};
 use crate::report::json::Json;
 use crate::report::markdown::Markdown;
 use crate::report::progress::Progress;
@@ -26,7 +27,7 @@ use crate::result::{BenchResult, Comparison, Outcome, Source};
 use crate::spec::Main;
 use crate::store::{self, Which};
 use crate::summary::Summary;
-use crate::tools::{self, Tool};
+use crate::tools;
 use crate::valgrind;
 
 /// Exit codes, decided in one place.
@@ -241,7 +242,7 @@ impl Emitter<'_> {
                     .push((job.id.full(), reason.clone(), result.log.clone()));
             }
             Outcome::Measured { .. } => {
-                match tools::run::failure(&result.tools) {
+                match crate::result::tool_failure(&result.tools) {
                     Some((reason, log)) => {
                         summary.failed.push((job.id.full(), reason, Some(log)));
                     }
@@ -255,7 +256,7 @@ impl Emitter<'_> {
         for r in &result.regressions {
             summary.regressions.push((job.id.full(), r.describe()));
         }
-        for (tool, r) in tools::run::regressions(&result.tools) {
+        for (tool, r) in crate::result::tool_regressions(&result.tools) {
             summary.regressions.push((job.id.full(), r.describe(tool)));
         }
         self.progress.done(&job.id.full());

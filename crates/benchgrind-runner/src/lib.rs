@@ -7,14 +7,12 @@
 //! what they need from here.
 
 pub mod args;
-pub mod binary;
 pub mod child;
 pub mod compare;
 pub mod config;
 pub mod execute;
 mod execute_binary;
 pub mod execute_fork;
-pub mod flamegraph;
 pub mod harness;
 pub mod measure;
 pub mod measured;
@@ -22,7 +20,6 @@ pub mod metrics;
 pub mod parse;
 pub mod plan;
 pub mod random;
-pub mod regression;
 pub mod report;
 pub mod result;
 pub mod schedule;
@@ -37,19 +34,18 @@ pub mod valgrind;
 /// `benchgrind-client-requests`, shared with the users' `benchgrind::client_requests`.
 pub use benchgrind_client_requests::raw as client_request;
 
-pub use config::LibraryBenchmarkConfig;
-pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
-pub use metrics::EventKind;
-pub use regression::RegressionConfig;
-pub use tools::{Tool, ToolMetric, ValgrindTool};
+pub use config::{
+    Direction, EventKind, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
+    RegressionConfig, Tool, ToolMetric, ValgrindTool,
+};
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::binary::{
+    pub use crate::config::LibraryBenchmarkConfig;
+    pub use crate::config::{
         Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command,
     };
-    pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::harness::run;
     pub use crate::measure::measure;
     pub use crate::measured::measured_process;

@@ -6,11 +6,11 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::args::Cli;
-use crate::binary::{BinaryBenchmarkConfig, Command, ExitWith, Hook, Sandbox};
-use crate::config::{resolve, ResolvedConfig};
+use crate::config::{
+    resolve, BinaryBenchmarkConfig, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
+};
 use crate::spec::Main;
 use crate::store::BenchPaths;
-use crate::tools::ValgrindTool;
 
 /// The names that identify one benchmark.
 #[derive(Debug, Clone, PartialEq, Eq)]

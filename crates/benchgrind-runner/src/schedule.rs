@@ -140,7 +140,7 @@ mod tests {
             }
         }
 
-        fn run_tool(&mut self, job: &Job, _tool: &crate::tools::Tool) -> RunOutput {
+        fn run_tool(&mut self, job: &Job, _tool: &crate::config::Tool) -> RunOutput {
             self.run(job)
         }
     }

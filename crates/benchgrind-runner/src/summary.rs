@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::compare::regression::Limit;
 use crate::compare::{change, Change};
-use crate::regression::Limit;
 use crate::result::{BenchResult, Outcome};
-use crate::tools::{self, ToolOutcome, ToolResult};
+use crate::result::{ToolOutcome, ToolResult};
 
 /// The version of this format; bumped on any incompatible change.
 pub const VERSION: u32 = 1;
@@ -167,7 +167,7 @@ fn wire_tool(result: &ToolResult) -> WireTool {
         ToolOutcome::Ran { old, .. } if result.regressions.is_empty() => ("ok", None, old.as_ref()),
         ToolOutcome::Ran { old, .. } => ("regressed", None, old.as_ref()),
     };
-    let metrics = tools::run::new_metrics(&result.outcome)
+    let metrics = crate::result::tool_metrics(&result.outcome)
         .map(|new| {
             new.values
                 .iter()
@@ -207,7 +207,7 @@ impl Summary {
                         (kind.name().to_owned(), metric(value, old_value))
                     })
                     .collect();
-                let (status, error) = match tools::run::failure(&result.tools) {
+                let (status, error) = match crate::result::tool_failure(&result.tools) {
                     Some((reason, _)) => ("failed", Some(reason)),
                     None if result.regressed() => ("regressed", None),
                     None => ("ok", None),
@@ -272,9 +272,10 @@ impl Summary {
     /// The result this summary describes, for reporting summaries read back from files (as
     /// `benchgrind merge` does); fails on a version or metric it does not know.
     pub fn to_result(&self) -> Result<crate::result::BenchResult, String> {
-        use crate::metrics::{EventKind, Metrics};
+        use crate::compare::regression::Regression;
+        use crate::config::EventKind;
+        use crate::metrics::Metrics;
         use crate::plan::BenchId;
-        use crate::regression::Regression;
         use crate::result::{BenchResult, Outcome, Source};
 
         if self.version != VERSION {
@@ -375,8 +376,9 @@ impl WireRegression {
 impl WireTool {
     /// The tool result this wire form describes (see [`Summary::to_result`]).
     fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
-        use crate::tools::ValgrindTool;
-        use crate::tools::{ToolMetric, ToolMetrics, ToolRegression};
+        use crate::compare::regression::ToolRegression;
+        use crate::config::{ToolMetric, ValgrindTool};
+        use crate::metrics::ToolMetrics;
         let tool = ValgrindTool::from_name(name)
             .ok_or_else(|| format!("unknown tool `{name}` in the summary of {id}"))?;
         let metric = |name: &str| {

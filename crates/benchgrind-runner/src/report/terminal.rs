@@ -7,7 +7,7 @@ use super::{write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
-use crate::tools::{ToolOutcome, ToolResult};
+use crate::result::{ToolOutcome, ToolResult};
 
 /// The default output format.
 pub struct Terminal {
@@ -203,7 +203,7 @@ fn signed_sig6(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::EventKind;
+    use crate::config::EventKind;
 
     fn m(values: &[(EventKind, u64)]) -> Metrics {
         Metrics {

@@ -2,19 +2,14 @@
 //! then the same steps as for Callgrind (read what to compare with first, run, read the new
 //! files, rotate them into place, save a baseline, check limits).
 
-use std::path::PathBuf;
-
 use crate::args::Cli;
+use crate::compare::regression::check;
+use crate::config::{selected, RegressionConfig, Tool};
 use crate::execute::{Executor, Status};
+use crate::metrics::{describe_errors, read_metrics, Context};
 use crate::plan::Job;
-use crate::regression::RegressionConfig;
-use crate::result::Source;
+use crate::result::{Source, ToolOutcome, ToolResult};
 use crate::store::{self, Which};
-
-use super::{
-    check, describe_errors, read_metrics, selected, Context, Tool, ToolMetrics, ToolOutcome,
-    ToolRegression, ToolResult, ValgrindTool,
-};
 
 /// Runs every tool the benchmark's configuration and `--tools` ask for.
 pub fn run_all(
@@ -131,35 +126,4 @@ fn promote(job: &Job, cli: &Cli, files: Vec<String>, metrics_file: &str) -> Resu
         })?;
     }
     Ok(())
-}
-
-/// The metrics of a failed or successful run, whichever it has.
-pub fn new_metrics(outcome: &ToolOutcome) -> Option<&ToolMetrics> {
-    match outcome {
-        ToolOutcome::Ran { new, .. } => Some(new),
-        ToolOutcome::Failed { new, .. } => new.as_ref(),
-    }
-}
-
-/// The failures of a benchmark's tools as one reason, with the first failing tool's log.
-pub fn failure(results: &[ToolResult]) -> Option<(String, PathBuf)> {
-    let failed: Vec<&ToolResult> = results.iter().filter(|r| r.failed()).collect();
-    let log = failed.first()?.log.clone();
-    let reasons: Vec<&str> = failed
-        .iter()
-        .filter_map(|r| match &r.outcome {
-            ToolOutcome::Failed { reason, .. } => Some(reason.as_str()),
-            ToolOutcome::Ran { .. } => None,
-        })
-        .collect();
-    Some((reasons.join("; "), log))
-}
-
-/// Every tool's passed limits.
-pub fn regressions(
-    results: &[ToolResult],
-) -> impl Iterator<Item = (ValgrindTool, &ToolRegression)> {
-    results
-        .iter()
-        .flat_map(|r| r.regressions.iter().map(move |g| (r.tool, g)))
 }

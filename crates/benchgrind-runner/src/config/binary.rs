@@ -6,7 +6,10 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::regression::RegressionConfig;
+use super::flamegraph::FlamegraphConfig;
+use super::library::LibraryBenchmarkConfig;
+use super::regression::RegressionConfig;
+use super::tool::Tool;
 
 /// A command to measure: a program, its arguments, environment, working directory and streams.
 ///
@@ -14,7 +17,7 @@ use crate::regression::RegressionConfig;
 /// in `PATH`. Building it does not run it; the harness runs it under Valgrind.
 ///
 /// ```rust
-/// use benchgrind_runner::binary::{Command, Stdio};
+/// use benchgrind_runner::config::{Command, Stdio};
 ///
 /// let command = Command::new("/usr/bin/sort")
 ///     .arg("-n")
@@ -255,7 +258,7 @@ impl From<&mut Sandbox> for Sandbox {
 /// level; the more specific level wins, `envs` and `raw_callgrind_args` add up.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct BinaryBenchmarkConfig {
-    pub(crate) base: crate::config::LibraryBenchmarkConfig,
+    pub(crate) base: LibraryBenchmarkConfig,
     pub(crate) sandbox: Option<Sandbox>,
     pub(crate) exit_with: Option<ExitWith>,
     pub(crate) entry_point: Option<String>,
@@ -281,7 +284,7 @@ impl BinaryBenchmarkConfig {
         self
     }
 
-    /// See [`LibraryBenchmarkConfig::raw_callgrind_args`](crate::LibraryBenchmarkConfig::raw_callgrind_args).
+    /// See [`LibraryBenchmarkConfig::raw_callgrind_args`](LibraryBenchmarkConfig::raw_callgrind_args).
     pub fn raw_callgrind_args<I, T>(&mut self, args: I) -> &mut Self
     where
         I: IntoIterator<Item = T>,
@@ -338,22 +341,19 @@ impl BinaryBenchmarkConfig {
 
     /// Runs another Valgrind tool on the command too (DHAT totals cover the whole process, or
     /// the [`entry_point`](Self::entry_point) and what it calls).
-    pub fn tool(&mut self, tool: crate::tools::Tool) -> &mut Self {
+    pub fn tool(&mut self, tool: Tool) -> &mut Self {
         self.base.tool(tool);
         self
     }
 
     /// Runs other Valgrind tools on the command too.
-    pub fn tools<I: IntoIterator<Item = crate::tools::Tool>>(&mut self, tools: I) -> &mut Self {
+    pub fn tools<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
         self.base.tools(tools);
         self
     }
 
     /// Draws flamegraphs of the command's Callgrind profile.
-    pub fn flamegraph<F: Into<crate::flamegraph::FlamegraphConfig>>(
-        &mut self,
-        config: F,
-    ) -> &mut Self {
+    pub fn flamegraph<F: Into<FlamegraphConfig>>(&mut self, config: F) -> &mut Self {
         self.base.flamegraph(config);
         self
     }

@@ -1,0 +1,25 @@
+//! Everything users configure, and nothing that runs: library and binary benchmark configs,
+//! the other Valgrind tools, the metrics users name, regression limits, flamegraphs, and how the
+//! four levels (`main!`, group, function, bench) fold into one [`ResolvedConfig`].
+//!
+//! The bottom of the crate: it imports nothing else of it, so every stage can depend on it. The
+//! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
+
+pub mod binary;
+pub mod flamegraph;
+pub mod library;
+pub mod metric;
+pub mod regression;
+pub mod resolve;
+pub mod tool;
+
+pub use binary::{
+    Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Hook,
+    Pipe, Sandbox, Stdin, Stdio,
+};
+pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
+pub use library::{normalize_valgrind_arg, LibraryBenchmarkConfig};
+pub use metric::{AnyMetric, EventKind, ToolMetric};
+pub use regression::RegressionConfig;
+pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED};
+pub use tool::{selected, Tool, ToolList, ValgrindTool};
