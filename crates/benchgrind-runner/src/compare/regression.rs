@@ -71,6 +71,9 @@ impl Regression<ToolMetric> {
     }
 }
 
+/// Relative limits (in percent) and absolute caps on one kind of metric.
+pub type Limits<M> = (Vec<(M, f64)>, Vec<(M, u64)>);
+
 /// The values of one run that limits apply to: Callgrind's metrics or another tool's.
 pub trait Measured {
     /// The kind of metric.
@@ -78,7 +81,7 @@ pub trait Measured {
     /// One value, if the run has it.
     fn value(&self, metric: Self::Metric) -> Option<u64>;
     /// The relative and absolute limits of `config` on this kind of metric.
-    fn limits(config: &RegressionConfig) -> (Vec<(Self::Metric, f64)>, Vec<(Self::Metric, u64)>);
+    fn limits(config: &RegressionConfig) -> Limits<Self::Metric>;
 }
 
 impl Measured for Metrics {
@@ -88,7 +91,7 @@ impl Measured for Metrics {
         self.get(metric)
     }
 
-    fn limits(config: &RegressionConfig) -> (Vec<(EventKind, f64)>, Vec<(EventKind, u64)>) {
+    fn limits(config: &RegressionConfig) -> Limits<EventKind> {
         (config.effective_limits(), config.hard_limits.clone())
     }
 }
@@ -100,7 +103,7 @@ impl Measured for ToolMetrics {
         self.get(metric)
     }
 
-    fn limits(config: &RegressionConfig) -> (Vec<(ToolMetric, f64)>, Vec<(ToolMetric, u64)>) {
+    fn limits(config: &RegressionConfig) -> Limits<ToolMetric> {
         (config.tool_limits.clone(), config.tool_hard_limits.clone())
     }
 }
