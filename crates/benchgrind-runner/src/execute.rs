@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::args::{LogLevel, Nocapture};
+use crate::cli::{LogLevel, Nocapture};
 use crate::client_request::SUPPORTED;
 use crate::config::Tool;
 use crate::measure::FALLBACK_SYMBOL;

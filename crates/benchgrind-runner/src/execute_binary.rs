@@ -9,7 +9,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
-use crate::args::LogLevel;
+use crate::cli::LogLevel;
 use crate::config::Tool;
 use crate::config::{ExitWith, Pipe, Sandbox, Stdin, Stdio};
 use crate::execute::{describe_end, valgrind_error, Captured, ProcessExecutor, Status};

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::Instant;
 
-use crate::args::LogLevel;
+use crate::cli::LogLevel;
 use crate::execute::{
     describe_end, valgrind_error, Captured, Executor, ProcessExecutor, RunOutput, Status,
 };

@@ -8,8 +8,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::args::{self, Cli, Color, Isolation, JsonStyle, LogLevel, OutputFormat};
 use crate::child;
+use crate::cli::{self, Cli, Color, Isolation, JsonStyle, LogLevel, OutputFormat};
 use crate::compare::flamegraph;
 use crate::compare::regression;
 use crate::config::{RegressionConfig, Tool};
@@ -58,15 +58,15 @@ pub fn run(main: Main) -> ! {
 }
 
 fn harness(main: &Main, args: &[OsString]) -> i32 {
-    let cli = match args::parse(args, &|key| std::env::var(key).ok()) {
+    let cli = match cli::parse(args, &|key| std::env::var(key).ok()) {
         Ok(cli) => cli,
         Err(e) => {
-            eprintln!("error: {}\n\n{}", e.0, args::USAGE);
+            eprintln!("error: {}\n\n{}", e.0, cli::usage());
             return exit::USAGE;
         }
     };
     if cli.help {
-        print!("{}", args::USAGE);
+        print!("{}", cli::usage());
         return exit::OK;
     }
     let exe = match std::env::current_exe() {

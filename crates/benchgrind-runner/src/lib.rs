@@ -6,8 +6,8 @@
 //! [`store`] owns the files on disk. Users depend on the `benchgrind` crate, which re-exports
 //! what they need from here.
 
-pub mod args;
 pub mod child;
+pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod execute;

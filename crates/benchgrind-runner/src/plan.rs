@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use crate::args::Cli;
+use crate::cli::Cli;
 use crate::config::{
     resolve, BinaryBenchmarkConfig, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
 };

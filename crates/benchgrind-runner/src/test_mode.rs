@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::args::LogLevel;
+use crate::cli::LogLevel;
 use crate::execute::{Executor, ProcessExecutor, Status};
 use crate::plan::Plan;
 use crate::spec::Main;

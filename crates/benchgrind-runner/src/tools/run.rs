@@ -2,7 +2,7 @@
 //! then the same steps as for Callgrind (read what to compare with first, run, read the new
 //! files, rotate them into place, save a baseline, check limits).
 
-use crate::args::Cli;
+use crate::cli::Cli;
 use crate::compare::regression::check;
 use crate::config::{selected, RegressionConfig, Tool};
 use crate::execute::{Executor, Status};
