@@ -12,7 +12,7 @@ use benchgrind_runner::report::markdown::Markdown;
 use benchgrind_runner::report::terminal::{Style, Terminal};
 use benchgrind_runner::report::{Reporter, RunSummary};
 use benchgrind_runner::result::Outcome;
-use benchgrind_runner::summary::Summary;
+use benchgrind_runner::report::summary::Summary;
 
 const USAGE: &str = "\
 Usage: benchgrind merge [OPTIONS] INPUT...

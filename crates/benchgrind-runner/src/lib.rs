@@ -6,31 +6,23 @@
 //! [`store`] owns the files on disk. Users depend on the `benchgrind` crate, which re-exports
 //! what they need from here.
 
-pub mod child;
 pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod execute;
-mod execute_binary;
-pub mod execute_fork;
 pub mod harness;
-pub mod measure;
 pub mod measured;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
+pub mod protocol;
 pub mod random;
 pub mod report;
 pub mod result;
-pub mod schedule;
 pub mod spec;
 pub mod store;
-pub mod summary;
-mod test_mode;
-pub mod tools;
-pub mod valgrind;
 
-/// The client-request primitive of the measured window ([`measure`]); it lives in
+/// The client-request primitive of the measured window ([`measured::window`]); it lives in
 /// `benchgrind-client-requests`, shared with the users' `benchgrind::client_requests`.
 pub use benchgrind_client_requests::raw as client_request;
 
@@ -47,8 +39,8 @@ pub mod __private {
         Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command,
     };
     pub use crate::harness::run;
-    pub use crate::measure::measure;
     pub use crate::measured::measured_process;
+    pub use crate::measured::window::measure;
     pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
     pub use std::hint::black_box;
 }

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The environment variable that [`enable_from_env`] reads: a program under a binary benchmark
 /// is started with it when its random bytes are to be deterministic.
-pub const ENV: &str = "BENCHGRIND_RANDOM_SEED";
+pub const ENV: &str = crate::protocol::RANDOM_SEED_ENV;
 
 pub use crate::config::DEFAULT_SEED;
 

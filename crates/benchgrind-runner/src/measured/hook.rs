@@ -1,21 +1,11 @@
-//! Child processes of the harness: the flags that start them (the measured process itself is in
-//! [`crate::measured`]), and the hooks of binary benchmarks, which run setup and teardown in a
-//! process of their own (in the sandbox).
+//! The hooks of binary benchmarks: setup and teardown run in a process of their own (the bench
+//! binary started with [`HOOK_FLAG`], in the sandbox), so that they can work in the sandbox and
+//! feed the command's stdin without the harness changing its own working directory.
 
 use std::ffi::OsString;
 
+use crate::protocol::HOOK_FLAG;
 use crate::spec::Main;
-
-/// The flag that puts a bench binary in measured-process mode.
-pub const FLAG: &str = "--benchgrind-run";
-
-/// The flag, after the indices, that carries the seed of the fixed random stream. Passed on the
-/// command line, not in the environment, which the measured process usually runs without.
-pub const SEED_FLAG: &str = "--benchgrind-seed";
-
-/// The flag that makes a bench binary run a binary benchmark's setup or teardown:
-/// `--benchgrind-hook setup|teardown G F B`.
-pub const HOOK_FLAG: &str = "--benchgrind-hook";
 
 /// Runs the hook a hook process was started for, if the arguments ask for one.
 pub fn hook(main: &Main, args: &[OsString]) -> Option<Result<(), String>> {

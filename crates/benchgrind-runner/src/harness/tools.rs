@@ -7,9 +7,11 @@ use crate::compare::regression::check;
 use crate::config::{selected, RegressionConfig, Tool};
 use crate::execute::{Executor, Status};
 use crate::metrics::{describe_errors, read_metrics, Context};
-use crate::plan::Job;
+use crate::plan::{Job, JobKind};
 use crate::result::{Source, ToolOutcome, ToolResult};
-use crate::store::{self, Which};
+use crate::store::Which;
+
+use super::baseline::{old_file, promote_and_save};
 
 /// Runs every tool the benchmark's configuration and `--tools` ask for.
 pub fn run_all(
@@ -35,23 +37,19 @@ fn run_one(
 ) -> ToolResult {
     let kind = tool.kind();
     let paths = &job.paths;
+    let save = cli.save_baseline.as_deref();
     // A library benchmark's function, a binary benchmark's entry point, or (empty) the whole
     // process of a binary benchmark.
     let function = match &job.kind {
-        crate::plan::JobKind::Binary(binary) => binary.entry_point.as_deref().unwrap_or(""),
-        crate::plan::JobKind::Library(_) => job.function_path,
+        JobKind::Binary(binary) => binary.entry_point.as_deref().unwrap_or(""),
+        JobKind::Library(_) => job.function_path,
     };
     let cx = Context { function };
     let metrics_file = kind.metrics_file();
     // What to compare with, read before the run replaces it; an unreadable old file only
     // means there is nothing to compare with.
-    let old_path = match compare_with {
-        Source::Baseline(name) => Some(paths.tool_baseline(name, &metrics_file)),
-        _ => paths.previous(&metrics_file),
-    };
-    let old = old_path
-        .filter(|p| p.exists())
-        .and_then(|p| read_metrics(kind, &p, cx).ok());
+    let old =
+        old_file(paths, &metrics_file, compare_with).and_then(|p| read_metrics(kind, &p, cx).ok());
 
     let output = executor.run_tool(job, tool);
     let new_file = paths.file(&metrics_file, Which::New);
@@ -83,47 +81,24 @@ fn run_one(
                 new: None,
             };
         }
-        (Status::Ok, Ok(new)) => match promote(job, cli, kind.files(), &metrics_file) {
-            Ok(()) => {
-                result.out = kind.out_file().map(|f| paths.file(f, Which::Current));
-                result.log = paths.file(&kind.log_file(), Which::Current);
-                if let Some(config) = regression {
-                    result.regressions = check(config, &new, old.as_ref());
+        (Status::Ok, Ok(new)) => {
+            match promote_and_save(paths, &kind.files(), &metrics_file, save) {
+                Ok(()) => {
+                    result.out = kind.out_file().map(|f| paths.file(f, Which::Current));
+                    result.log = paths.file(&kind.log_file(), Which::Current);
+                    if let Some(config) = regression {
+                        result.regressions = check(config, &new, old.as_ref());
+                    }
+                    result.outcome = ToolOutcome::Ran { new, old };
                 }
-                result.outcome = ToolOutcome::Ran { new, old };
-            }
-            Err(reason) => {
-                result.outcome = ToolOutcome::Failed {
-                    reason,
-                    new: Some(new),
+                Err(reason) => {
+                    result.outcome = ToolOutcome::Failed {
+                        reason,
+                        new: Some(new),
+                    }
                 }
             }
-        },
+        }
     }
     result
-}
-
-/// Makes the new files current (the current ones old) and saves the metrics file as a
-/// baseline with `--save-baseline`.
-fn promote(job: &Job, cli: &Cli, files: Vec<String>, metrics_file: &str) -> Result<(), String> {
-    let paths = &job.paths;
-    for file in files.iter().filter(|f| paths.file(f, Which::New).exists()) {
-        paths.promote(file).map_err(|e| {
-            format!(
-                "cannot move the new {file} into {}: {e}",
-                paths.dir.display()
-            )
-        })?;
-    }
-    if let Some(name) = &cli.save_baseline {
-        let current = paths.file(metrics_file, Which::Current);
-        let baseline = paths.tool_baseline(name, metrics_file);
-        store::copy_atomic(&current, &baseline).map_err(|e| {
-            format!(
-                "cannot save baseline `{name}` to {}: {e}",
-                baseline.display()
-            )
-        })?;
-    }
-    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Stage 3 for binary benchmarks: the sandbox, setup and teardown in a child process of the
 //! bench binary, and the command itself under Valgrind, with its streams and expected exit.
 //!
-//! Hooks run in their own process (the bench binary with [`crate::child::HOOK_FLAG`]) so that
+//! Hooks run in their own process (the bench binary with [`crate::protocol::HOOK_FLAG`]) so that
 //! they can work in the sandbox and feed the command's stdin without the harness changing its
 //! own working directory.
 
@@ -9,10 +9,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
+use super::args::{file_args, tool_args};
+use super::ended::{describe_end, valgrind_error};
+use super::sandbox::SandboxDir;
+use super::{Captured, ProcessExecutor, Status};
 use crate::cli::LogLevel;
 use crate::config::Tool;
-use crate::config::{ExitWith, Pipe, Sandbox, Stdin, Stdio};
-use crate::execute::{describe_end, valgrind_error, Captured, ProcessExecutor, Status};
+use crate::config::{ExitWith, Pipe, Stdin, Stdio};
 use crate::plan::{BinaryJob, Job};
 use crate::store::Which;
 
@@ -38,7 +41,7 @@ pub(crate) fn run_tool(
 ) -> (Status, Captured) {
     let kind = tool.kind();
     let files = Files {
-        valgrind_args: Some(crate::tools::valgrind_args(tool, &job.paths)),
+        valgrind_args: Some(tool_args(tool, &job.paths)),
         expected: kind.out_file().map(|f| job.paths.file(f, Which::New)),
         log: job.paths.file(&kind.log_file(), Which::New),
     };
@@ -107,7 +110,7 @@ fn run_inner(
     // Everything that can fail is settled before a setup process starts.
     let program = resolve_program(&command.program, &exec.cwd)?;
     let mut cmd = match &files.valgrind_args {
-        None => exec.valgrind_command(job, &ProcessExecutor::file_args(job), &program),
+        None => exec.valgrind_command(job, &file_args(job), &program),
         Some(args) => exec.command(job, args.clone(), &program),
     };
     cmd.args(&command.args).current_dir(&cwd);
@@ -263,7 +266,7 @@ fn hook_command(
     cwd: &Path,
 ) -> Command {
     let mut cmd = Command::new(&exec.exe);
-    cmd.arg(crate::child::HOOK_FLAG)
+    cmd.arg(crate::protocol::HOOK_FLAG)
         .arg(kind)
         .args(binary.index.map(|i| i.to_string()))
         .current_dir(cwd)
@@ -332,65 +335,7 @@ fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, String
         return Ok(package_dir.join(program));
     }
     let name = program.to_string_lossy();
-    crate::valgrind::find_in_path(&name).ok_or_else(|| {
+    crate::execute::valgrind::find_in_path(&name).ok_or_else(|| {
         format!("the program `{name}` is not on PATH; give its absolute path to Command::new")
     })
-}
-
-/// A sandbox directory, removed when dropped.
-struct SandboxDir {
-    path: PathBuf,
-}
-
-impl SandboxDir {
-    fn create(config: &Sandbox, workspace_root: &Path) -> Result<SandboxDir, String> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "benchgrind-sandbox-{}-{}-{nanos:09}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        // A new directory, never a stale one of an earlier process with the same pid.
-        std::fs::create_dir(&path)
-            .map_err(|e| format!("cannot create the sandbox {}: {e}", path.display()))?;
-        let dir = SandboxDir { path };
-        for fixture in &config.fixtures {
-            let source = workspace_root.join(fixture);
-            let name = source
-                .file_name()
-                .ok_or_else(|| format!("the fixture `{}` has no file name", fixture.display()))?;
-            copy_recursively(&source, &dir.path.join(name)).map_err(|e| {
-                format!(
-                    "cannot copy the fixture {} into the sandbox (relative fixture paths start at \
-                     the workspace root {}): {e}",
-                    source.display(),
-                    workspace_root.display()
-                )
-            })?;
-        }
-        Ok(dir)
-    }
-}
-
-impl Drop for SandboxDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
-fn copy_recursively(from: &Path, to: &Path) -> std::io::Result<()> {
-    if from.is_dir() {
-        std::fs::create_dir_all(to)?;
-        for entry in std::fs::read_dir(from)? {
-            let entry = entry?;
-            copy_recursively(&entry.path(), &to.join(entry.file_name()))?;
-        }
-        Ok(())
-    } else {
-        std::fs::copy(from, to).map(|_| ())
-    }
 }

@@ -3,16 +3,14 @@
 //! On x86_64 and aarch64 the window is bracketed with client requests: instrumentation starts
 //! after setup (which also empties the simulated caches, so every body starts cold) and events
 //! are collected only between the two toggles. Elsewhere the body runs inside
-//! [`__benchgrind_measured`], a symbol the runner passes to `--toggle-collect`.
+//! [`__benchgrind_measured`], the symbol ([`crate::protocol::FALLBACK_SYMBOL`]) that the runner
+//! passes to `--toggle-collect`.
 
 use crate::client_request::{callgrind, request_static, SUPPORTED};
 
 static START_INSTRUMENTATION: [usize; 6] = [callgrind::START_INSTRUMENTATION, 0, 0, 0, 0, 0];
 static TOGGLE_COLLECT: [usize; 6] = [callgrind::TOGGLE_COLLECT, 0, 0, 0, 0, 0];
 static STOP_INSTRUMENTATION: [usize; 6] = [callgrind::STOP_INSTRUMENTATION, 0, 0, 0, 0, 0];
-
-/// The symbol that `--toggle-collect` names on targets without client requests.
-pub const FALLBACK_SYMBOL: &str = "__benchgrind_measured";
 
 /// Runs `body` inside the measured window and returns its result.
 #[inline(always)]
@@ -32,7 +30,8 @@ pub fn measure<R>(body: impl FnOnce() -> R) -> R {
     }
 }
 
-/// The measured window on targets without client requests; see [`FALLBACK_SYMBOL`].
+/// The measured window on targets without client requests; its name is
+/// [`FALLBACK_SYMBOL`](crate::protocol::FALLBACK_SYMBOL).
 #[doc(hidden)]
 #[inline(never)]
 #[no_mangle]

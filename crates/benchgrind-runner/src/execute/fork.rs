@@ -13,12 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::Instant;
 
+use super::ended::{describe_end, valgrind_error};
+use super::{Captured, Executor, ProcessExecutor, RunOutput, Status};
 use crate::cli::LogLevel;
-use crate::execute::{
-    describe_end, valgrind_error, Captured, Executor, ProcessExecutor, RunOutput, Status,
-};
-use crate::measured::SERVER_FLAG;
+use crate::config::Tool;
 use crate::plan::{Job, JobKind};
+use crate::protocol::{self, End, CAPTURE_FILES, SERVER_FLAG};
 use crate::store::Which;
 
 /// What makes two benchmarks able to share a server.
@@ -136,19 +136,10 @@ impl ForkExecutor {
             }
         }
         let server = self.servers.get_mut(&class).expect("just started");
-        let seed = if job.config.deterministic_random {
-            job.config.random_seed.to_string()
-        } else {
-            "-".to_owned()
-        };
+        let seed = (job.config.deterministic_random).then_some(job.config.random_seed);
         server.sequence += 1;
         let seq = server.sequence;
-        // The directory as bytes: not lossy, whatever the path holds (newlines are refused when
-        // planning).
-        let mut request =
-            format!("{seq} {} {} {} {seed} ", index[0], index[1], index[2]).into_bytes();
-        request.extend_from_slice(paths.dir.as_os_str().as_bytes());
-        request.push(b'\n');
+        let request = protocol::request(seq, index, seed, paths.dir.as_os_str().as_bytes());
         let mut answer = String::new();
         let exchanged = server
             .requests
@@ -166,18 +157,19 @@ impl ForkExecutor {
                     .unwrap_or_default()
             ));
         }
-        let fields: Vec<&str> = answer.split_whitespace().collect();
-        let [answered_seq, pid, kind, value] = fields[..] else {
+        let Some(answered) = protocol::parse_answer(&answer) else {
             self.stop(&class);
             return Status::Failed(format!("the fork server answered `{}`", answer.trim()));
         };
-        if answered_seq != seq.to_string() {
+        if answered.seq != seq {
             // Out of step: nothing it says can be trusted any more.
             self.stop(&class);
             return Status::Failed(format!(
-                "the fork server answered request {answered_seq} to request {seq}"
+                "the fork server answered request {} to request {seq}",
+                answered.seq
             ));
         }
+        let pid = answered.pid;
         // Each file on its own: a child that crashed before writing its profile still has a log.
         let moved = |name: &str, ext: &str| {
             let from = server_dir.join(format!("callgrind.{pid}.{ext}"));
@@ -185,21 +177,19 @@ impl ForkExecutor {
         };
         let _ = moved("callgrind.log", "log");
         let profile = moved("callgrind.out", "out");
-        match (kind, value) {
-            ("exit", "0") => match profile {
+        match answered.end {
+            End::Exit(0) => match profile {
                 Ok(()) => Status::Ok,
                 Err(e) => Status::Failed(format!("Valgrind wrote no profile: {e}")),
             },
-            (kind, value) => {
+            end => {
                 let stderr =
-                    std::fs::read_to_string(paths.dir.join("capture.stderr")).unwrap_or_default();
+                    std::fs::read_to_string(paths.dir.join(CAPTURE_FILES[1])).unwrap_or_default();
                 // The server's answer as the wait status it reports.
                 use std::os::unix::process::ExitStatusExt;
-                let value: i32 = value.parse().unwrap_or(0);
-                let status = if kind == "signal" {
-                    std::process::ExitStatus::from_raw(value & 0x7f)
-                } else {
-                    std::process::ExitStatus::from_raw((value & 0xff) << 8)
+                let status = match end {
+                    End::Signal(signal) => std::process::ExitStatus::from_raw(signal & 0x7f),
+                    End::Exit(code) => std::process::ExitStatus::from_raw((code & 0xff) << 8),
                 };
                 Status::Failed(describe_end(&status, &stderr))
             }
@@ -214,9 +204,6 @@ impl ForkExecutor {
         }
     }
 }
-
-/// The files a server's child writes its stdout and stderr to (see [`crate::measured`]).
-const CAPTURE_FILES: [&str; 2] = ["capture.stdout", "capture.stderr"];
 
 /// What the server's child wrote to its capture files; they stay for the user to read.
 fn read_capture(job: &Job) -> Captured {
@@ -253,7 +240,7 @@ impl Executor for ForkExecutor {
         }
     }
 
-    fn run_tool(&mut self, job: &Job, tool: &crate::config::Tool) -> RunOutput {
+    fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput {
         self.process.run_tool(job, tool)
     }
 }

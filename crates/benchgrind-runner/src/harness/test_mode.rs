@@ -11,8 +11,8 @@ use crate::execute::{Executor, ProcessExecutor, Status};
 use crate::plan::Plan;
 use crate::spec::Main;
 
-/// Runs the plan's benchmarks natively; returns the exit code (0, or 1 when one failed).
-pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> i32 {
+/// Runs the plan's benchmarks natively; returns whether all passed.
+pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> bool {
     let start = Instant::now();
     let mut executor = ProcessExecutor {
         valgrind: PathBuf::new(),
@@ -74,5 +74,5 @@ pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> i32 {
         failed.len(),
         start.elapsed().as_secs_f64()
     );
-    i32::from(!failed.is_empty())
+    failed.is_empty()
 }
