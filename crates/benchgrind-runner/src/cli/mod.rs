@@ -72,6 +72,9 @@ pub struct Cli {
     pub partition: Option<(u32, u32)>,
     /// `--test-mode`: run every benchmark once natively, without Valgrind.
     pub test_mode: bool,
+    /// `BENCHGRIND_CANNED` (hidden, for the pipeline tests): run nothing, copy the canned
+    /// profiles of this directory instead (see [`crate::execute::canned`]).
+    pub canned: Option<PathBuf>,
     /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
     pub bench_flag: bool,
 }

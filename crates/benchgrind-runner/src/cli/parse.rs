@@ -3,6 +3,7 @@
 //! are not flags (`BENCHGRIND_FILTER`, `BENCHGRIND_COLOR`, `BENCHGRIND_LOG`).
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::flags::{Takes, FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
@@ -70,6 +71,10 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         }
     }
     check_baselines(&cli)?;
+    // Hidden like hyperfine's `--debug-mode`: not a flag users should reach for.
+    cli.canned = env("BENCHGRIND_CANNED")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from);
     cli.color = color(env)?;
     cli.log = log_level(env)?;
     Ok(cli)

@@ -2,14 +2,16 @@
 //! job's `*.new` files.
 //!
 //! Everything that starts processes is behind one trait, [`Executor`], and [`executors`] is the
-//! one place that picks the implementation: a fork server per class of benchmarks
-//! ([`fork`]), a Valgrind process per benchmark ([`process`], which also runs binary benchmarks
-//! ([`binary`]) and test mode natively), or none at all (`--load-baseline`). Workers run them in
-//! parallel ([`schedule`]). Executors never print: what a benchmark printed comes back
-//! [`Captured`] in its [`RunOutput`], for the harness to show under the benchmark's header.
+//! one place that picks the implementation: a fork server per class of benchmarks ([`fork`]), a
+//! Valgrind process per benchmark ([`process`], which also runs binary benchmarks and test mode
+//! natively), none at all (`--load-baseline`), or, in tests of the pipeline, one that copies
+//! canned profiles instead of running Valgrind ([`canned`]). Workers run them in parallel
+//! ([`schedule`]). Executors never print: what a benchmark printed comes back [`Captured`] in
+//! its [`RunOutput`], for the harness to show under the benchmark's header.
 
 pub mod args;
 mod binary;
+pub mod canned;
 pub mod ended;
 pub mod fork;
 pub mod process;
@@ -17,6 +19,7 @@ mod sandbox;
 pub mod schedule;
 pub mod valgrind;
 
+pub use canned::CannedExecutor;
 pub use fork::ForkExecutor;
 pub use process::ProcessExecutor;
 
@@ -109,6 +112,9 @@ pub enum Mode {
     Nothing,
     /// Under Valgrind, with `--isolation`.
     Valgrind(Isolation),
+    /// Nothing runs; the canned profiles of this directory stand in for Valgrind's
+    /// (`BENCHGRIND_CANNED`, for tests of the pipeline).
+    Canned(PathBuf),
 }
 
 /// What every executor needs to know.
@@ -135,9 +141,14 @@ pub struct Setup {
 /// One executor per worker, of the kind `setup.mode` asks for. Fails when Valgrind is needed and
 /// cannot be found.
 pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String> {
-    let isolation = match setup.mode {
+    let workers = setup.workers.max(1);
+    let isolation = match &setup.mode {
         Mode::Nothing => return Ok(vec![Box::new(NoExecutor)]),
-        Mode::Valgrind(isolation) => isolation,
+        Mode::Canned(dir) => {
+            let canned = || -> Box<dyn Executor + Send> { Box::new(CannedExecutor::new(dir)) };
+            return Ok((0..workers).map(|_| canned()).collect());
+        }
+        Mode::Valgrind(isolation) => *isolation,
     };
     let process = ProcessExecutor {
         valgrind: valgrind::locate()?.path,
@@ -154,7 +165,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
             Isolation::Fork => Box::new(ForkExecutor::new(process.clone(), setup.home.clone())),
         }
     };
-    Ok((0..setup.workers.max(1)).map(|_| one()).collect())
+    Ok((0..workers).map(|_| one()).collect())
 }
 
 /// With `--load-baseline` nothing runs.

@@ -62,11 +62,29 @@ pub fn run(main: Main) -> ! {
             eprintln!("benchgrind: {e}");
             End::Failed
         }
-        None => harness(&main, &args).unwrap_or_else(End::Error),
+        None => {
+            let stdout = std::io::stdout();
+            let env = |key: &str| std::env::var(key).ok();
+            harness(&main, &args, &env, &mut stdout.lock()).unwrap_or_else(End::Error)
+        }
     };
     let code = exit_code(end);
     let _ = std::io::stdout().flush();
     std::process::exit(code)
+}
+
+/// The harness with the arguments (without the program name), the environment and the output
+/// given: what [`run`] does in the bench binary, short of exiting; returns the exit code. The
+/// pipeline tests run it with the canned executor (`BENCHGRIND_CANNED`).
+pub fn run_with(
+    main: &Main,
+    args: &[OsString],
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+) -> i32 {
+    let end = harness(main, args, env, out).unwrap_or_else(End::Error);
+    let _ = out.flush();
+    exit_code(end)
 }
 
 /// The exit code of a run, with the message of an error.
@@ -86,14 +104,19 @@ fn exit_code(end: End) -> i32 {
     }
 }
 
-/// Parse, plan, execute, report.
-fn harness(main: &Main, args: &[OsString]) -> Result<End, String> {
-    let cli = match cli::parse(args, &|key| std::env::var(key).ok()) {
+/// Parse, plan, execute, report into `out`.
+fn harness(
+    main: &Main,
+    args: &[OsString],
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+) -> Result<End, String> {
+    let cli = match cli::parse(args, env) {
         Ok(cli) => cli,
         Err(e) => return Ok(End::Usage(e.0)),
     };
     if cli.help {
-        print!("{}", cli::usage());
+        let _ = write!(out, "{}", cli::usage());
         return Ok(End::Ok);
     }
     let exe = std::env::current_exe()
@@ -103,19 +126,20 @@ fn harness(main: &Main, args: &[OsString]) -> Result<End, String> {
     if cli.list {
         if !cli.ignored {
             for job in &plan.jobs {
-                println!("{}: benchmark", job.id.full());
+                let _ = writeln!(out, "{}: benchmark", job.id.full());
             }
         }
         return Ok(End::Ok);
     }
     if plan.jobs.is_empty() {
-        println!(
+        let _ = writeln!(
+            out,
             "benchgrind: no benchmark of {} matches the filter",
             main.bench_file
         );
         return Ok(End::Ok);
     }
-    if cli.test_mode || (!cli.bench_flag && std::env::var_os("CARGO_PKG_NAME").is_some()) {
+    if cli.test_mode || (!cli.bench_flag && env("CARGO_PKG_NAME").is_some()) {
         // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
         let passed = test_mode::run(main, &plan, &exe, &manifest_dir);
         return Ok(if passed { End::Ok } else { End::Failed });
@@ -133,7 +157,7 @@ fn harness(main: &Main, args: &[OsString]) -> Result<End, String> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .min(plan.jobs.len()),
     };
-    let summary = measure_and_report(main, &plan, &cli, &setup)?;
+    let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
     Ok(if !summary.failed.is_empty() {
         End::Failed
     } else if !summary.regressions.is_empty() {
@@ -159,23 +183,23 @@ fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> Pat
 
 /// How the command line asks benchmarks to run.
 fn mode(cli: &Cli) -> Mode {
-    match &cli.load_baseline {
-        Some(_) => Mode::Nothing,
-        None => Mode::Valgrind(cli.isolation),
+    match (&cli.load_baseline, &cli.canned) {
+        (Some(_), _) => Mode::Nothing,
+        (None, Some(dir)) => Mode::Canned(dir.clone()),
+        (None, None) => Mode::Valgrind(cli.isolation),
     }
 }
 
-/// Runs the plan on the executors `setup` asks for and reports it on stdout.
+/// Runs the plan on the executors `setup` asks for and reports it into `out`.
 fn measure_and_report(
     main: &Main,
     plan: &Plan,
     cli: &Cli,
     setup: &Setup,
+    out: &mut dyn Write,
 ) -> Result<RunSummary, String> {
     let mut executors = execute::executors(setup)?;
     let mut reporter = report::reporter(cli.output_format, cli.color);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let progress = Progress::new(
         cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
         plan.jobs.len(),
@@ -186,11 +210,11 @@ fn measure_and_report(
         cli,
         &mut executors,
         reporter.as_mut(),
-        &mut out,
+        out,
         progress,
     );
     drop(executors);
-    let _ = reporter.finish(&mut out, &summary);
+    let _ = reporter.finish(out, &summary);
     let _ = out.flush();
     Ok(summary)
 }
