@@ -4,10 +4,46 @@
 //! conversion.
 
 use std::path::PathBuf;
+use std::str::FromStr;
 
-use super::parse::{Given, UsageError};
 use super::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
 use crate::config::{normalize_valgrind_arg, RegressionConfig, ToolList};
+
+/// A usage error: the message names the flag, variable or value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+/// A value and where it came from (the flag or the variable), for messages.
+pub(crate) struct Given {
+    /// The value as given.
+    pub value: String,
+    /// `--flag` or `BENCHGRIND_*`.
+    pub source: String,
+}
+
+impl Given {
+    /// The value in lower case, for values matched without regard to case.
+    pub fn lowercase(&self) -> String {
+        self.value.to_ascii_lowercase()
+    }
+
+    /// `SOURCE is `VALUE`; HINT`.
+    pub fn invalid(&self, hint: &str) -> UsageError {
+        UsageError(format!("{} is `{}`; {hint}", self.source, self.value))
+    }
+
+    /// [`invalid`](Self::invalid), showing the value in lower case as it was matched.
+    pub fn invalid_lowercase(&self, hint: &str) -> UsageError {
+        UsageError(format!("{} is `{}`; {hint}", self.source, self.lowercase()))
+    }
+
+    /// The value's text form (`--tools`, `--regression`), its error prefixed with the source.
+    pub fn parse<T: FromStr<Err = String>>(&self) -> Result<T, UsageError> {
+        self.value
+            .parse()
+            .map_err(|e| UsageError(format!("{}: {e}", self.source)))
+    }
+}
 
 /// How a flag takes its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

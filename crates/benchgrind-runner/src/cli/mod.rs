@@ -10,7 +10,8 @@ mod flags;
 mod parse;
 mod usage;
 
-pub use parse::{parse, UsageError};
+pub use flags::UsageError;
+pub use parse::parse;
 pub use usage::usage;
 
 use std::path::PathBuf;

@@ -4,46 +4,9 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::str::FromStr;
 
-use super::flags::{Takes, FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::flags::{Given, Takes, UsageError, FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
 use super::{Cli, Color, LogLevel};
-
-/// A usage error: the message names the flag, variable or value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-/// A value and where it came from (the flag or the variable), for messages.
-pub(crate) struct Given {
-    /// The value as given.
-    pub value: String,
-    /// `--flag` or `BENCHGRIND_*`.
-    pub source: String,
-}
-
-impl Given {
-    /// The value in lower case, for values matched without regard to case.
-    pub fn lowercase(&self) -> String {
-        self.value.to_ascii_lowercase()
-    }
-
-    /// `SOURCE is `VALUE`; HINT`.
-    pub fn invalid(&self, hint: &str) -> UsageError {
-        UsageError(format!("{} is `{}`; {hint}", self.source, self.value))
-    }
-
-    /// [`invalid`](Self::invalid), showing the value in lower case as it was matched.
-    pub fn invalid_lowercase(&self, hint: &str) -> UsageError {
-        UsageError(format!("{} is `{}`; {hint}", self.source, self.lowercase()))
-    }
-
-    /// The value's text form (`--tools`, `--regression`), its error prefixed with the source.
-    pub fn parse<T: FromStr<Err = String>>(&self) -> Result<T, UsageError> {
-        self.value
-            .parse()
-            .map_err(|e| UsageError(format!("{}: {e}", self.source)))
-    }
-}
 
 /// Parses the arguments (without the program name) over the given environment lookup.
 pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {

@@ -9,7 +9,7 @@ use std::ffi::OsString;
 
 use super::flamegraph::FlamegraphConfig;
 use super::regression::RegressionConfig;
-use super::tool::Tool;
+use super::tool::{normalize_valgrind_arg, Tool};
 
 /// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
 /// level.
@@ -150,16 +150,6 @@ impl From<&mut LibraryBenchmarkConfig> for LibraryBenchmarkConfig {
 impl From<&LibraryBenchmarkConfig> for LibraryBenchmarkConfig {
     fn from(value: &LibraryBenchmarkConfig) -> Self {
         value.clone()
-    }
-}
-
-/// Valgrind accepts only `--name=value`; users often leave the dashes out.
-pub fn normalize_valgrind_arg(arg: &str) -> String {
-    let arg = arg.trim();
-    if arg.starts_with('-') {
-        arg.to_owned()
-    } else {
-        format!("--{arg}")
     }
 }
 

@@ -18,8 +18,8 @@ pub use binary::{
     Pipe, Sandbox, Stdin, Stdio,
 };
 pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
-pub use library::{normalize_valgrind_arg, LibraryBenchmarkConfig};
+pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;
 pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED};
-pub use tool::{selected, Tool, ToolList, ValgrindTool};
+pub use tool::{normalize_valgrind_arg, selected, Tool, ToolList, ValgrindTool};

@@ -4,8 +4,6 @@
 
 use std::str::FromStr;
 
-use super::library::normalize_valgrind_arg;
-
 /// A Valgrind tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[allow(clippy::upper_case_acronyms)]
@@ -125,6 +123,16 @@ impl ValgrindTool {
     pub fn metrics_file(self) -> String {
         self.out_file()
             .map_or_else(|| self.log_file(), String::from)
+    }
+}
+
+/// Valgrind accepts only `--name=value`; users often leave the dashes out.
+pub fn normalize_valgrind_arg(arg: &str) -> String {
+    let arg = arg.trim();
+    if arg.starts_with('-') {
+        arg.to_owned()
+    } else {
+        format!("--{arg}")
     }
 }
 

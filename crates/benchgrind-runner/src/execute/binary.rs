@@ -1,7 +1,7 @@
 //! Stage 3 for binary benchmarks: the sandbox, setup and teardown in a child process of the
 //! bench binary, and the command itself under Valgrind, with its streams and expected exit.
 //!
-//! Hooks run in their own process (the bench binary with [`crate::protocol::HOOK_FLAG`]) so that
+//! Hooks run in their own process (the bench binary with [`HOOK_FLAG`]) so that
 //! they can work in the sandbox and feed the command's stdin without the harness changing its
 //! own working directory.
 
@@ -14,9 +14,9 @@ use super::ended::{describe_end, valgrind_error};
 use super::sandbox::SandboxDir;
 use super::{Captured, ProcessExecutor, Status};
 use crate::cli::LogLevel;
-use crate::config::Tool;
-use crate::config::{ExitWith, Pipe, Stdin, Stdio};
+use crate::config::{ExitWith, Pipe, Stdin, Stdio, Tool};
 use crate::plan::{BinaryJob, Job};
+use crate::protocol::{HOOK_FLAG, RANDOM_SEED_ENV, WORKSPACE_ROOT_ENV};
 use crate::store::Which;
 
 /// How many lines of the command's stderr a failure shows.
@@ -99,7 +99,6 @@ fn run_inner(
         Some(dir) => base.join(dir),
         None => base.clone(),
     };
-
     let piped_from_setup = match &command.stdin {
         Some(Stdin::Setup(pipe)) => Some(*pipe),
         _ => None,
@@ -108,26 +107,77 @@ fn run_inner(
         return Err("the command reads Stdin::Setup, but the bench has no setup".into());
     }
     // Everything that can fail is settled before a setup process starts.
+    let mut cmd = measured_command(exec, job, binary, files, &cwd, captured)?;
+    let stdin = stdin(command.stdin.as_ref(), &cwd)?;
+    let mut setup = SetupChild {
+        child: None,
+        pipe: piped_from_setup,
+        other: job.paths.dir.join("setup.other"),
+    };
+    match (piped_from_setup, stdin) {
+        (Some(pipe), _) => {
+            let output = setup.start(hook_command(exec, job, binary, "setup", &base), pipe)?;
+            cmd.stdin(output);
+        }
+        (None, stdin) => {
+            if binary.setup.is_some() {
+                run_hook(exec, job, binary, "setup", &base, captured)?;
+            }
+            cmd.stdin(stdin.expect("not Stdin::Setup"));
+        }
+    }
+    if exec.log >= LogLevel::Debug {
+        eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
+    }
+    let output = cmd
+        .output()
+        .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    setup.finish(&output, captured)?;
+    captured.append(&output.stdout, &output.stderr);
+    check_end(exec, binary, files, &output)?;
+    if binary.teardown.is_some() {
+        run_hook(exec, job, binary, "teardown", &base, captured)?;
+    }
+    drop(sandbox);
+    Ok(())
+}
+
+/// The command under Valgrind (or natively in test mode), with its arguments, environment,
+/// working directory and output streams; notes in `captured` which streams it shows.
+fn measured_command(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    files: &Files,
+    cwd: &Path,
+    captured: &mut Captured,
+) -> Result<Command, String> {
+    let command = &binary.command;
     let program = resolve_program(&command.program, &exec.cwd)?;
     let mut cmd = match &files.valgrind_args {
         None => exec.valgrind_command(job, &file_args(job), &program),
         Some(args) => exec.command(job, args.clone(), &program),
     };
-    cmd.args(&command.args).current_dir(&cwd);
+    cmd.args(&command.args).current_dir(cwd);
     for (key, value) in &command.envs {
         cmd.env(key, value);
     }
     if job.config.deterministic_random {
         // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
-        cmd.env(crate::random::ENV, job.config.random_seed.to_string());
+        cmd.env(RANDOM_SEED_ENV, job.config.random_seed.to_string());
     }
-    cmd.stdout(output_stdio(command.stdout.as_ref(), &cwd)?);
-    cmd.stderr(output_stdio(command.stderr.as_ref(), &cwd)?);
+    cmd.stdout(output_stdio(command.stdout.as_ref(), cwd)?);
+    cmd.stderr(output_stdio(command.stderr.as_ref(), cwd)?);
     captured.always_shown = [
         matches!(command.stdout, Some(Stdio::Inherit)),
         matches!(command.stderr, Some(Stdio::Inherit)),
     ];
-    let stdin = match &command.stdin {
+    Ok(cmd)
+}
+
+/// Where the command's stdin comes from; `None` for the setup's output.
+fn stdin(given: Option<&Stdin>, cwd: &Path) -> Result<Option<StdStdio>, String> {
+    Ok(match given {
         Some(Stdin::Inherit) => Some(StdStdio::inherit()),
         Some(Stdin::Pipe) => Some(StdStdio::piped()),
         Some(Stdin::File(path)) => {
@@ -141,66 +191,18 @@ fn run_inner(
         }
         Some(Stdin::Setup(_)) => None,
         Some(Stdin::Null) | None => Some(StdStdio::null()),
-    };
+    })
+}
 
-    // The setup's other stream goes to a file: a pipe nobody reads until the end could fill up
-    // and stop the setup, and with it the command waiting for its input.
-    let setup_other = job.paths.dir.join("setup.other");
-    let mut setup = SetupChild(None);
-    match piped_from_setup {
-        Some(pipe) => {
-            let mut hook = hook_command(exec, job, binary, "setup", &base);
-            let other = File::create(&setup_other)
-                .map_err(|e| format!("cannot create {}: {e}", setup_other.display()))?;
-            match pipe {
-                Pipe::Stdout => hook.stdout(StdStdio::piped()).stderr(other),
-                Pipe::Stderr => hook.stderr(StdStdio::piped()).stdout(other),
-            };
-            let mut child = hook
-                .spawn()
-                .map_err(|e| format!("cannot start the setup: {e}"))?;
-            let output = match pipe {
-                Pipe::Stdout => child.stdout.take().map(StdStdio::from),
-                Pipe::Stderr => child.stderr.take().map(StdStdio::from),
-            };
-            setup.0 = Some(child);
-            cmd.stdin(output.expect("the setup's output is piped"));
-        }
-        None => {
-            if binary.setup.is_some() {
-                run_hook(exec, job, binary, "setup", &base, captured)?;
-            }
-            cmd.stdin(stdin.expect("not Stdin::Setup"));
-        }
-    }
-    if exec.log >= LogLevel::Debug {
-        eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
-    }
-    let output = cmd
-        .output()
-        .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
-    if let Some(mut child) = setup.0.take() {
-        let status = child
-            .wait()
-            .map_err(|e| format!("cannot wait for the setup: {e}"))?;
-        // The setup's stream that did not feed the command, before the command's output.
-        let other = std::fs::read(&setup_other).unwrap_or_default();
-        let _ = std::fs::remove_file(&setup_other);
-        match piped_from_setup {
-            Some(Pipe::Stdout) => captured.append(&[], &other),
-            _ => captured.append(&other, &[]),
-        }
-        if !status.success() {
-            captured.append(&output.stdout, &output.stderr);
-            return Err(hook_failure(
-                "setup",
-                &status,
-                &String::from_utf8_lossy(&other),
-            ));
-        }
-    }
-    captured.append(&output.stdout, &output.stderr);
-
+/// Whether the command ended as expected: Valgrind did not complain, no signal, the expected
+/// exit code, and the tool's output file written.
+fn check_end(
+    exec: &ProcessExecutor,
+    binary: &BinaryJob,
+    files: &Files,
+    output: &std::process::Output,
+) -> Result<(), String> {
+    let command = &binary.command;
     let log = std::fs::read_to_string(&files.log).unwrap_or_default();
     if let Some(complaint) = valgrind_error(&log) {
         return Err(format!(
@@ -238,19 +240,74 @@ fn run_inner(
     if !exec.native && files.expected.as_ref().is_some_and(|f| !f.exists()) {
         return Err("Valgrind wrote no profile".into());
     }
-    if binary.teardown.is_some() {
-        run_hook(exec, job, binary, "teardown", &base, captured)?;
-    }
-    drop(sandbox);
     Ok(())
 }
 
-/// A setup running beside the command: killed and reaped if the benchmark ends early.
-struct SetupChild(Option<Child>);
+/// A setup running beside the command, feeding its stdin: killed and reaped if the benchmark
+/// ends early. Its other stream goes to a file: a pipe nobody reads until the end could fill up
+/// and stop the setup, and with it the command waiting for its input.
+struct SetupChild {
+    child: Option<Child>,
+    /// Which of its streams feeds the command, if it runs beside it.
+    pipe: Option<Pipe>,
+    /// Where its other stream goes.
+    other: PathBuf,
+}
+
+impl SetupChild {
+    /// Starts the setup; returns the stream that feeds the command.
+    fn start(&mut self, mut hook: Command, pipe: Pipe) -> Result<StdStdio, String> {
+        let other = File::create(&self.other)
+            .map_err(|e| format!("cannot create {}: {e}", self.other.display()))?;
+        match pipe {
+            Pipe::Stdout => hook.stdout(StdStdio::piped()).stderr(other),
+            Pipe::Stderr => hook.stderr(StdStdio::piped()).stdout(other),
+        };
+        let mut child = hook
+            .spawn()
+            .map_err(|e| format!("cannot start the setup: {e}"))?;
+        let output = match pipe {
+            Pipe::Stdout => child.stdout.take().map(StdStdio::from),
+            Pipe::Stderr => child.stderr.take().map(StdStdio::from),
+        };
+        self.child = Some(child);
+        Ok(output.expect("the setup's output is piped"))
+    }
+
+    /// Waits for the setup after the command ended; its other stream goes into `captured`
+    /// before the command's output. A failed setup fails the benchmark.
+    fn finish(
+        &mut self,
+        output: &std::process::Output,
+        captured: &mut Captured,
+    ) -> Result<(), String> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let status = child
+            .wait()
+            .map_err(|e| format!("cannot wait for the setup: {e}"))?;
+        let other = std::fs::read(&self.other).unwrap_or_default();
+        let _ = std::fs::remove_file(&self.other);
+        match self.pipe {
+            Some(Pipe::Stdout) => captured.append(&[], &other),
+            _ => captured.append(&other, &[]),
+        }
+        if !status.success() {
+            captured.append(&output.stdout, &output.stderr);
+            return Err(hook_failure(
+                "setup",
+                &status,
+                &String::from_utf8_lossy(&other),
+            ));
+        }
+        Ok(())
+    }
+}
 
 impl Drop for SetupChild {
     fn drop(&mut self) {
-        if let Some(child) = self.0.as_mut() {
+        if let Some(child) = self.child.as_mut() {
             let _ = child.kill();
             let _ = child.wait();
         }
@@ -266,11 +323,11 @@ fn hook_command(
     cwd: &Path,
 ) -> Command {
     let mut cmd = Command::new(&exec.exe);
-    cmd.arg(crate::protocol::HOOK_FLAG)
+    cmd.arg(HOOK_FLAG)
         .arg(kind)
         .args(binary.index.map(|i| i.to_string()))
         .current_dir(cwd)
-        .env("_WORKSPACE_ROOT", &exec.workspace_root)
+        .env(WORKSPACE_ROOT_ENV, &exec.workspace_root)
         .stdin(StdStdio::null())
         .stdout(StdStdio::piped())
         .stderr(StdStdio::piped());

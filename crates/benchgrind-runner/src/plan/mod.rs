@@ -2,13 +2,13 @@
 //! environment become a list of jobs, each with its folded configuration and its directory.
 //! Configuration errors stop here, before Valgrind runs at all.
 
+mod binary;
+
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::cli::Cli;
-use crate::config::{
-    resolve, BinaryBenchmarkConfig, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
-};
+use crate::config::{resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool};
 use crate::spec::Main;
 use crate::store::BenchPaths;
 
@@ -127,14 +127,42 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
             home
         ));
     }
-    let mut groups = HashSet::new();
-    let mut jobs = Vec::new();
-    let mut push = |group: usize,
-                    kind: JobKind,
-                    id: BenchId,
-                    function_path: &'static str,
-                    mut config: ResolvedConfig|
-     -> Result<(), String> {
+    let mut planner = Planner {
+        main,
+        cli,
+        home,
+        groups: HashSet::new(),
+        jobs: Vec::new(),
+    };
+    planner.library_groups()?;
+    planner.binary_groups()?;
+    Ok(Plan {
+        home: planner.home,
+        jobs: planner.jobs,
+    })
+}
+
+/// The plan in the making.
+struct Planner<'a> {
+    main: &'a Main,
+    cli: &'a Cli,
+    home: PathBuf,
+    /// The group names seen, library and binary.
+    groups: HashSet<&'static str>,
+    jobs: Vec<Job>,
+}
+
+impl Planner<'_> {
+    /// Adds a benchmark's job, if the filters and the partition select it.
+    fn push(
+        &mut self,
+        group: usize,
+        kind: JobKind,
+        id: BenchId,
+        function_path: &'static str,
+        mut config: ResolvedConfig,
+    ) -> Result<(), String> {
+        let cli = self.cli;
         if !cli.selects(&id.full()) {
             return Ok(());
         }
@@ -159,14 +187,14 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
             .unwrap_or(config.deterministic_random);
         config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
         let paths = BenchPaths::new(
-            &home,
-            main.package,
-            main.bench_file,
+            &self.home,
+            self.main.package,
+            self.main.bench_file,
             &id.group,
             &id.function,
             id.id.as_deref(),
         );
-        jobs.push(Job {
+        self.jobs.push(Job {
             group,
             kind,
             id,
@@ -175,122 +203,47 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
             paths,
         });
         Ok(())
-    };
-    for (g, group) in main.groups.iter().enumerate() {
-        if !groups.insert(group.name) {
-            return Err(twice(group.name));
-        }
-        let mut functions = HashSet::new();
-        for (f, function) in group.functions.iter().enumerate() {
-            if !functions.insert(function.name) {
-                return Err(listed_twice(function.name, group.name));
-            }
-            for (b, bench) in function.benches.iter().enumerate() {
-                let id = BenchId {
-                    file: main.bench_file.to_owned(),
-                    group: group.name.to_owned(),
-                    function: function.name.to_owned(),
-                    id: bench.id.map(str::to_owned),
-                    args: bench.args.to_owned(),
-                };
-                let config = resolve([
-                    main.config.as_ref(),
-                    group.config.as_ref(),
-                    function.config.as_ref(),
-                    bench.config.as_ref(),
-                ]);
-                push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
-            }
+    }
+
+    /// A group name, checked to be the only one of its name.
+    fn group(&mut self, name: &'static str) -> Result<(), String> {
+        if self.groups.insert(name) {
+            Ok(())
+        } else {
+            Err(twice(name))
         }
     }
-    for (g, group) in main.binary_groups.iter().enumerate() {
-        if !groups.insert(group.name) {
-            return Err(twice(group.name));
-        }
-        let mut names = HashSet::new();
-        for (f, benchmark) in group.benchmarks.iter().enumerate() {
-            if !names.insert(benchmark.name.as_str()) {
-                return Err(listed_twice(&benchmark.name, group.name));
-            }
-            check_name(
-                &benchmark.name,
-                "benchmark name",
-                group.name,
-                &benchmark.name,
-            )?;
-            let mut ids = HashSet::new();
-            for (b, bench) in benchmark.benches.iter().enumerate() {
-                if let Some(id) = &bench.id {
-                    check_name(id, "bench id", group.name, &benchmark.name)?;
+
+    /// The jobs of the library benchmark groups.
+    fn library_groups(&mut self) -> Result<(), String> {
+        let main = self.main;
+        for (g, group) in main.groups.iter().enumerate() {
+            self.group(group.name)?;
+            let mut functions = HashSet::new();
+            for (f, function) in group.functions.iter().enumerate() {
+                if !functions.insert(function.name) {
+                    return Err(listed_twice(function.name, group.name));
                 }
-                if bench.commands.is_empty() {
-                    return Err(format!(
-                        "the bench `{}` of `{}` in group `{}` has no command; give it one with \
-                         Bench::command",
-                        bench.id.as_deref().unwrap_or(""),
-                        benchmark.name,
-                        group.name
-                    ));
-                }
-                let levels = [
-                    main.binary_config.as_ref(),
-                    group.config.as_ref(),
-                    benchmark.config.as_ref(),
-                    bench.config.as_ref(),
-                ];
-                let config = resolve(levels.iter().map(|l| l.map(|c| &c.base)));
-                let sandbox =
-                    most_specific(&levels, |c| c.sandbox.clone()).filter(|s: &Sandbox| s.enabled);
-                let config_exit = most_specific(&levels, |c| c.exit_with);
-                let entry_point = most_specific(&levels, |c| c.entry_point.clone());
-                let many = bench.commands.len() > 1;
-                for (c, command) in bench.commands.iter().enumerate() {
-                    let id = match (&bench.id, many) {
-                        (Some(id), true) => Some(format!("{id}_{c}")),
-                        (Some(id), false) => Some(id.clone()),
-                        (None, true) => Some(c.to_string()),
-                        (None, false) => None,
-                    };
-                    if let Some(id) = &id {
-                        if !ids.insert(id.clone()) {
-                            return Err(format!(
-                                "the bench id `{id}` appears twice in `{}` of group `{}`; ids \
-                                 must be unique within a benchmark",
-                                benchmark.name, group.name
-                            ));
-                        }
-                    }
+                for (b, bench) in function.benches.iter().enumerate() {
                     let id = BenchId {
                         file: main.bench_file.to_owned(),
                         group: group.name.to_owned(),
-                        function: benchmark.name.clone(),
-                        id,
-                        args: command.display_short(),
+                        function: function.name.to_owned(),
+                        id: bench.id.map(str::to_owned),
+                        args: bench.args.to_owned(),
                     };
-                    let job = BinaryJob {
-                        index: [g, f, b],
-                        command: command.clone(),
-                        setup: bench.setup.or(benchmark.setup),
-                        teardown: bench.teardown.or(benchmark.teardown),
-                        sandbox: sandbox.clone(),
-                        exit_with: command
-                            .exit_with
-                            .or(config_exit)
-                            .unwrap_or(ExitWith::Success),
-                        entry_point: entry_point.clone(),
-                    };
-                    push(
-                        main.groups.len() + g,
-                        JobKind::Binary(Box::new(job)),
-                        id,
-                        "",
-                        config.clone(),
-                    )?;
+                    let config = resolve([
+                        main.config.as_ref(),
+                        group.config.as_ref(),
+                        function.config.as_ref(),
+                        bench.config.as_ref(),
+                    ]);
+                    self.push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
                 }
             }
         }
+        Ok(())
     }
-    Ok(Plan { home, jobs })
 }
 
 /// Which of `n` shares a benchmark belongs to: FNV-1a of its id, so the split is the same on
@@ -302,14 +255,6 @@ pub fn share(id: &str, n: u32) -> u32 {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     (hash % u64::from(n)) as u32
-}
-
-/// The value of the most specific level that sets it.
-fn most_specific<T>(
-    levels: &[Option<&BinaryBenchmarkConfig>],
-    get: impl Fn(&BinaryBenchmarkConfig) -> Option<T>,
-) -> Option<T> {
-    levels.iter().rev().flatten().find_map(|c| get(c))
 }
 
 /// Names and ids of the low-level API become directory names and parts of ids: they must look
