@@ -176,40 +176,13 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
         .map(|f| value_of(graph, event, &f.self_cost).ok_or_else(missing))
         .collect::<Result<_, _>>()?;
 
-    // Each caller's share of a function: by the event's inclusive cost of its calls, else by
-    // instructions, else evenly.
-    let mut callers: Vec<Vec<(usize, f64, f64)>> = vec![Vec::new(); n];
-    for (&(f, g), costs) in &graph.calls {
-        if f != g {
-            let by_event = value_of(graph, event, costs).unwrap_or(0) as f64;
-            let by_first = costs.first().copied().unwrap_or(0) as f64;
-            callers[g].push((f, by_event, by_first));
-        }
-    }
-    let mut children: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
-    for (g, list) in callers.iter().enumerate() {
-        let sum_event: f64 = list.iter().map(|c| c.1).sum();
-        let sum_first: f64 = list.iter().map(|c| c.2).sum();
-        for &(f, by_event, by_first) in list {
-            let share = if sum_event > 0.0 {
-                by_event / sum_event
-            } else if sum_first > 0.0 {
-                by_first / sum_first
-            } else {
-                1.0 / list.len() as f64
-            };
-            children[f].push((g, share));
-        }
-    }
-    for c in &mut children {
-        c.sort_by_key(|&(g, _)| g);
-    }
+    let (roots, children) = call_shares(graph, event);
 
     // Every path from a root, with the share of the last function's activity it carries.
     let mut paths: Vec<Vec<(Vec<usize>, f64)>> = vec![Vec::new(); n];
     let mut visits = 0usize;
     let mut on_path = vec![false; n];
-    for root in (0..n).filter(|&g| callers[g].is_empty()) {
+    for root in roots {
         let mut path = Vec::new();
         walk(
             root,
@@ -245,6 +218,42 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
         .into_iter()
         .map(|(stack, count)| format!("{stack} {count}\n"))
         .collect())
+}
+
+/// The roots of the call graph (functions nobody calls) and, per function, its callees with
+/// the share of each callee's activity that the call carries: by the event's inclusive cost of
+/// the calls, else by instructions, else evenly.
+fn call_shares(graph: &CallGraph, event: EventKind) -> (Vec<usize>, Vec<Vec<(usize, f64)>>) {
+    let n = graph.functions.len();
+    let mut callers: Vec<Vec<(usize, f64, f64)>> = vec![Vec::new(); n];
+    for (&(f, g), costs) in &graph.calls {
+        if f != g {
+            let by_event = value_of(graph, event, costs).unwrap_or(0) as f64;
+            let by_first = costs.first().copied().unwrap_or(0) as f64;
+            callers[g].push((f, by_event, by_first));
+        }
+    }
+    let mut children: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
+    for (g, list) in callers.iter().enumerate() {
+        let sum_event: f64 = list.iter().map(|c| c.1).sum();
+        let sum_first: f64 = list.iter().map(|c| c.2).sum();
+        for &(f, by_event, by_first) in list {
+            let share = if sum_event > 0.0 {
+                by_event / sum_event
+            } else if sum_first > 0.0 {
+                by_first / sum_first
+            } else {
+                1.0 / list.len() as f64
+            };
+            children[f].push((g, share));
+        }
+    }
+    for c in &mut children {
+        c.sort_by_key(|&(g, _)| g);
+    }
+
+    let roots = (0..n).filter(|&g| callers[g].is_empty()).collect();
+    (roots, children)
 }
 
 fn walk(

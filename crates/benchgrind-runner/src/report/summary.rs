@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::regression::Limit;
+use crate::compare::regression::{Limit, Regression};
 use crate::compare::{change, Change};
 use crate::result::{BenchResult, Outcome};
 use crate::result::{ToolOutcome, ToolResult};
@@ -272,7 +272,6 @@ impl Summary {
     /// The result this summary describes, for reporting summaries read back from files (as
     /// `benchgrind merge` does); fails on a version or metric it does not know.
     pub fn to_result(&self) -> Result<crate::result::BenchResult, String> {
-        use crate::compare::regression::Regression;
         use crate::config::EventKind;
         use crate::metrics::Metrics;
         use crate::plan::BenchId;
@@ -298,15 +297,7 @@ impl Summary {
                 reason: error.clone().unwrap_or_else(|| "failed".into()),
             },
             _ => {
-                let mut new = Vec::new();
-                let mut old = Vec::new();
-                for (name, m) in &self.metrics {
-                    let kind = metric(name)?;
-                    new.push((kind, m.new));
-                    if let Some(o) = m.old {
-                        old.push((kind, o));
-                    }
-                }
+                let (mut new, mut old) = read_values(&self.metrics, metric)?;
                 // Report order, whatever order the file had.
                 new.sort_by_key(|(k, _)| EventKind::ALL.iter().position(|a| a == k));
                 old.sort_by_key(|(k, _)| EventKind::ALL.iter().position(|a| a == k));
@@ -316,18 +307,7 @@ impl Summary {
                 }
             }
         };
-        let regressions = self
-            .regressions
-            .iter()
-            .map(|r| {
-                Ok(Regression {
-                    metric: metric(&r.metric)?,
-                    new: r.new,
-                    old: r.old,
-                    limit: r.limit(),
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let regressions = read_regressions(&self.regressions, metric)?;
         Ok(BenchResult {
             package: self.package.clone(),
             id: BenchId {
@@ -376,7 +356,6 @@ impl WireRegression {
 impl WireTool {
     /// The tool result this wire form describes (see [`Summary::to_result`]).
     fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
-        use crate::compare::regression::ToolRegression;
         use crate::config::{ToolMetric, ValgrindTool};
         use crate::metrics::ToolMetrics;
         let tool = ValgrindTool::from_name(name)
@@ -385,15 +364,7 @@ impl WireTool {
             ToolMetric::from_name(name)
                 .ok_or_else(|| format!("unknown {tool:?} metric `{name}` in the summary of {id}"))
         };
-        let mut new = Vec::new();
-        let mut old = Vec::new();
-        for (name, m) in &self.metrics {
-            let kind = metric(name)?;
-            new.push((kind, m.new));
-            if let Some(o) = m.old {
-                old.push((kind, o));
-            }
-        }
+        let (new, old) = read_values(&self.metrics, metric)?;
         let new = ToolMetrics { values: new };
         let outcome = match &self.status[..] {
             "failed" => ToolOutcome::Failed {
@@ -405,18 +376,7 @@ impl WireTool {
                 old: (!old.is_empty()).then_some(ToolMetrics { values: old }),
             },
         };
-        let regressions = self
-            .regressions
-            .iter()
-            .map(|r| {
-                Ok(ToolRegression {
-                    metric: metric(&r.metric)?,
-                    new: r.new,
-                    old: r.old,
-                    limit: r.limit(),
-                })
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let regressions = read_regressions(&self.regressions, metric)?;
         Ok(ToolResult {
             tool,
             outcome,
@@ -425,4 +385,41 @@ impl WireTool {
             log: self.log.clone().into(),
         })
     }
+}
+
+/// New and old values of the metrics of a summary, by `metric`'s reading of their names.
+type Values<M> = (Vec<(M, u64)>, Vec<(M, u64)>);
+
+/// The new and old values of wire metrics.
+fn read_values<M: Copy>(
+    metrics: &BTreeMap<String, Metric>,
+    metric: impl Fn(&str) -> Result<M, String>,
+) -> Result<Values<M>, String> {
+    let mut new = Vec::new();
+    let mut old = Vec::new();
+    for (name, m) in metrics {
+        let kind = metric(name)?;
+        new.push((kind, m.new));
+        if let Some(o) = m.old {
+            old.push((kind, o));
+        }
+    }
+    Ok((new, old))
+}
+
+/// The regressions of wire regressions, of Callgrind or another tool.
+fn read_regressions<M>(
+    wire: &[WireRegression],
+    metric: impl Fn(&str) -> Result<M, String>,
+) -> Result<Vec<Regression<M>>, String> {
+    wire.iter()
+        .map(|r| {
+            Ok(Regression {
+                metric: metric(&r.metric)?,
+                new: r.new,
+                old: r.old,
+                limit: r.limit(),
+            })
+        })
+        .collect()
 }
