@@ -6,6 +6,8 @@
 //! [`store`] owns the files on disk. Users depend on the `benchgrind` crate, which re-exports
 //! what they need from here.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod compare;
 pub mod config;
@@ -15,6 +17,7 @@ pub mod measured;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
+mod private;
 pub mod protocol;
 pub mod random;
 pub mod report;
@@ -34,13 +37,5 @@ pub use config::{
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::config::LibraryBenchmarkConfig;
-    pub use crate::config::{
-        Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command,
-    };
-    pub use crate::harness::run;
-    pub use crate::measured::measured_process;
-    pub use crate::measured::window::measure;
-    pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
-    pub use std::hint::black_box;
+    pub use crate::private::*;
 }

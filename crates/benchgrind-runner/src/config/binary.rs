@@ -398,15 +398,6 @@ impl Bench {
         }
     }
 
-    /// A bench without id, for a `#[binary_benchmark]` function without `#[bench]`.
-    #[doc(hidden)]
-    pub fn __without_id() -> Bench {
-        Bench {
-            id: None,
-            ..Bench::new("")
-        }
-    }
-
     /// The command to measure; more than one makes benches `id_0`, `id_1`, ...
     pub fn command<C: Into<Command>>(&mut self, command: C) -> &mut Self {
         self.commands.push(command.into());
@@ -508,29 +499,6 @@ pub struct BinaryBenchmarkGroup {
 }
 
 impl BinaryBenchmarkGroup {
-    /// The benchmarks a closure that returns the group adds (`|group| group.binary_benchmark(..)`);
-    /// the bound tells the compiler that the returned reference is the one passed in.
-    #[doc(hidden)]
-    pub fn __from_chain<F>(f: F) -> Vec<BinaryBenchmark>
-    where
-        F: for<'a> FnOnce(&'a mut BinaryBenchmarkGroup) -> &'a mut BinaryBenchmarkGroup,
-    {
-        let mut group = BinaryBenchmarkGroup::default();
-        f(&mut group);
-        group.benchmarks
-    }
-
-    /// The benchmarks a closure that returns nothing adds.
-    #[doc(hidden)]
-    pub fn __from_statements<F>(f: F) -> Vec<BinaryBenchmark>
-    where
-        F: FnOnce(&mut BinaryBenchmarkGroup),
-    {
-        let mut group = BinaryBenchmarkGroup::default();
-        f(&mut group);
-        group.benchmarks
-    }
-
     /// Adds a benchmark.
     pub fn binary_benchmark<B: Into<BinaryBenchmark>>(&mut self, benchmark: B) -> &mut Self {
         self.benchmarks.push(benchmark.into());
