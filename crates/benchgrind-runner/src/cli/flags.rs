@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
-use crate::config::{normalize_valgrind_arg, RegressionConfig, ToolList};
+use crate::config::{is_file_name, normalize_valgrind_arg, RegressionConfig, ToolList};
 
 /// A usage error: the message names the flag, variable or value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -403,15 +403,8 @@ fn yes_no(given: &Given) -> Result<bool, UsageError> {
 
 /// Baseline names become file names: letters, digits, `-`, `_` and `.` only.
 fn baseline_name(given: &Given) -> Result<String, UsageError> {
-    let name = &given.value;
-    let valid = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if valid {
-        Ok(name.clone())
+    if is_file_name(&given.value) {
+        Ok(given.value.clone())
     } else {
         Err(given.invalid("a baseline name may use letters, digits, `-`, `_` and `.`"))
     }

@@ -264,6 +264,9 @@ pub struct BinaryBenchmarkConfig {
     pub(crate) entry_point: Option<String>,
 }
 
+// From `raw_callgrind_args` on, a deliberate mirror of `LibraryBenchmarkConfig`'s builders: the
+// same names for both kinds of benchmark (as the API users know has them), each delegating to
+// the library config inside.
 impl BinaryBenchmarkConfig {
     /// Runs setup, the command and teardown in a [`Sandbox`].
     pub fn sandbox<S: Into<Sandbox>>(&mut self, sandbox: S) -> &mut Self {
@@ -449,6 +452,8 @@ pub struct BinaryBenchmark {
     pub(crate) teardown: Option<Hook>,
 }
 
+// `config`, `setup` and `teardown` deliberately mirror `Bench`'s: a benchmark's value is the
+// default of its benches.
 impl BinaryBenchmark {
     /// A benchmark with this name (it takes the place of the function name in ids).
     pub fn new<S: Into<String>>(name: S) -> BinaryBenchmark {

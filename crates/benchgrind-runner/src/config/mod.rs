@@ -23,3 +23,14 @@ pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;
 pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED};
 pub use tool::{normalize_valgrind_arg, selected, Tool, ToolList, ValgrindTool};
+
+/// Whether a name users give (a baseline's, a binary benchmark's name or id) can be a file name
+/// of its own below the home: letters, digits, `-`, `_` and `.` only, and not `.` or `..`.
+pub fn is_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}

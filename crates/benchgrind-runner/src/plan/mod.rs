@@ -8,7 +8,9 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::cli::Cli;
-use crate::config::{resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool};
+use crate::config::{
+    is_file_name, resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
+};
 use crate::spec::Main;
 use crate::store::BenchPaths;
 
@@ -260,13 +262,7 @@ pub fn share(id: &str, n: u32) -> u32 {
 /// Names and ids of the low-level API become directory names and parts of ids: they must look
 /// like identifiers (what the attributes produce).
 fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<(), String> {
-    let valid = !name.is_empty()
-        && name != "."
-        && name != ".."
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
-    if valid {
+    if is_file_name(name) {
         Ok(())
     } else {
         Err(format!(
