@@ -1,10 +1,27 @@
 //! The part of benchgrind that touches Valgrind and files, linked into every bench binary.
 //!
-//! The pipeline of `cargo bench` reads top to bottom in [`harness`]: [`args`] and [`plan`] turn
-//! the registered [`spec`] into jobs, [`execute`] runs them under Valgrind, [`parse`] reads the
-//! profiles, [`metrics`] derives what users read, [`compare`] relates runs and [`report`] prints.
-//! [`store`] owns the files on disk. Users depend on the `benchgrind` crate, which re-exports
-//! what they need from here.
+//! The pipeline of `cargo bench`, one module per stage, each importing only the stages above it
+//! (no module imports one that imports it back):
+//!
+//! | stage | module | what it does |
+//! | --- | --- | --- |
+//! | configure | [`config`] | every type users configure; imports nothing else of the crate |
+//! | register | [`spec`] | the benchmarks `main!` registers |
+//! | arguments | [`cli`] | flags and `BENCHGRIND_*` variables, each defined once, into one value |
+//! | plan | [`plan`] | registered benchmarks, levels of config and filters become jobs |
+//! | execute | [`execute`] | one [`Executor`](execute::Executor) trait: fork servers, a process per benchmark, test mode, canned profiles; parallel workers |
+//! | parse | [`parse`] | Valgrind's files to counts, errors at `path:line` |
+//! | derive | [`metrics`] | counts to the metrics users read, of Callgrind and the other tools |
+//! | compare | [`compare`] | changes, one regression check for every tool, flamegraphs |
+//! | result | [`result`] | what one benchmark produced |
+//! | report | [`report`] | the terminal, JSON (with its wire types) and Markdown reports |
+//! | run | [`harness`] | the only module that knows every stage: parse, plan, execute, report, exit code |
+//!
+//! Beside the pipeline: [`store`] owns the files on disk; [`measured`] is the bench binary as
+//! the child the executors start (measured process, fork server, hooks), speaking
+//! [`protocol`] with them; [`random`] makes the measured process's random bytes repeatable.
+//! Users depend on the `benchgrind` crate, which re-exports what they need from here; the
+//! macros' generated code names `__private`.
 
 #![warn(missing_docs)]
 

@@ -1,4 +1,6 @@
-//! What one benchmark's run produced, as the reporters and the summary see it.
+//! What one benchmark's run produced, between the harness that builds it and the reporters and
+//! the summary that show it: the outcome, the values compared, the limits passed, the other
+//! tools' results.
 
 use std::path::PathBuf;
 use std::time::Duration;

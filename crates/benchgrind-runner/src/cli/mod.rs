@@ -2,7 +2,7 @@
 //! `BENCHGRIND_*` environment variables, validated into one [`Cli`] value. The command line wins
 //! over the environment, which wins over the code.
 //!
-//! Every flag is defined once, in [`flags::FLAGS`]: its name, variable, help and conversion; the
+//! Every flag is defined once, in `flags::FLAGS`: its name, variable, help and conversion; the
 //! parser ([`parse`]) and the help text ([`usage`]) are built from that table. Depends on
 //! [`crate::config`] only (the text forms of tools and limits).
 

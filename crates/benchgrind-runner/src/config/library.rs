@@ -1,7 +1,7 @@
 //! User-facing configuration of library benchmarks.
 //!
 //! The same type is given at `main!`, group, function and bench level;
-//! [`resolve`](super::resolve) folds them from the most general to the most specific. Builders take `&mut self` so that both
+//! [`resolve`](super::resolve()) folds them from the most general to the most specific. Builders take `&mut self` so that both
 //! `LibraryBenchmarkConfig::default().env_clear(false)` in a macro argument and a `let mut`
 //! binding with statements work; the macros convert either form with `Into`.
 

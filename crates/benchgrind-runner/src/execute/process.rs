@@ -1,6 +1,6 @@
 //! One Valgrind process per benchmark: the bench binary in measured-process mode for library
 //! benchmarks ([`crate::measured`]), the command with its hooks for binary ones
-//! ([`super::binary`]); in test mode the same processes without Valgrind.
+//! (`execute::binary`); in test mode the same processes without Valgrind.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};

@@ -26,7 +26,7 @@ use crate::report::{self, RunSummary};
 use crate::spec::Main;
 use crate::store;
 
-/// Exit codes, decided in one place ([`exit_code`]).
+/// Exit codes, decided in one place (`exit_code`, one `match`).
 pub mod exit {
     /// Every benchmark measured, no limit passed.
     pub const OK: i32 = 0;

@@ -12,7 +12,7 @@
 //!   benchmark prints can ever be taken for an answer; the sequence number catches any other
 //!   slip. Callgrind gives each child its own profile (`%p` in the file names). Between requests
 //!   the server touches only stack buffers, so every child starts from the same state. It is in
-//!   [`server`].
+//!   `server`.
 //!
 //! A binary benchmark's setup and teardown run in a process of their own ([`hook`]); the body
 //! of a library benchmark runs in the measured [`window`]. Flags and formats are
