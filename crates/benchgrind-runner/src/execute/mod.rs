@@ -110,6 +110,8 @@ pub trait Executor {
 pub enum Mode {
     /// Nothing runs: `--load-baseline` reads saved profiles.
     Nothing,
+    /// Natively, without Valgrind, one benchmark at a time: test mode.
+    Native,
     /// Under Valgrind, with `--isolation`.
     Valgrind(Isolation),
     /// Nothing runs; the canned profiles of this directory stand in for Valgrind's
@@ -147,6 +149,18 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
         Mode::Canned(dir) => {
             let canned = || -> Box<dyn Executor + Send> { Box::new(CannedExecutor::new(dir)) };
             return Ok((0..workers).map(|_| canned()).collect());
+        }
+        Mode::Native => {
+            return Ok(vec![Box::new(ProcessExecutor {
+                valgrind: PathBuf::new(),
+                exe: setup.exe.clone(),
+                cwd: setup.cwd.clone(),
+                cli_args: Vec::new(),
+                // Test mode prints libtest's lines only.
+                log: LogLevel::Warn,
+                workspace_root: setup.workspace_root.clone(),
+                native: true,
+            })]);
         }
         Mode::Valgrind(isolation) => *isolation,
     };

@@ -139,13 +139,10 @@ fn harness(
         );
         return Ok(End::Ok);
     }
-    if cli.test_mode || (!cli.bench_flag && env("CARGO_PKG_NAME").is_some()) {
-        // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
-        let passed = test_mode::run(main, &plan, &exe, &manifest_dir);
-        return Ok(if passed { End::Ok } else { End::Failed });
-    }
+    // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
+    let test_mode = cli.test_mode || (!cli.bench_flag && env("CARGO_PKG_NAME").is_some());
     let setup = Setup {
-        mode: mode(&cli),
+        mode: if test_mode { Mode::Native } else { mode(&cli) },
         exe,
         cwd: manifest_dir,
         workspace_root: PathBuf::from(main.workspace_root),
@@ -157,6 +154,11 @@ fn harness(
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .min(plan.jobs.len()),
     };
+    if test_mode {
+        let mut executors = execute::executors(&setup)?;
+        let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
+        return Ok(if passed { End::Ok } else { End::Failed });
+    }
     let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
     Ok(if !summary.failed.is_empty() {
         End::Failed

@@ -1,29 +1,20 @@
 //! Test mode: every benchmark once, natively, without Valgrind, in the processes it would be
 //! measured in (setup, body and teardown; hooks and commands of binary benchmarks), reported
 //! libtest style. `cargo test --benches` runs bench targets this way, so broken benchmarks show
-//! up in ordinary test runs.
+//! up in ordinary test runs. The executor is [`crate::execute`]'s native one.
 
-use std::path::{Path, PathBuf};
+use std::io::Write;
 use std::time::Instant;
 
-use crate::cli::LogLevel;
-use crate::execute::{Executor, ProcessExecutor, Status};
+use crate::execute::{Executor, Status};
 use crate::plan::Plan;
 use crate::spec::Main;
 
-/// Runs the plan's benchmarks natively; returns whether all passed.
-pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> bool {
+/// Runs the plan's benchmarks on `executor` (the native one); returns whether all passed.
+pub fn run(main: &Main, plan: &Plan, executor: &mut dyn Executor, out: &mut dyn Write) -> bool {
     let start = Instant::now();
-    let mut executor = ProcessExecutor {
-        valgrind: PathBuf::new(),
-        exe: exe.to_owned(),
-        cwd: manifest_dir.to_owned(),
-        cli_args: Vec::new(),
-        log: LogLevel::Warn,
-        workspace_root: PathBuf::from(main.workspace_root),
-        native: true,
-    };
-    println!(
+    let _ = writeln!(
+        out,
         "\nrunning {} benchmark{} of {} in test mode (once each, natively, without Valgrind)",
         plan.jobs.len(),
         if plan.jobs.len() == 1 { "" } else { "s" },
@@ -48,9 +39,11 @@ pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> bool {
         }
         for job in jobs {
             match executor.run(job).status {
-                Status::Ok => println!("test {} ... ok", job.id.full()),
+                Status::Ok => {
+                    let _ = writeln!(out, "test {} ... ok", job.id.full());
+                }
                 Status::Failed(reason) => {
-                    println!("test {} ... FAILED", job.id.full());
+                    let _ = writeln!(out, "test {} ... FAILED", job.id.full());
                     failed.push((job.id.full(), reason));
                 }
             }
@@ -61,13 +54,14 @@ pub fn run(main: &Main, plan: &Plan, exe: &Path, manifest_dir: &Path) -> bool {
         }
     }
     if !failed.is_empty() {
-        println!("\nfailures:");
+        let _ = writeln!(out, "\nfailures:");
         for (id, reason) in &failed {
-            println!("    {id}: {reason}");
+            let _ = writeln!(out, "    {id}: {reason}");
         }
     }
     let passed = plan.jobs.len() - failed.len();
-    println!(
+    let _ = writeln!(
+        out,
         "\ntest result: {}. {passed} passed; {} failed; 0 ignored; 0 measured; 0 filtered out; \
          finished in {:.2}s\n",
         if failed.is_empty() { "ok" } else { "FAILED" },
