@@ -43,6 +43,8 @@
 //! # assert_eq!(data[0], 0);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod callgrind;
 pub mod dhat;
 pub mod drd;

@@ -93,6 +93,8 @@ mod imp {
 }
 
 /// Core request codes (`valgrind.h`, `Vg_ClientRequest`).
+// The codes keep the names of the Valgrind header, where each is documented.
+#[allow(missing_docs)]
 pub mod valgrind {
     pub const RUNNING_ON_VALGRIND: usize = 0x1001;
     pub const DISCARD_TRANSLATIONS: usize = 0x1002;
@@ -120,6 +122,8 @@ pub mod valgrind {
 }
 
 /// Callgrind's request codes (`callgrind.h`).
+// The codes keep the names of the Valgrind header, where each is documented.
+#[allow(missing_docs)]
 pub mod callgrind {
     use super::tool_base;
 
@@ -133,6 +137,8 @@ pub mod callgrind {
 }
 
 /// Memcheck's request codes (`memcheck.h`).
+// The codes keep the names of the Valgrind header, where each is documented.
+#[allow(missing_docs)]
 pub mod memcheck {
     use super::tool_base;
 
@@ -155,11 +161,15 @@ pub mod memcheck {
 }
 
 /// DHAT's request codes (`dhat.h`).
+// The codes keep the names of the Valgrind header, where each is documented.
+#[allow(missing_docs)]
 pub mod dhat {
     pub const AD_HOC_EVENT: usize = super::tool_base(b'D', b'H');
 }
 
 /// Helgrind's request codes (`helgrind.h`). Only the ones its public macros use.
+// The codes keep the names of the Valgrind header, where each is documented.
+#[allow(missing_docs)]
 pub mod helgrind {
     use super::tool_base;
 
@@ -186,6 +196,8 @@ pub mod helgrind {
 }
 
 /// DRD's request codes (`drd.h`).
+// The codes keep the names of the Valgrind header, where each is documented.
+#[allow(missing_docs)]
 pub mod drd {
     use super::tool_base;
 

@@ -84,7 +84,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let args = &case.args;
         let new = match &case.id {
             Some(id) => quote!(::benchgrind::__private::Bench::new(#id)),
-            None => quote!(::benchgrind::__private::Bench::__without_id()),
+            None => quote!(::benchgrind::__private::bench_without_id()),
         };
         let setup = case.setup.as_ref().map(|s| {
             let hook = hook(s, args);

@@ -84,12 +84,12 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             }
             ("benchmarks", Value::Expr(closure)) if kind == Kind::Binary => {
                 let builder = if returns_value(&closure) {
-                    quote!(__from_chain)
+                    quote!(benchmarks_from_chain)
                 } else {
-                    quote!(__from_statements)
+                    quote!(benchmarks_from_statements)
                 };
                 benchmarks = Some(quote! {
-                    ::benchgrind::__private::BinaryBenchmarkGroup::#builder(#closure)
+                    ::benchgrind::__private::#builder(#closure)
                 })
             }
             ("benchmarks", Value::Expr(other)) => {

@@ -7,6 +7,8 @@
 //! a compile error pointing at the offending token. Documented where `benchgrind` re-exports
 //! them.
 
+#![warn(missing_docs)]
+
 mod binary;
 mod group;
 mod keyvalue;

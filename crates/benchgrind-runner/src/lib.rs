@@ -1,60 +1,60 @@
 //! The part of benchgrind that touches Valgrind and files, linked into every bench binary.
 //!
-//! The pipeline of `cargo bench` reads top to bottom in [`harness`]: [`args`] and [`plan`] turn
-//! the registered [`spec`] into jobs, [`execute`] runs them under Valgrind, [`parse`] reads the
-//! profiles, [`metrics`] derives what users read, [`compare`] relates runs and [`report`] prints.
-//! [`store`] owns the files on disk. Users depend on the `benchgrind` crate, which re-exports
-//! what they need from here.
+//! The pipeline of `cargo bench`, one module per stage, each importing only the stages above it
+//! (no module imports one that imports it back):
+//!
+//! | stage | module | what it does |
+//! | --- | --- | --- |
+//! | configure | [`config`] | every type users configure; imports nothing else of the crate |
+//! | register | [`spec`] | the benchmarks `main!` registers |
+//! | arguments | [`cli`] | flags and `BENCHGRIND_*` variables, each defined once, into one value |
+//! | plan | [`plan`] | registered benchmarks, levels of config and filters become jobs |
+//! | execute | [`execute`] | one [`Executor`](execute::Executor) trait: fork servers, a process per benchmark, test mode, canned profiles; parallel workers |
+//! | parse | [`parse`] | Valgrind's files to counts, errors at `path:line` |
+//! | derive | [`metrics`] | counts to the metrics users read, of Callgrind and the other tools |
+//! | compare | [`compare`] | changes, one regression check for every tool, flamegraphs |
+//! | result | [`result`] | what one benchmark produced |
+//! | report | [`report`] | the terminal, JSON (with its wire types) and Markdown reports |
+//! | run | [`harness`] | the only module that knows every stage: parse, plan, execute, report, exit code |
+//!
+//! Beside the pipeline: [`store`] owns the files on disk; [`measured`] is the bench binary as
+//! the child the executors start (measured process, fork server, hooks), speaking
+//! [`protocol`] with them; [`random`] makes the measured process's random bytes repeatable.
+//! Users depend on the `benchgrind` crate, which re-exports what they need from here; the
+//! macros' generated code names `__private`.
 
-pub mod args;
-pub mod binary;
-pub mod child;
+#![warn(missing_docs)]
+
+pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod execute;
-mod execute_binary;
-pub mod execute_fork;
 pub mod explain;
 pub mod fingerprint;
-pub mod flamegraph;
 pub mod harness;
-pub mod measure;
 pub mod measured;
 pub mod metrics;
 pub mod parse;
 pub mod plan;
+mod private;
+pub mod protocol;
 pub mod random;
-pub mod regression;
 pub mod report;
 pub mod result;
-pub mod schedule;
 pub mod spec;
 pub mod store;
-pub mod summary;
-mod test_mode;
-pub mod tools;
-pub mod valgrind;
 
-/// The client-request primitive of the measured window ([`measure`]); it lives in
+/// The client-request primitive of the measured window ([`measured::window`]); it lives in
 /// `benchgrind-client-requests`, shared with the users' `benchgrind::client_requests`.
 pub use benchgrind_client_requests::raw as client_request;
 
-pub use config::LibraryBenchmarkConfig;
-pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
-pub use metrics::EventKind;
-pub use regression::RegressionConfig;
-pub use tools::{Tool, ToolMetric, ValgrindTool};
+pub use config::{
+    Direction, EventKind, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
+    RegressionConfig, Tool, ToolMetric, ValgrindTool,
+};
 
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::binary::{
-        Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command,
-    };
-    pub use crate::config::LibraryBenchmarkConfig;
-    pub use crate::harness::run;
-    pub use crate::measure::measure;
-    pub use crate::measured::measured_process;
-    pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
-    pub use std::hint::black_box;
+    pub use crate::private::*;
 }

@@ -20,10 +20,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The environment variable that [`enable_from_env`] reads: a program under a binary benchmark
 /// is started with it when its random bytes are to be deterministic.
-pub const ENV: &str = "BENCHGRIND_RANDOM_SEED";
+pub const ENV: &str = crate::protocol::RANDOM_SEED_ENV;
 
-/// The seed used unless one is configured.
-pub const DEFAULT_SEED: u64 = 0;
+pub use crate::config::DEFAULT_SEED;
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 static SEED: AtomicU64 = AtomicU64::new(DEFAULT_SEED);

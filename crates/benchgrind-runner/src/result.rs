@@ -1,13 +1,17 @@
-//! What one benchmark's run produced, as the reporters and the summary see it.
+//! What one benchmark's run produced, between the harness that builds it and the reporters and
+//! the summary that show it: the outcome, the values compared, the limits passed, the other
+//! tools' results.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::compare::regression::Regression;
+use crate::compare::regression::ToolRegression;
+use crate::config::ValgrindTool;
 use crate::execute::Captured;
 use crate::metrics::Metrics;
+use crate::metrics::ToolMetrics;
 use crate::plan::BenchId;
-use crate::regression::Regression;
-use crate::tools::ToolResult;
 
 /// Where a set of values came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,4 +108,76 @@ impl BenchResult {
     pub fn regressed(&self) -> bool {
         !self.regressions.is_empty() || self.tools.iter().any(|t| !t.regressions.is_empty())
     }
+}
+
+/// How one tool's run of a benchmark ended.
+#[derive(Debug, Clone)]
+pub enum ToolOutcome {
+    /// It ran; tools without metrics (BBV, Cachegrind) have empty ones.
+    Ran {
+        /// The new values.
+        new: ToolMetrics,
+        /// The values compared with.
+        old: Option<ToolMetrics>,
+    },
+    /// It failed (errors found, a crash, an unreadable file); the benchmark fails.
+    Failed {
+        /// What happened.
+        reason: String,
+        /// The values, when the files could be read (the error counts of a failing Memcheck).
+        new: Option<ToolMetrics>,
+    },
+}
+
+/// One tool's part of a benchmark's result.
+#[derive(Debug, Clone)]
+pub struct ToolResult {
+    /// The tool.
+    pub tool: ValgrindTool,
+    /// How it ended.
+    pub outcome: ToolOutcome,
+    /// Limits passed.
+    pub regressions: Vec<ToolRegression>,
+    /// The output file (absent for tools that write only a log).
+    pub out: Option<PathBuf>,
+    /// The log.
+    pub log: PathBuf,
+}
+
+impl ToolResult {
+    /// Whether the tool failed the benchmark.
+    pub fn failed(&self) -> bool {
+        matches!(self.outcome, ToolOutcome::Failed { .. })
+    }
+}
+
+/// The metrics of a failed or successful run, whichever it has.
+pub fn tool_metrics(outcome: &ToolOutcome) -> Option<&ToolMetrics> {
+    match outcome {
+        ToolOutcome::Ran { new, .. } => Some(new),
+        ToolOutcome::Failed { new, .. } => new.as_ref(),
+    }
+}
+
+/// The failures of a benchmark's tools as one reason, with the first failing tool's log.
+pub fn tool_failure(results: &[ToolResult]) -> Option<(String, PathBuf)> {
+    let failed: Vec<&ToolResult> = results.iter().filter(|r| r.failed()).collect();
+    let log = failed.first()?.log.clone();
+    let reasons: Vec<&str> = failed
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            ToolOutcome::Failed { reason, .. } => Some(reason.as_str()),
+            ToolOutcome::Ran { .. } => None,
+        })
+        .collect();
+    Some((reasons.join("; "), log))
+}
+
+/// Every tool's passed limits.
+pub fn tool_regressions(
+    results: &[ToolResult],
+) -> impl Iterator<Item = (ValgrindTool, &ToolRegression)> {
+    results
+        .iter()
+        .flat_map(|r| r.regressions.iter().map(move |g| (r.tool, g)))
 }

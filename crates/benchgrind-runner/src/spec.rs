@@ -3,8 +3,7 @@
 //! `main!` builds one [`Main`] from the groups, each group lists its functions, each function its
 //! benches. Nothing here runs Valgrind; [`crate::plan`] turns this list into jobs.
 
-use crate::binary::{BinaryBenchmark, BinaryBenchmarkConfig};
-use crate::config::LibraryBenchmarkConfig;
+use crate::config::{BinaryBenchmark, BinaryBenchmarkConfig, LibraryBenchmarkConfig};
 
 /// Everything `main!` registered for one bench binary.
 #[derive(Debug)]

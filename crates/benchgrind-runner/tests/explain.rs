@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use benchgrind_runner::config::EventKind;
 use benchgrind_runner::explain::{self, Explanation, Options, Status};
-use benchgrind_runner::metrics::{EventKind, Metrics};
+use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::callgrind;
 
 fn source(name: &str) -> PathBuf {

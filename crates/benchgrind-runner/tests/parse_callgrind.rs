@@ -3,8 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use benchgrind_runner::metrics::{EventKind, Metrics};
+use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::callgrind::{parse, parse_file};
+use benchgrind_runner::EventKind;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

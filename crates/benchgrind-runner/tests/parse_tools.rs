@@ -3,9 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use benchgrind_runner::flamegraph::folded;
+use benchgrind_runner::compare::flamegraph::folded;
+use benchgrind_runner::config::{ToolMetric, ValgrindTool};
+use benchgrind_runner::metrics::{read_metrics, Context};
 use benchgrind_runner::parse::{callgraph, dhat, errors, massif};
-use benchgrind_runner::tools::{read_metrics, Context, ToolMetric, ValgrindTool};
 use benchgrind_runner::EventKind;
 
 fn fixture(name: &str) -> PathBuf {

@@ -115,7 +115,7 @@ pub use benchgrind_macros::binary_benchmark;
 /// [`BinaryBenchmarkGroup`] (the low-level API).
 pub use benchgrind_macros::binary_benchmark_group;
 
-pub use benchgrind_runner::binary::{
+pub use benchgrind_runner::config::{
     Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Pipe,
     Sandbox, Stdin, Stdio,
 };

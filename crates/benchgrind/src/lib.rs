@@ -53,6 +53,8 @@
 //! benchgrind = { version = "0.1", features = ["client_requests"] }
 //! ```
 
+#![warn(missing_docs)]
+
 #[cfg(feature = "runner")]
 mod bench;
 #[cfg(feature = "runner")]

@@ -12,8 +12,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::config::EventKind;
 use benchgrind_runner::explain::{self, markdown, wire::WireExplanation, Explanation, Options};
-use benchgrind_runner::metrics::EventKind;
 use serde::Serialize;
 
 use crate::compare::input::baseline::is_name;

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::report::json::Json;
 use benchgrind_runner::report::markdown::Markdown;
+use benchgrind_runner::report::summary::Summary;
 use benchgrind_runner::report::terminal::{Style, Terminal};
 use benchgrind_runner::report::{Reporter, RunSummary};
 use benchgrind_runner::result::Outcome as BenchOutcome;
-use benchgrind_runner::summary::Summary;
 
 use crate::compare::input::summary::find_files;
 use crate::exit::Outcome;

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use super::model::{Change, FunctionChange, LineChange, Status};
 use super::names;
 use super::profile::{Function, Profile};
-use crate::metrics::{EventKind, Metrics};
+use crate::config::EventKind;
+use crate::metrics::Metrics;
 use crate::parse::callgrind;
 
 /// The metrics both profiles have, in report order.

@@ -22,7 +22,7 @@ pub mod wire;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::metrics::EventKind;
+use crate::config::EventKind;
 
 use crate::parse::ParseError;
 pub use model::{Change, Explanation, FunctionChange, LineChange, Status};

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::metrics::EventKind;
+use crate::config::EventKind;
 
 /// An old and a new value of one metric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

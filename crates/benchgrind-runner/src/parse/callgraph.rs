@@ -46,109 +46,123 @@ impl CallGraph {
 
 /// Reads and parses a Callgrind out file with its call graph.
 pub fn parse_file(path: &Path) -> Result<CallGraph, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
-        path: path.to_owned(),
-        line: None,
-        message: format!("cannot read the Callgrind profile: {e}"),
-    })?;
+    let bytes = super::read(path, "the Callgrind profile")?;
     parse(path, &bytes)
 }
 
 /// Parses a Callgrind out file's bytes; `path` is only used in errors.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<CallGraph, ParseError> {
-    let err = |line: usize, message: String| ParseError {
-        path: path.to_owned(),
-        line: Some(line),
-        message,
+    let mut reader = Reader {
+        graph: CallGraph {
+            events: Vec::new(),
+            functions: Vec::new(),
+            calls: HashMap::new(),
+        },
+        positions: 1,
+        names: HashMap::new(),
+        index: HashMap::new(),
+        current: None,
+        callee: None,
+        in_call: false,
     };
-    let mut graph = CallGraph {
-        events: Vec::new(),
-        functions: Vec::new(),
-        calls: HashMap::new(),
-    };
-    let mut positions = 1usize;
-    let mut names: HashMap<String, String> = HashMap::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut current: Option<usize> = None;
-    let mut callee: Option<usize> = None;
-    let mut in_call = false;
+    super::callgrind_lines(path, bytes, |line| reader.line(line))?;
+    if reader.graph.events.is_empty() {
+        return Err(super::no_events(path));
+    }
+    Ok(reader.graph)
+}
 
-    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let lineno = i + 1;
-        let line = String::from_utf8_lossy(raw);
-        let line = line.trim_end_matches('\r');
-        if line.is_empty() || line.starts_with('#') {
-            continue;
+/// What has been read of a call graph so far.
+struct Reader {
+    graph: CallGraph,
+    positions: usize,
+    /// Compressed names: id to name.
+    names: HashMap<String, String>,
+    /// Functions by name.
+    index: HashMap<String, usize>,
+    /// The function of the last `fn=`.
+    current: Option<usize>,
+    /// The function of the last `cfn=`.
+    callee: Option<usize>,
+    /// The line before was `calls=`: the cost line is the call's inclusive cost.
+    in_call: bool,
+}
+
+impl Reader {
+    /// One line; the error is the message for that line.
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        if super::is_cost_line(line) {
+            return self.cost_line(line);
         }
-        let first = line.as_bytes()[0];
-        if first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'*') {
-            if graph.events.is_empty() {
-                return Err(err(lineno, "a cost line comes before `events:`".into()));
-            }
-            let costs = costs(line, positions, graph.events.len())
-                .map_err(|m| err(lineno, format!("{m} in cost line `{line}`")))?;
-            let Some(f) = current else {
-                return Err(err(lineno, "a cost line comes before any `fn=`".into()));
-            };
-            let target = if in_call {
-                let Some(g) = callee else {
-                    return Err(err(lineno, "`calls=` without a `cfn=` before it".into()));
-                };
-                graph
-                    .calls
-                    .entry((f, g))
-                    .or_insert_with(|| vec![0; costs.len()])
-            } else {
-                &mut graph.functions[f].self_cost
-            };
-            for (t, c) in target.iter_mut().zip(costs) {
-                *t += c;
-            }
-            in_call = false;
-            continue;
-        }
-        in_call = false;
+        self.in_call = false;
         let Some((key, value)) = line.split_once(['=', ':']) else {
-            return Err(err(lineno, format!("unrecognised line `{line}`")));
+            return Err(format!("unrecognised line `{line}`"));
         };
         match key {
             "events" => {
-                graph.events = value.split_whitespace().map(str::to_owned).collect();
-                if graph.events.is_empty() {
-                    return Err(err(lineno, "the `events:` line names no event".into()));
+                self.graph.events = value.split_whitespace().map(str::to_owned).collect();
+                if self.graph.events.is_empty() {
+                    return Err("the `events:` line names no event".into());
                 }
             }
-            "positions" => positions = value.split_whitespace().count().max(1),
+            "positions" => self.positions = value.split_whitespace().count().max(1),
             "fn" | "cfn" => {
-                let name = resolve(&mut names, value.trim())
-                    .map_err(|m| err(lineno, format!("{m} in `{line}`")))?;
-                let n_events = graph.events.len();
-                let id = *index.entry(name.clone()).or_insert_with(|| {
-                    graph.functions.push(Function {
-                        name,
-                        self_cost: vec![0; n_events],
-                    });
-                    graph.functions.len() - 1
-                });
+                let name = resolve(&mut self.names, value.trim())
+                    .map_err(|m| format!("{m} in `{line}`"))?;
+                let id = self.function(name);
                 if key == "fn" {
-                    current = Some(id);
+                    self.current = Some(id);
                 } else {
-                    callee = Some(id);
+                    self.callee = Some(id);
                 }
             }
-            "calls" => in_call = true,
+            "calls" => self.in_call = true,
             _ => {}
         }
+        Ok(())
     }
-    if graph.events.is_empty() {
-        return Err(ParseError {
-            path: path.to_owned(),
-            line: None,
-            message: "no `events:` line: this is not a Callgrind profile, or it is truncated"
-                .into(),
-        });
+
+    /// A cost line: the current function's own cost, or after `calls=` a call's.
+    fn cost_line(&mut self, line: &str) -> Result<(), String> {
+        let graph = &mut self.graph;
+        if graph.events.is_empty() {
+            return Err("a cost line comes before `events:`".into());
+        }
+        let costs = costs(line, self.positions, graph.events.len())
+            .map_err(|m| format!("{m} in cost line `{line}`"))?;
+        let Some(f) = self.current else {
+            return Err("a cost line comes before any `fn=`".into());
+        };
+        let target = if self.in_call {
+            let Some(g) = self.callee else {
+                return Err("`calls=` without a `cfn=` before it".into());
+            };
+            graph
+                .calls
+                .entry((f, g))
+                .or_insert_with(|| vec![0; costs.len()])
+        } else {
+            &mut graph.functions[f].self_cost
+        };
+        for (t, c) in target.iter_mut().zip(costs) {
+            *t += c;
+        }
+        self.in_call = false;
+        Ok(())
     }
-    Ok(graph)
+
+    /// The function of a name, added on first sight.
+    fn function(&mut self, name: String) -> usize {
+        let graph = &mut self.graph;
+        let n_events = graph.events.len();
+        *self.index.entry(name.clone()).or_insert_with(|| {
+            graph.functions.push(Function {
+                name,
+                self_cost: vec![0; n_events],
+            });
+            graph.functions.len() - 1
+        })
+    }
 }
 
 /// `(12) name` defines id 12, `(12)` refers to it, `name` is uncompressed.

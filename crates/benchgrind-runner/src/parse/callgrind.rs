@@ -32,117 +32,111 @@ impl Profile {
 
 /// Reads and parses a Callgrind out file.
 pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
-        path: path.to_owned(),
-        line: None,
-        message: format!("cannot read the Callgrind profile: {e}"),
-    })?;
+    let bytes = super::read(path, "the Callgrind profile")?;
     parse(path, &bytes)
 }
 
 /// Parses the bytes of a Callgrind out file; `path` is only used in errors.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
-    let err = |line: usize, message: String| ParseError {
-        path: path.to_owned(),
-        line: Some(line),
-        message,
+    let mut reader = Reader {
+        events: None,
+        positions: 1,
+        totals: None,
+        summed: Vec::new(),
+        cmd: None,
+        pid: None,
+        after_calls: false,
     };
-    let mut events: Option<Vec<String>> = None;
-    let mut positions = 1usize;
-    let mut totals: Option<Vec<u64>> = None;
-    let mut summed: Vec<u64> = Vec::new();
-    let mut cmd = None;
-    let mut pid = None;
-    let mut after_calls = false;
+    super::callgrind_lines(path, bytes, |line| reader.line(line))?;
+    let Some(events) = reader.events else {
+        return Err(super::no_events(path));
+    };
+    Ok(Profile {
+        totals: reader.totals.unwrap_or(reader.summed),
+        events,
+        cmd: reader.cmd,
+        pid: reader.pid,
+    })
+}
 
-    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let lineno = index + 1;
-        let line = String::from_utf8_lossy(raw);
-        let line = line.trim_end_matches('\r');
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let first = line.as_bytes()[0];
-        if first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'*') {
-            let Some(events) = &events else {
-                return Err(err(
-                    lineno,
-                    "a cost line comes before the `events:` line".into(),
-                ));
+/// What has been read of a profile so far.
+struct Reader {
+    events: Option<Vec<String>>,
+    positions: usize,
+    totals: Option<Vec<u64>>,
+    /// The sum of the cost lines, for profiles without `totals:`.
+    summed: Vec<u64>,
+    cmd: Option<String>,
+    pid: Option<u32>,
+    /// The line before was `calls=`: the cost line after it is inclusive, not summed.
+    after_calls: bool,
+}
+
+impl Reader {
+    /// One line; the error is the message for that line.
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        if super::is_cost_line(line) {
+            let Some(events) = &self.events else {
+                return Err("a cost line comes before the `events:` line".into());
             };
-            let costs = cost_line(line, positions, events.len())
-                .map_err(|m| err(lineno, format!("{m} in cost line `{line}`")))?;
-            if !after_calls {
-                for (sum, c) in summed.iter_mut().zip(costs) {
+            let costs = cost_line(line, self.positions, events.len())
+                .map_err(|m| format!("{m} in cost line `{line}`"))?;
+            if !self.after_calls {
+                for (sum, c) in self.summed.iter_mut().zip(costs) {
                     *sum += c;
                 }
             }
-            after_calls = false;
-            continue;
+            self.after_calls = false;
+            return Ok(());
         }
-        after_calls = false;
+        self.after_calls = false;
         let Some((key, value)) = line.split_once(['=', ':']) else {
-            return Err(err(lineno, format!("unrecognised line `{line}`")));
+            return Err(format!("unrecognised line `{line}`"));
         };
-        let value = value.trim();
+        self.header(key, value.trim())
+    }
+
+    /// A `key: value` or `key=value` line.
+    fn header(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
             "events" => {
                 let names: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
                 if names.is_empty() {
-                    return Err(err(lineno, "the `events:` line names no event".into()));
+                    return Err("the `events:` line names no event".into());
                 }
-                summed = vec![0; names.len()];
-                events = Some(names);
+                self.summed = vec![0; names.len()];
+                self.events = Some(names);
             }
             "positions" => {
-                positions = value.split_whitespace().count();
-                if positions == 0 {
-                    return Err(err(lineno, "the `positions:` line is empty".into()));
+                self.positions = value.split_whitespace().count();
+                if self.positions == 0 {
+                    return Err("the `positions:` line is empty".into());
                 }
             }
             "totals" | "summary" => {
-                let Some(events) = &events else {
-                    return Err(err(lineno, format!("`{key}:` comes before `events:`")));
+                let Some(events) = &self.events else {
+                    return Err(format!("`{key}:` comes before `events:`"));
                 };
-                let values =
-                    numbers(value).map_err(|m| err(lineno, format!("{m} in `{key}:` line")))?;
+                let mut values = numbers(value).map_err(|m| format!("{m} in `{key}:` line"))?;
                 if values.len() > events.len() {
-                    return Err(err(
-                        lineno,
-                        format!(
-                            "`{key}:` has {} values for {} events",
-                            values.len(),
-                            events.len()
-                        ),
+                    return Err(format!(
+                        "`{key}:` has {} values for {} events",
+                        values.len(),
+                        events.len()
                     ));
                 }
-                let mut values = values;
                 values.resize(events.len(), 0);
                 if key == "totals" {
-                    totals = Some(values);
+                    self.totals = Some(values);
                 }
             }
-            "cmd" => cmd = Some(value.to_owned()),
-            "pid" => pid = value.parse().ok(),
-            "calls" => after_calls = true,
+            "cmd" => self.cmd = Some(value.to_owned()),
+            "pid" => self.pid = value.parse().ok(),
+            "calls" => self.after_calls = true,
             _ => {}
         }
+        Ok(())
     }
-
-    let Some(events) = events else {
-        return Err(ParseError {
-            path: path.to_owned(),
-            line: None,
-            message: "no `events:` line: this is not a Callgrind profile, or it is truncated"
-                .into(),
-        });
-    };
-    Ok(Profile {
-        totals: totals.unwrap_or(summed),
-        events,
-        cmd,
-        pid,
-    })
 }
 
 fn numbers(text: &str) -> Result<Vec<u64>, String> {

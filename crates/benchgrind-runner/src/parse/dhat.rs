@@ -79,11 +79,7 @@ pub struct Totals {
 
 /// Reads and parses a DHAT output file.
 pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
-        path: path.to_owned(),
-        line: None,
-        message: format!("cannot read the DHAT profile: {e}"),
-    })?;
+    let bytes = super::read(path, "the DHAT profile")?;
     parse(path, &bytes)
 }
 

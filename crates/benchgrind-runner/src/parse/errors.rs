@@ -24,11 +24,7 @@ pub struct ErrorSummary {
 
 /// Reads a log and returns its last error summary.
 pub fn parse_file(path: &Path) -> Result<ErrorSummary, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
-        path: path.to_owned(),
-        line: None,
-        message: format!("cannot read the Valgrind log: {e}"),
-    })?;
+    let bytes = super::read(path, "the Valgrind log")?;
     parse(path, &bytes)
 }
 

@@ -47,11 +47,7 @@ impl Profile {
 
 /// Reads and parses a Massif output file.
 pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
-    let bytes = std::fs::read(path).map_err(|e| ParseError {
-        path: path.to_owned(),
-        line: None,
-        message: format!("cannot read the Massif profile: {e}"),
-    })?;
+    let bytes = super::read(path, "the Massif profile")?;
     parse(path, &bytes)
 }
 

@@ -9,7 +9,7 @@ pub mod errors;
 pub mod massif;
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A file that could not be read or understood, with where and why.
 #[derive(Debug)]
@@ -32,3 +32,49 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// Reads a whole file; the error says `what` could not be read (`the DHAT profile`).
+pub(crate) fn read(path: &Path, what: &str) -> Result<Vec<u8>, ParseError> {
+    std::fs::read(path).map_err(|e| ParseError {
+        path: path.to_owned(),
+        line: None,
+        message: format!("cannot read {what}: {e}"),
+    })
+}
+
+/// Hands each line of a Callgrind out file that is neither empty nor a comment to `each`, whose
+/// error message becomes a `path:line` error.
+pub(crate) fn callgrind_lines(
+    path: &Path,
+    bytes: &[u8],
+    mut each: impl FnMut(&str) -> Result<(), String>,
+) -> Result<(), ParseError> {
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = String::from_utf8_lossy(raw);
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        each(line).map_err(|message| ParseError {
+            path: path.to_owned(),
+            line: Some(index + 1),
+            message,
+        })?;
+    }
+    Ok(())
+}
+
+/// Whether a (non-empty) Callgrind line is a cost line: it starts with a position.
+pub(crate) fn is_cost_line(line: &str) -> bool {
+    let first = line.as_bytes()[0];
+    first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'*')
+}
+
+/// The error for a file without `events:` line.
+pub(crate) fn no_events(path: &Path) -> ParseError {
+    ParseError {
+        path: path.to_owned(),
+        line: None,
+        message: "no `events:` line: this is not a Callgrind profile, or it is truncated".into(),
+    }
+}

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::{write_tally, Reporter, RunSummary};
+use crate::report::summary::Summary;
 use crate::result::BenchResult;
-use crate::summary::Summary;
 
 /// Prints summaries as JSON.
 pub struct Json {

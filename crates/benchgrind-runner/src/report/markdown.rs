@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use super::{write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
-use crate::metrics::EventKind;
+use crate::config::EventKind;
 use crate::result::{BenchResult, Outcome};
 
 /// Collects the results and prints them as a Markdown table.
@@ -44,7 +44,7 @@ impl Reporter for Markdown {
                     get(EventKind::EstimatedCycles).0,
                     get(EventKind::EstimatedCycles).1,
                 );
-                let status = if let Some((reason, _)) = crate::tools::run::failure(&result.tools) {
+                let status = if let Some((reason, _)) = crate::result::tool_failure(&result.tools) {
                     format!("failed: {}", reason.replace('|', "\\|"))
                 } else if result.regressions.is_empty() {
                     "ok".to_owned()

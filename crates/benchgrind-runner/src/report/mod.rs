@@ -4,11 +4,13 @@
 pub mod json;
 pub mod markdown;
 pub mod progress;
+pub mod summary;
 pub mod terminal;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use crate::cli::{Color, OutputFormat};
 use crate::execute::Captured;
 use crate::result::BenchResult;
 
@@ -35,6 +37,18 @@ pub trait Reporter {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()>;
     /// Called once at the end.
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()>;
+}
+
+/// The reporter of an output format, coloring as `color` says.
+pub fn reporter(format: OutputFormat, color: Color) -> Box<dyn Reporter> {
+    match format {
+        OutputFormat::Default => Box::new(terminal::Terminal {
+            style: terminal::Style::new(color),
+        }),
+        OutputFormat::Json => Box::new(json::Json { pretty: false }),
+        OutputFormat::PrettyJson => Box::new(json::Json { pretty: true }),
+        OutputFormat::Markdown => Box::new(markdown::Markdown::default()),
+    }
 }
 
 /// A benchmark's shown output (`--nocapture`): its stdout into `out` (or, with `stdout_to_stderr`,

@@ -1,13 +1,15 @@
 //! The terminal report: a header line per benchmark, then one line per metric as
 //! `new|old (+x%) [+yx]`, in fixed columns so that runs line up when diffed.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+
+use crate::cli::Color;
 
 use super::{write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
-use crate::tools::{ToolOutcome, ToolResult};
+use crate::result::{ToolOutcome, ToolResult};
 
 /// The default output format.
 pub struct Terminal {
@@ -70,6 +72,16 @@ pub struct Style {
 }
 
 impl Style {
+    /// Colors as asked: always, never, or when stdout is a terminal.
+    pub fn new(color: Color) -> Style {
+        let color = match color {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => std::io::stdout().is_terminal(),
+        };
+        Style { color }
+    }
+
     fn paint(self, code: &str, text: &str) -> String {
         if self.color {
             format!("\x1b[{code}m{text}\x1b[0m")
@@ -203,7 +215,7 @@ fn signed_sig6(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::EventKind;
+    use crate::config::EventKind;
 
     fn m(values: &[(EventKind, u64)]) -> Metrics {
         Metrics {

@@ -10,8 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::metrics::{EventKind, Metrics};
+use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::EventKind;
 
 use super::summary::find_files;
 use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};

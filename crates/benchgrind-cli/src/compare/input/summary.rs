@@ -14,8 +14,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::metrics::EventKind;
-use benchgrind_runner::summary::{Summary, VERSION};
+use benchgrind_runner::report::summary::{Summary, VERSION};
+use benchgrind_runner::EventKind;
 use serde::Deserialize;
 use serde_json::Value;
 

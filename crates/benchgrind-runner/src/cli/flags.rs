@@ -1,0 +1,411 @@
+//! The flags of a bench binary, each defined once: name, environment variable, how it takes its
+//! value, its line in the help, and how its value becomes part of [`Cli`]. The parser and the
+//! help text are built from [`FLAGS`]; a flag cannot lack a variable, a help line or a
+//! conversion.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use super::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
+use crate::config::{is_file_name, normalize_valgrind_arg, RegressionConfig, ToolList};
+
+/// A usage error: the message names the flag, variable or value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+/// A value and where it came from (the flag or the variable), for messages.
+pub(crate) struct Given {
+    /// The value as given.
+    pub value: String,
+    /// `--flag` or `BENCHGRIND_*`.
+    pub source: String,
+}
+
+impl Given {
+    /// The value in lower case, for values matched without regard to case.
+    pub fn lowercase(&self) -> String {
+        self.value.to_ascii_lowercase()
+    }
+
+    /// `SOURCE is `VALUE`; HINT`.
+    pub fn invalid(&self, hint: &str) -> UsageError {
+        UsageError(format!("{} is `{}`; {hint}", self.source, self.value))
+    }
+
+    /// [`invalid`](Self::invalid), showing the value in lower case as it was matched.
+    pub fn invalid_lowercase(&self, hint: &str) -> UsageError {
+        UsageError(format!("{} is `{}`; {hint}", self.source, self.lowercase()))
+    }
+
+    /// The value's text form (`--tools`, `--regression`), its error prefixed with the source.
+    pub fn parse<T: FromStr<Err = String>>(&self) -> Result<T, UsageError> {
+        self.value
+            .parse()
+            .map_err(|e| UsageError(format!("{}: {e}", self.source)))
+    }
+}
+
+/// How a flag takes its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Takes {
+    /// `--flag`; the variable takes yes/no.
+    Switch,
+    /// `--flag` or `--flag=VALUE`; without a value it means `default`.
+    Optional(&'static str),
+    /// `--flag=VALUE` or `--flag VALUE`.
+    Value,
+}
+
+/// A flag of benchgrind.
+pub(crate) struct Flag {
+    /// `--name`.
+    pub name: &'static str,
+    /// Its `BENCHGRIND_*` variable.
+    pub env: &'static str,
+    /// How it takes its value.
+    pub takes: Takes,
+    /// How the help shows the value (`=DIR`, `[=NAME]`, ` FILTER`), empty for a switch.
+    pub value: &'static str,
+    /// The help text.
+    pub help: &'static str,
+    /// Whether every occurrence counts (on the command line and in the variable) instead of the
+    /// last one.
+    pub repeats: bool,
+    /// Puts a value into the [`Cli`].
+    pub set: fn(&mut Cli, &Given) -> Result<(), UsageError>,
+}
+
+/// Every flag, in the order of the help.
+pub(crate) const FLAGS: &[Flag] = &[
+    Flag {
+        name: "--exact",
+        env: "BENCHGRIND_EXACT",
+        takes: Takes::Switch,
+        value: "",
+        help: "a FILTER must match the whole id",
+        repeats: false,
+        set: |cli, g| {
+            cli.exact = yes_no(g)?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--skip",
+        env: "BENCHGRIND_SKIP",
+        takes: Takes::Value,
+        value: " FILTER",
+        help: "do not run benchmarks matching FILTER",
+        repeats: true,
+        set: |cli, g| {
+            cli.skip.push(g.value.clone());
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--list",
+        env: "BENCHGRIND_LIST",
+        takes: Takes::Switch,
+        value: "",
+        help: "list the benchmarks without running them",
+        repeats: false,
+        set: |cli, g| {
+            cli.list = yes_no(g)?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--callgrind-args",
+        env: "BENCHGRIND_CALLGRIND_ARGS",
+        takes: Takes::Value,
+        value: "=ARGS",
+        help: "extra Callgrind arguments, separated by spaces",
+        repeats: false,
+        set: |cli, g| {
+            let args = g.value.split_whitespace().map(normalize_valgrind_arg);
+            cli.callgrind_args = args.collect();
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--tools",
+        env: "BENCHGRIND_TOOLS",
+        takes: Takes::Value,
+        value: "=TOOLS",
+        help: "also run these Valgrind tools on every benchmark, comma-separated: dhat, massif, \
+               memcheck, helgrind, drd, bbv, cachegrind",
+        repeats: false,
+        set: |cli, g| {
+            cli.tools = g.parse::<ToolList>()?.0;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--regression",
+        env: "BENCHGRIND_REGRESSION",
+        takes: Takes::Value,
+        value: "=LIMITS",
+        help: "fail past these limits, over the code's: METRIC=PERCENT or METRIC<=COUNT, \
+               comma-separated (ir=5%,estimatedcycles=10%); other tools' metrics too \
+               (totalbytes=2%,errors<=0)",
+        repeats: false,
+        set: |cli, g| {
+            cli.regression = Some(g.parse::<RegressionConfig>()?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--regression-fail-fast",
+        env: "BENCHGRIND_REGRESSION_FAIL_FAST",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "stop at the first regression",
+        repeats: false,
+        set: |cli, g| {
+            cli.regression_fail_fast = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--save-baseline",
+        env: "BENCHGRIND_SAVE_BASELINE",
+        takes: Takes::Optional("default"),
+        value: "[=NAME]",
+        help: "compare with baseline NAME, then save this run as NAME [default NAME: default]",
+        repeats: false,
+        set: |cli, g| {
+            cli.save_baseline = Some(baseline_name(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--baseline",
+        env: "BENCHGRIND_BASELINE",
+        takes: Takes::Optional("default"),
+        value: "[=NAME]",
+        help: "compare with baseline NAME instead of the previous run",
+        repeats: false,
+        set: |cli, g| {
+            cli.baseline = Some(baseline_name(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--load-baseline",
+        env: "BENCHGRIND_LOAD_BASELINE",
+        takes: Takes::Optional("default"),
+        value: "[=NAME]",
+        help: "with --baseline: compare baseline NAME with it, without running",
+        repeats: false,
+        set: |cli, g| {
+            cli.load_baseline = Some(baseline_name(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--output-format",
+        env: "BENCHGRIND_OUTPUT_FORMAT",
+        takes: Takes::Value,
+        value: "=FORMAT",
+        help: "default, json (a summary per line), pretty-json or markdown",
+        repeats: false,
+        set: |cli, g| {
+            cli.output_format = match g.lowercase().as_str() {
+                "default" => OutputFormat::Default,
+                "json" => OutputFormat::Json,
+                "pretty-json" => OutputFormat::PrettyJson,
+                "markdown" => OutputFormat::Markdown,
+                _ => return Err(g.invalid_lowercase("use default, json, pretty-json or markdown")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--save-summary",
+        env: "BENCHGRIND_SAVE_SUMMARY",
+        takes: Takes::Optional("json"),
+        value: "[=json|pretty-json]",
+        help: "write summary.json next to each benchmark's files",
+        repeats: false,
+        set: |cli, g| {
+            cli.save_summary = match g.lowercase().as_str() {
+                "json" | "yes" | "true" => Some(JsonStyle::Compact),
+                "pretty-json" => Some(JsonStyle::Pretty),
+                "no" | "false" => None,
+                _ => return Err(g.invalid_lowercase("use json or pretty-json")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--nocapture",
+        env: "BENCHGRIND_NOCAPTURE",
+        takes: Takes::Optional("true"),
+        value: "[=true|false|stdout|stderr]",
+        help: "show the benchmark's output",
+        repeats: false,
+        set: |cli, g| {
+            cli.nocapture = match g.lowercase().as_str() {
+                "true" | "yes" | "" => Nocapture::All,
+                "false" | "no" => Nocapture::None,
+                "stdout" => Nocapture::Stdout,
+                "stderr" => Nocapture::Stderr,
+                _ => return Err(g.invalid_lowercase("use true, false, stdout or stderr")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--home",
+        env: "BENCHGRIND_HOME",
+        takes: Takes::Value,
+        value: "=DIR",
+        help: "the root of all output files [default: target/benchgrind]",
+        repeats: false,
+        set: |cli, g| {
+            cli.home = Some(PathBuf::from(&g.value));
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--separate-targets",
+        env: "BENCHGRIND_SEPARATE_TARGETS",
+        takes: Takes::Switch,
+        value: "",
+        help: "one tree per target triple below the home",
+        repeats: false,
+        set: |cli, g| {
+            cli.separate_targets = yes_no(g)?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--deterministic-random",
+        env: "BENCHGRIND_DETERMINISTIC_RANDOM",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "serve getrandom from a fixed stream in benchmark processes, so HashMap seeds do \
+               not move the counts [default: yes]",
+        repeats: false,
+        set: |cli, g| {
+            cli.deterministic_random = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--random-seed",
+        env: "BENCHGRIND_RANDOM_SEED",
+        takes: Takes::Value,
+        value: "=N",
+        help: "the seed of that stream [default: 0]",
+        repeats: false,
+        set: |cli, g| {
+            let seed = g
+                .value
+                .parse::<u64>()
+                .map_err(|_| g.invalid(&format!("use a whole number from 0 to {}", u64::MAX)))?;
+            cli.random_seed = Some(seed);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--jobs",
+        env: "BENCHGRIND_JOBS",
+        takes: Takes::Value,
+        value: "=N",
+        help: "run N benchmarks at once [default: the available cores]",
+        repeats: false,
+        set: |cli, g| match g.value.parse::<usize>() {
+            Ok(n) if n > 0 => {
+                cli.jobs = Some(n);
+                Ok(())
+            }
+            _ => Err(g.invalid("use a whole number of at least 1")),
+        },
+    },
+    Flag {
+        name: "--isolation",
+        env: "BENCHGRIND_ISOLATION",
+        takes: Takes::Value,
+        value: "=fork|process",
+        help: "fork: one Valgrind process per class of benchmarks, forking a child per benchmark \
+               (fast); process: one per benchmark [default: fork]",
+        repeats: false,
+        set: |cli, g| {
+            cli.isolation = match g.lowercase().as_str() {
+                "fork" => Isolation::Fork,
+                "process" => Isolation::Process,
+                _ => return Err(g.invalid("use fork or process")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--partition",
+        env: "BENCHGRIND_PARTITION",
+        takes: Takes::Value,
+        value: "=K/N",
+        help: "run only the K-th of N shares of the benchmarks (split by id, the same on every \
+               machine), e.g. in CI matrix jobs",
+        repeats: false,
+        set: |cli, g| {
+            let parsed = g.value.split_once('/').and_then(|(k, n)| {
+                Some((k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?))
+            });
+            match parsed {
+                Some((k, n)) if n >= 1 && (1..=n).contains(&k) => {
+                    cli.partition = Some((k, n));
+                    Ok(())
+                }
+                _ => Err(g.invalid("write K/N with 1 <= K <= N, e.g. 1/2")),
+            }
+        },
+    },
+    Flag {
+        name: "--test-mode",
+        env: "BENCHGRIND_TEST_MODE",
+        takes: Takes::Switch,
+        value: "",
+        help: "run every benchmark once natively, without Valgrind; the default under \
+               `cargo test --benches`",
+        repeats: false,
+        set: |cli, g| {
+            cli.test_mode = yes_no(g)?;
+            Ok(())
+        },
+    },
+];
+
+/// libtest's flags, passed by cargo or typed out of habit: accepted; `--format terse` and
+/// `--ignored` matter for `--list` (nextest), the rest has no effect here.
+pub(crate) const LIBTEST_SWITCHES: &[&str] = &[
+    "--bench",
+    "--test",
+    "--quiet",
+    "-q",
+    "--show-output",
+    "--ignored",
+    "--include-ignored",
+    "--force-run-in-process",
+    "--report-time",
+];
+
+/// libtest's flags that take a value.
+pub(crate) const LIBTEST_VALUES: &[&str] =
+    &["--test-threads", "--format", "--color", "-Z", "--logfile"];
+
+fn yes_no(given: &Given) -> Result<bool, UsageError> {
+    match given.lowercase().as_str() {
+        "yes" | "true" | "1" | "on" => Ok(true),
+        "no" | "false" | "0" | "off" => Ok(false),
+        _ => Err(given.invalid_lowercase("use yes or no")),
+    }
+}
+
+/// Baseline names become file names: letters, digits, `-`, `_` and `.` only.
+fn baseline_name(given: &Given) -> Result<String, UsageError> {
+    if is_file_name(&given.value) {
+        Ok(given.value.clone())
+    } else {
+        Err(given.invalid("a baseline name may use letters, digits, `-`, `_` and `.`"))
+    }
+}

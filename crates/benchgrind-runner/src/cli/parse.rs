@@ -1,0 +1,147 @@
+//! The parser: command-line words and variables, matched against [`FLAGS`], each flag's value
+//! converted by the flag's own function; then the checks between flags and the variables that
+//! are not flags (`BENCHGRIND_FILTER`, `BENCHGRIND_COLOR`, `BENCHGRIND_LOG`).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use super::flags::{Given, Takes, UsageError, FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::{Cli, Color, LogLevel};
+
+/// Parses the arguments (without the program name) over the given environment lookup.
+pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {
+    let mut cli = Cli::default();
+    // Per flag (by position in `FLAGS`): the values given, on the command line, else in the
+    // variable.
+    let mut given: Vec<Vec<Given>> = FLAGS.iter().map(|_| Vec::new()).collect();
+    read_command_line(args, &mut cli, &mut given)?;
+    for (flag, values) in FLAGS.iter().zip(&mut given) {
+        if !values.is_empty() && !flag.repeats {
+            continue;
+        }
+        if let Some(value) = env(flag.env).filter(|v| !v.is_empty()) {
+            let source = flag.env.to_owned();
+            values.push(Given { value, source });
+        }
+    }
+    if cli.filters.is_empty() {
+        cli.filters
+            .extend(env("BENCHGRIND_FILTER").filter(|f| !f.is_empty()));
+    }
+    for (flag, values) in FLAGS.iter().zip(&given) {
+        for value in values {
+            (flag.set)(&mut cli, value)?;
+        }
+    }
+    check_baselines(&cli)?;
+    // Hidden like hyperfine's `--debug-mode`: not a flag users should reach for.
+    cli.canned = env("BENCHGRIND_CANNED")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from);
+    cli.color = color(env)?;
+    cli.log = log_level(env)?;
+    Ok(cli)
+}
+
+/// The command line's words: filters, benchgrind's flags (the last value of a flag wins, every
+/// value of a repeating one counts) and libtest's.
+fn read_command_line(
+    args: &[OsString],
+    cli: &mut Cli,
+    given: &mut [Vec<Given>],
+) -> Result<(), UsageError> {
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let arg = arg
+            .to_str()
+            .ok_or_else(|| UsageError(format!("argument {arg:?} is not valid UTF-8")))?;
+        if !arg.starts_with('-') || arg == "-" {
+            cli.filters.push(arg.to_owned());
+            continue;
+        }
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (arg, None),
+        };
+        let mut next_value = |flag: &str| -> Result<String, UsageError> {
+            iter.next()
+                .and_then(|v| v.to_str().map(str::to_owned))
+                .ok_or_else(|| UsageError(format!("{flag} needs a value")))
+        };
+        if name == "-h" || name == "--help" {
+            cli.help = true;
+        } else if let Some(i) = FLAGS.iter().position(|f| f.name == name) {
+            let value = match (FLAGS[i].takes, inline) {
+                (Takes::Switch, Some(_)) => {
+                    return Err(UsageError(format!("{name} takes no value")));
+                }
+                (Takes::Switch, None) => "yes".to_owned(),
+                (Takes::Optional(default), v) => v.unwrap_or_else(|| default.to_owned()),
+                (Takes::Value, Some(v)) => v,
+                (Takes::Value, None) => next_value(name)?,
+            };
+            if !FLAGS[i].repeats {
+                given[i].clear();
+            }
+            let source = name.to_owned();
+            given[i].push(Given { value, source });
+        } else if LIBTEST_SWITCHES.contains(&name) {
+            cli.ignored |= name == "--ignored";
+            cli.bench_flag |= name == "--bench";
+        } else if LIBTEST_VALUES.contains(&name) {
+            if inline.is_none() {
+                next_value(name)?;
+            }
+        } else {
+            return Err(UsageError(format!(
+                "unknown option `{name}`; run with --help for the options"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The baseline flags that contradict each other.
+fn check_baselines(cli: &Cli) -> Result<(), UsageError> {
+    if cli.load_baseline.is_some() && cli.baseline.is_none() {
+        return Err(UsageError(
+            "--load-baseline needs --baseline: it compares two saved baselines".into(),
+        ));
+    }
+    if let (Some(load), Some(_)) = (&cli.load_baseline, &cli.save_baseline) {
+        return Err(UsageError(format!(
+            "--load-baseline={load} runs nothing, so there is nothing for --save-baseline to save"
+        )));
+    }
+    Ok(())
+}
+
+/// `BENCHGRIND_COLOR`, else cargo's `CARGO_TERM_COLOR`.
+fn color(env: &dyn Fn(&str) -> Option<String>) -> Result<Color, UsageError> {
+    let color = env("BENCHGRIND_COLOR").or_else(|| env("CARGO_TERM_COLOR"));
+    match color.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("auto") | Some("") => Ok(Color::Auto),
+        Some("always") => Ok(Color::Always),
+        Some("never") => Ok(Color::Never),
+        Some(other) => Err(UsageError(format!(
+            "BENCHGRIND_COLOR (or CARGO_TERM_COLOR) is `{other}`; use always, never or auto"
+        ))),
+    }
+}
+
+/// `BENCHGRIND_LOG`.
+fn log_level(env: &dyn Fn(&str) -> Option<String>) -> Result<LogLevel, UsageError> {
+    match env("BENCHGRIND_LOG")
+        .map(|l| l.to_ascii_lowercase())
+        .as_deref()
+    {
+        None | Some("") | Some("warn") => Ok(LogLevel::Warn),
+        Some("error") => Ok(LogLevel::Error),
+        Some("info") => Ok(LogLevel::Info),
+        Some("debug") => Ok(LogLevel::Debug),
+        Some("trace") => Ok(LogLevel::Trace),
+        Some(other) => Err(UsageError(format!(
+            "BENCHGRIND_LOG is `{other}`; use error, warn, info, debug or trace"
+        ))),
+    }
+}

@@ -1,0 +1,231 @@
+//! The command line and environment, parsed: every flag, its variable, and bad input.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use super::flags::{Takes, FLAGS};
+use super::*;
+use crate::config::EventKind;
+
+fn parse_with(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
+    let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    parse(&args, &|k| {
+        env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+    })
+}
+
+#[test]
+fn flags_and_env_with_the_command_line_winning() {
+    let cli = parse_with(
+        &[
+            "--bench",
+            "fib",
+            "--nocapture=stdout",
+            "--callgrind-args=cache-sim=no --dump-instr=yes",
+        ],
+        &[
+            ("BENCHGRIND_NOCAPTURE", "true"),
+            ("BENCHGRIND_HOME", "/tmp/h"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(cli.filters, ["fib"]);
+    assert_eq!(cli.nocapture, Nocapture::Stdout);
+    assert_eq!(cli.home, Some(PathBuf::from("/tmp/h")));
+    assert_eq!(cli.callgrind_args, ["--cache-sim=no", "--dump-instr=yes"]);
+
+    let cli = parse_with(&[], &[("BENCHGRIND_NOCAPTURE", "stderr")]).unwrap();
+    assert_eq!(cli.nocapture, Nocapture::Stderr);
+    let cli = parse_with(&["--nocapture"], &[]).unwrap();
+    assert_eq!(cli.nocapture, Nocapture::All);
+}
+
+/// Every flag given as its variable has the same effect as on the command line.
+#[test]
+fn every_flag_has_a_variable_with_the_same_effect() {
+    let cases: &[(&str, &str)] = &[
+        ("--exact", "yes"),
+        ("--list", "yes"),
+        ("--skip", "x"),
+        ("--nocapture", "stderr"),
+        ("--home", "/tmp/h"),
+        ("--separate-targets", "yes"),
+        ("--callgrind-args", "--dump-instr=yes"),
+        ("--tools", "dhat,memcheck"),
+        ("--regression", "ir=5%"),
+        ("--regression-fail-fast", "yes"),
+        ("--save-baseline", "main"),
+        ("--baseline", "main"),
+        ("--load-baseline", "new"),
+        ("--output-format", "json"),
+        ("--save-summary", "pretty-json"),
+        ("--deterministic-random", "no"),
+        ("--random-seed", "7"),
+        ("--jobs", "3"),
+        ("--isolation", "process"),
+        ("--partition", "2/3"),
+        ("--test-mode", "yes"),
+    ];
+    assert_eq!(cases.len(), FLAGS.len());
+    for (flag, value) in cases {
+        let def = FLAGS.iter().find(|f| f.name == *flag).unwrap();
+        let mut args = vec![if def.takes == Takes::Switch {
+            flag.to_string()
+        } else {
+            format!("{flag}={value}")
+        }];
+        let mut env = vec![(def.env, *value)];
+        if *flag == "--load-baseline" {
+            args.push("--baseline=main".into());
+            env.push(("BENCHGRIND_BASELINE", "main"));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let by_flag = parse_with(&args, &[]).unwrap();
+        let by_env = parse_with(&[], &env).unwrap();
+        assert_eq!(by_flag, by_env, "{flag} vs {}", def.env);
+        assert_ne!(by_flag, Cli::default(), "{flag} has an effect");
+    }
+    let by_env = parse_with(&[], &[("BENCHGRIND_FILTER", "fib")]).unwrap();
+    assert_eq!(by_env.filters, ["fib"]);
+}
+
+#[test]
+fn regression_and_baseline_flags() {
+    let cli = parse_with(
+        &[
+            "--regression=ir=5%,estimatedcycles=10",
+            "--regression-fail-fast",
+        ],
+        &[],
+    )
+    .unwrap();
+    let r = cli.regression.unwrap();
+    assert_eq!(
+        r.effective_limits(),
+        vec![(EventKind::Ir, 5.0), (EventKind::EstimatedCycles, 10.0)]
+    );
+    assert_eq!(cli.regression_fail_fast, Some(true));
+
+    let cli = parse_with(&["--save-baseline", "--baseline=main"], &[]).unwrap();
+    assert_eq!(cli.save_baseline.as_deref(), Some("default"));
+    assert_eq!(cli.baseline.as_deref(), Some("main"));
+    let e = parse_with(&["--load-baseline=new"], &[]).unwrap_err();
+    assert!(e.0.contains("--load-baseline needs --baseline"), "{}", e.0);
+    let e = parse_with(&["--baseline=../etc"], &[]).unwrap_err();
+    assert!(e.0.contains("--baseline is `../etc`"), "{}", e.0);
+    let e = parse_with(&[], &[("BENCHGRIND_REGRESSION", "ir=lots")]).unwrap_err();
+    assert!(e.0.starts_with("BENCHGRIND_REGRESSION: "), "{}", e.0);
+}
+
+#[test]
+fn bad_input_names_the_flag() {
+    let e = parse_with(&["--frobnicate"], &[]).unwrap_err();
+    assert!(e.0.contains("`--frobnicate`"), "{}", e.0);
+    let e = parse_with(&["--nocapture=maybe"], &[]).unwrap_err();
+    assert!(e.0.contains("--nocapture is `maybe`"), "{}", e.0);
+    let e = parse_with(&["--home"], &[]).unwrap_err();
+    assert!(e.0.contains("--home needs a value"), "{}", e.0);
+    let e = parse_with(&["--exact=yes"], &[]).unwrap_err();
+    assert!(e.0.contains("--exact takes no value"), "{}", e.0);
+    let e = parse_with(&[], &[("BENCHGRIND_COLOR", "pink")]).unwrap_err();
+    assert!(e.0.contains("`pink`"), "{}", e.0);
+    let e = parse_with(&[], &[("BENCHGRIND_EXACT", "perhaps")]).unwrap_err();
+    assert!(e.0.contains("BENCHGRIND_EXACT is `perhaps`"), "{}", e.0);
+    let e = parse_with(&["--tools=dhat,valgrind"], &[]).unwrap_err();
+    assert!(
+        e.0.starts_with("--tools: unknown tool `valgrind`"),
+        "{}",
+        e.0
+    );
+    let e = parse_with(&["--output-format=xml"], &[]).unwrap_err();
+    assert!(e.0.contains("--output-format is `xml`"), "{}", e.0);
+}
+
+#[test]
+fn libtest_flags_are_accepted() {
+    let cli = parse_with(
+        &[
+            "--bench",
+            "--format",
+            "terse",
+            "--list",
+            "--ignored",
+            "--test-threads=1",
+        ],
+        &[],
+    )
+    .unwrap();
+    assert!(cli.list && cli.ignored);
+    assert!(cli.filters.is_empty());
+}
+
+#[test]
+fn scheduling_flags() {
+    let cli = parse_with(
+        &["--jobs=4", "--isolation=process", "--partition", "1/2"],
+        &[],
+    )
+    .unwrap();
+    assert_eq!(cli.jobs, Some(4));
+    assert_eq!(cli.isolation, Isolation::Process);
+    assert_eq!(cli.partition, Some((1, 2)));
+    for bad in [
+        "--jobs=0",
+        "--isolation=thread",
+        "--partition=3/2",
+        "--partition=0/2",
+        "--partition=1",
+    ] {
+        assert!(parse_with(&[bad], &[]).is_err(), "{bad}");
+    }
+    let cli = parse_with(&["--bench"], &[]).unwrap();
+    assert!(cli.bench_flag && !cli.test_mode);
+}
+
+#[test]
+fn random_flags_override_the_environment() {
+    let cli = parse_with(&[], &[]).unwrap();
+    assert_eq!((cli.deterministic_random, cli.random_seed), (None, None));
+    let env = [
+        ("BENCHGRIND_DETERMINISTIC_RANDOM", "no"),
+        ("BENCHGRIND_RANDOM_SEED", "5"),
+    ];
+    let cli = parse_with(&[], &env).unwrap();
+    assert_eq!(
+        (cli.deterministic_random, cli.random_seed),
+        (Some(false), Some(5))
+    );
+    let cli = parse_with(&["--deterministic-random", "--random-seed=6"], &env).unwrap();
+    assert_eq!(
+        (cli.deterministic_random, cli.random_seed),
+        (Some(true), Some(6))
+    );
+    let e = parse_with(&["--deterministic-random=maybe"], &[]).unwrap_err();
+    assert!(e.0.contains("--deterministic-random is `maybe`"), "{}", e.0);
+    let e = parse_with(&[], &[("BENCHGRIND_RANDOM_SEED", "-1")]).unwrap_err();
+    assert!(e.0.contains("BENCHGRIND_RANDOM_SEED is `-1`"), "{}", e.0);
+}
+
+#[test]
+fn filters_match_parts_exact_ids_or_wildcards() {
+    let id = "bench::group::fib::short";
+    let cli = |f: &[&str], exact| Cli {
+        filters: f.iter().map(|s| s.to_string()).collect(),
+        exact,
+        ..Cli::default()
+    };
+    assert!(cli(&[], false).selects(id));
+    assert!(cli(&["fib"], false).selects(id));
+    assert!(!cli(&["fib"], true).selects(id));
+    assert!(cli(&[id], true).selects(id));
+    assert!(cli(&["*::fib::*"], false).selects(id));
+    assert!(!cli(&["*::fob::*"], false).selects(id));
+    assert!(cli(&["bench::group::fib::sh?rt"], false).selects(id));
+    let mut skip = cli(&[], false);
+    skip.skip.push("short".into());
+    assert!(!skip.selects(id));
+}

@@ -1,0 +1,381 @@
+//! Flamegraphs from the Callgrind call graph of a benchmark: regular ones of the new run and
+//! differential ones against the previous run or the baseline, written as SVGs next to the
+//! profile (`callgrind.Ir.flamegraph.svg`, `callgrind.Ir.diff.flamegraph.svg`).
+//!
+//! Callgrind records each function's own cost and the inclusive cost of each call edge, not
+//! whole stacks. Stacks are rebuilt from the roots of the graph: a function's own cost is spread
+//! over the paths that reach it, in proportion to the inclusive cost its callers spent calling
+//! it (exact where a function has one caller, as in most benchmarks; Callgrind's recursion
+//! levels `f'2` are kept apart while building and shown as `f`). Each function's share is
+//! rounded so that the shares add up to its own cost, so the widths of a flamegraph add up to
+//! the profile's total: the benchmark's reported value. Rendering is inferno's.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
+use crate::metrics::Metrics;
+use crate::parse::callgraph::{self, CallGraph};
+use crate::parse::callgrind::Profile;
+use crate::store::{self, BenchPaths, Which};
+
+/// The SVG of one metric: `callgrind.<Metric>.flamegraph.svg` or `...diff.flamegraph.svg`.
+pub fn svg_path(paths: &BenchPaths, event: EventKind, differential: bool) -> PathBuf {
+    let diff = if differential { ".diff" } else { "" };
+    paths
+        .dir
+        .join(format!("callgrind.{}{diff}.flamegraph.svg", event.name()))
+}
+
+/// What a differential flamegraph compares with, read before the run replaces it.
+pub struct Prepared {
+    old: Option<CallGraph>,
+    old_name: String,
+}
+
+/// Reads the old call graph when a differential flamegraph is asked for; `old` is the profile
+/// of the previous run or the baseline, if there is one.
+pub fn prepare(config: &FlamegraphConfig, old: Option<&Path>, old_name: &str) -> Prepared {
+    let differential = matches!(
+        config.kind_or_default(),
+        FlamegraphKind::Differential | FlamegraphKind::All
+    );
+    let old = old
+        .filter(|_| differential)
+        .and_then(|p| callgraph::parse_file(p).ok());
+    Prepared {
+        old,
+        old_name: old_name.to_owned(),
+    }
+}
+
+/// Draws the configured flamegraphs of the current profile; returns the files written.
+pub fn write(
+    config: &FlamegraphConfig,
+    paths: &BenchPaths,
+    title: &str,
+    prepared: &Prepared,
+) -> Result<Vec<PathBuf>, String> {
+    let kind = config.kind_or_default();
+    if kind == FlamegraphKind::None {
+        return Ok(Vec::new());
+    }
+    let profile = paths.file("callgrind.out", Which::Current);
+    let new = callgraph::parse_file(&profile).map_err(|e| e.to_string())?;
+    let mut written = Vec::new();
+    for event in config.events() {
+        let new_folded = folded(&new, event)?;
+        let title = config
+            .title
+            .clone()
+            .unwrap_or_else(|| format!("{title} - {}", event.name()));
+        if matches!(kind, FlamegraphKind::Regular | FlamegraphKind::All) {
+            let path = svg_path(paths, event, false);
+            let svg = render(config, &title, None, event, &new_folded)?;
+            store::write_atomic(&path, &svg)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            written.push(path);
+        }
+        if let (true, Some(old)) = (
+            matches!(kind, FlamegraphKind::Differential | FlamegraphKind::All),
+            &prepared.old,
+        ) {
+            let old_folded = folded(old, event)?;
+            let mut diff = Vec::new();
+            let options = inferno::differential::Options {
+                normalize: config.normalize_differential.unwrap_or(false),
+                strip_hex: false,
+            };
+            inferno::differential::from_readers(
+                options,
+                old_folded.as_bytes(),
+                new_folded.as_bytes(),
+                &mut diff,
+            )
+            .map_err(|e| format!("cannot compare the call graphs: {e}"))?;
+            let diff = String::from_utf8_lossy(&diff).into_owned();
+            let subtitle = format!("differential: {} vs {}", "this run", prepared.old_name);
+            let svg = render(config, &title, Some(&subtitle), event, &diff)?;
+            let path = svg_path(paths, event, true);
+            store::write_atomic(&path, &svg)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            written.push(path);
+        }
+    }
+    Ok(written)
+}
+
+fn render(
+    config: &FlamegraphConfig,
+    title: &str,
+    subtitle: Option<&str>,
+    event: EventKind,
+    folded: &str,
+) -> Result<Vec<u8>, String> {
+    let mut options = inferno::flamegraph::Options::default();
+    options.title = title.to_owned();
+    options.subtitle = subtitle.map(str::to_owned);
+    options.count_name = event.name().to_owned();
+    options.direction = match config.direction.unwrap_or_default() {
+        Direction::BottomToTop => inferno::flamegraph::Direction::Straight,
+        Direction::TopToBottom => inferno::flamegraph::Direction::Inverted,
+    };
+    if let Some(width) = config.min_width {
+        options.min_width = width;
+    }
+    // Same colors for the same names in every run, so two SVGs can be compared by eye.
+    options.hash = true;
+    options.deterministic = true;
+    let mut svg = Vec::new();
+    inferno::flamegraph::from_reader(&mut options, folded.as_bytes(), &mut svg)
+        .map_err(|e| format!("cannot draw the {} flamegraph: {e}", event.name()))?;
+    Ok(svg)
+}
+
+/// The value of `event` in one cost vector of the graph's events.
+fn value_of(graph: &CallGraph, event: EventKind, costs: &[u64]) -> Option<u64> {
+    let profile = Profile {
+        events: graph.events.clone(),
+        totals: costs.to_vec(),
+        cmd: None,
+        pid: None,
+    };
+    Metrics::from_profile(&profile).get(event)
+}
+
+/// A function's name for display: Callgrind's recursion suffix (`'2`) removed, and no `;`,
+/// which separates frames in the folded format.
+fn display_name(name: &str) -> String {
+    let base = match name.rfind('\'') {
+        Some(i) if i + 1 < name.len() && name[i + 1..].bytes().all(|b| b.is_ascii_digit()) => {
+            &name[..i]
+        }
+        _ => name,
+    };
+    base.replace(';', ":")
+}
+
+/// Stops the walk over paths in graphs with very many of them; the functions it did not reach
+/// then appear as stacks of their own, their cost still counted.
+const MAX_VISITS: usize = 200_000;
+
+/// The folded stacks (`a;b;c count` lines) of `event`, their counts adding up to the total.
+pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
+    let n = graph.functions.len();
+    let missing = || {
+        format!(
+            "the profile has no {} (its events: {}); turn on what it needs, or ask for another \
+             metric in FlamegraphConfig::event_kinds",
+            event.name(),
+            graph.events.join(" ")
+        )
+    };
+    let own: Vec<u64> = graph
+        .functions
+        .iter()
+        .map(|f| value_of(graph, event, &f.self_cost).ok_or_else(missing))
+        .collect::<Result<_, _>>()?;
+
+    let (roots, children) = call_shares(graph, event);
+
+    // Every path from a root, with the share of the last function's activity it carries.
+    let mut paths: Vec<Vec<(Vec<usize>, f64)>> = vec![Vec::new(); n];
+    let mut visits = 0usize;
+    let mut on_path = vec![false; n];
+    for root in roots {
+        let mut path = Vec::new();
+        walk(
+            root,
+            1.0,
+            &children,
+            &mut path,
+            &mut on_path,
+            &mut paths,
+            &mut visits,
+        );
+    }
+
+    let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
+    for f in 0..n {
+        if own[f] == 0 {
+            continue;
+        }
+        if paths[f].is_empty() {
+            paths[f].push((vec![f], 1.0));
+        }
+        for (path, count) in apportion(own[f], &paths[f]) {
+            if count == 0 {
+                continue;
+            }
+            let name: Vec<String> = path
+                .iter()
+                .map(|&i| display_name(&graph.functions[i].name))
+                .collect();
+            *stacks.entry(name.join(";")).or_default() += count;
+        }
+    }
+    Ok(stacks
+        .into_iter()
+        .map(|(stack, count)| format!("{stack} {count}\n"))
+        .collect())
+}
+
+/// The roots of the call graph (functions nobody calls) and, per function, its callees with
+/// the share of each callee's activity that the call carries: by the event's inclusive cost of
+/// the calls, else by instructions, else evenly.
+fn call_shares(graph: &CallGraph, event: EventKind) -> (Vec<usize>, Vec<Vec<(usize, f64)>>) {
+    let n = graph.functions.len();
+    let mut callers: Vec<Vec<(usize, f64, f64)>> = vec![Vec::new(); n];
+    for (&(f, g), costs) in &graph.calls {
+        if f != g {
+            let by_event = value_of(graph, event, costs).unwrap_or(0) as f64;
+            let by_first = costs.first().copied().unwrap_or(0) as f64;
+            callers[g].push((f, by_event, by_first));
+        }
+    }
+    let mut children: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
+    for (g, list) in callers.iter().enumerate() {
+        let sum_event: f64 = list.iter().map(|c| c.1).sum();
+        let sum_first: f64 = list.iter().map(|c| c.2).sum();
+        for &(f, by_event, by_first) in list {
+            let share = if sum_event > 0.0 {
+                by_event / sum_event
+            } else if sum_first > 0.0 {
+                by_first / sum_first
+            } else {
+                1.0 / list.len() as f64
+            };
+            children[f].push((g, share));
+        }
+    }
+    for c in &mut children {
+        c.sort_by_key(|&(g, _)| g);
+    }
+
+    let roots = (0..n).filter(|&g| callers[g].is_empty()).collect();
+    (roots, children)
+}
+
+fn walk(
+    f: usize,
+    share: f64,
+    children: &[Vec<(usize, f64)>],
+    path: &mut Vec<usize>,
+    on_path: &mut [bool],
+    paths: &mut [Vec<(Vec<usize>, f64)>],
+    visits: &mut usize,
+) {
+    *visits += 1;
+    path.push(f);
+    on_path[f] = true;
+    paths[f].push((path.clone(), share));
+    if *visits < MAX_VISITS {
+        for &(g, part) in &children[f] {
+            let next = share * part;
+            if !on_path[g] && next > 1e-12 {
+                walk(g, next, children, path, on_path, paths, visits);
+            }
+        }
+    }
+    on_path[f] = false;
+    path.pop();
+}
+
+/// Splits `total` over the paths in proportion to their shares, in whole counts that add up to
+/// `total` (largest remainders first).
+fn apportion(total: u64, paths: &[(Vec<usize>, f64)]) -> Vec<(&[usize], u64)> {
+    let sum: f64 = paths.iter().map(|p| p.1).sum();
+    let exact: Vec<f64> = paths
+        .iter()
+        .map(|p| {
+            if sum > 0.0 {
+                total as f64 * p.1 / sum
+            } else {
+                total as f64 / paths.len() as f64
+            }
+        })
+        .collect();
+    let mut counts: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
+    let assigned: u64 = counts.iter().sum();
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (ra, rb) = (exact[a] - exact[a].floor(), exact[b] - exact[b].floor());
+        rb.total_cmp(&ra).then(a.cmp(&b))
+    });
+    for &i in order
+        .iter()
+        .cycle()
+        .take(total.saturating_sub(assigned) as usize)
+    {
+        counts[i] += 1;
+    }
+    paths
+        .iter()
+        .zip(counts)
+        .map(|(p, c)| (p.0.as_slice(), c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(text: &str) -> CallGraph {
+        callgraph::parse(Path::new("t.out"), text.as_bytes()).unwrap()
+    }
+
+    fn sum(folded: &str) -> u64 {
+        folded
+            .lines()
+            .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+            .sum()
+    }
+
+    #[test]
+    fn recursion_levels_merge_and_the_widths_add_up() {
+        let g = graph(
+            "events: Ir\nfn=(1) c::run\n1 1\ncfn=(2) c::bench\ncalls=1 1\n1 40\n\
+             fn=(2)\n1 2\ncfn=(3) c::fib\ncalls=1 1\n1 38\n\
+             fn=(3)\n1 8\ncfn=(4) c::fib'2\ncalls=2 1\n1 30\nfn=(4)\n1 30\ncfn=(4)\ncalls=5 1\n1 70\n",
+        );
+        let f = folded(&g, EventKind::Ir).unwrap();
+        assert_eq!(
+            f,
+            "c::run 1\nc::run;c::bench 2\nc::run;c::bench;c::fib 8\n\
+             c::run;c::bench;c::fib;c::fib 30\n"
+        );
+        assert_eq!(sum(&f), 41);
+    }
+
+    #[test]
+    fn a_shared_callee_is_split_by_its_callers_costs() {
+        let g = graph(
+            "events: Ir\nfn=(1) m\n1 1\ncfn=(2) a\ncalls=1 1\n1 31\ncfn=(3) b\ncalls=1 1\n1 11\n\
+             fn=(2)\n1 1\ncfn=(4) leaf\ncalls=1 1\n1 30\nfn=(3)\n1 1\ncfn=(4)\ncalls=1 1\n1 10\n\
+             fn=(4)\n1 40\n",
+        );
+        let f = folded(&g, EventKind::Ir).unwrap();
+        assert_eq!(f, "m 1\nm;a 1\nm;a;leaf 30\nm;b 1\nm;b;leaf 10\n");
+    }
+
+    #[test]
+    fn rounding_keeps_the_total() {
+        let paths = vec![(vec![0], 1.0), (vec![1], 1.0), (vec![2], 1.0)];
+        let counts: Vec<u64> = apportion(10, &paths).into_iter().map(|p| p.1).collect();
+        assert_eq!(counts, [4, 3, 3]);
+    }
+
+    #[test]
+    fn names_lose_the_recursion_suffix_only() {
+        assert_eq!(display_name("c::fib'2"), "c::fib");
+        assert_eq!(display_name("<T as c::A<'a>>::f"), "<T as c::A<'a>>::f");
+        assert_eq!(display_name("a;b"), "a:b");
+    }
+
+    #[test]
+    fn a_missing_event_is_an_error_that_says_so() {
+        let g = graph("events: Ir\nfn=a\n1 1\n");
+        let e = folded(&g, EventKind::Bc).unwrap_err();
+        assert!(e.contains("no Bc"), "{e}");
+    }
+}

@@ -1,0 +1,87 @@
+//! Stage 6 of the pipeline, compare: the difference between two values of a metric.
+//!
+//! Pure functions, shared by the comparison with the previous run and `compare_by_id`; the
+//! [`regression`] limits and the [`flamegraph`]s build on them.
+
+pub mod flamegraph;
+pub mod regression;
+
+/// How a new value relates to an old one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Change {
+    /// No old value to compare with.
+    NoOld,
+    /// Both equal.
+    Same,
+    /// Different: the change in percent of the old value and the factor (`new/old` when it grew,
+    /// `-(old/new)` when it shrank), both infinite when the old (or new) value is zero.
+    Diff {
+        /// `(new - old) / old * 100`.
+        pct: f64,
+        /// `new / old`, or `-(old / new)` for a decrease.
+        factor: f64,
+    },
+}
+
+/// Compares a new value with an optional old one.
+pub fn change(new: u64, old: Option<u64>) -> Change {
+    let Some(old) = old else {
+        return Change::NoOld;
+    };
+    if new == old {
+        return Change::Same;
+    }
+    let (n, o) = (new as f64, old as f64);
+    let pct = if old == 0 {
+        f64::INFINITY
+    } else {
+        (n - o) / o * 100.0
+    };
+    let factor = if new > old {
+        if old == 0 {
+            f64::INFINITY
+        } else {
+            n / o
+        }
+    } else if new == 0 {
+        f64::NEG_INFINITY
+    } else {
+        -(o / n)
+    };
+    Change::Diff { pct, factor }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_in_both_directions() {
+        assert_eq!(change(5, None), Change::NoOld);
+        assert_eq!(change(5, Some(5)), Change::Same);
+        let Change::Diff { pct, factor } = change(2804, Some(1733)) else {
+            panic!()
+        };
+        assert!((pct - 61.8003).abs() < 1e-4);
+        assert!((factor - 1.61800).abs() < 1e-5);
+        let Change::Diff { pct, factor } = change(94, Some(103)) else {
+            panic!()
+        };
+        assert!((pct + 8.73786).abs() < 1e-5);
+        assert!((factor + 1.09574).abs() < 1e-5);
+        assert_eq!(
+            change(3, Some(0)),
+            Change::Diff {
+                pct: f64::INFINITY,
+                factor: f64::INFINITY
+            }
+        );
+        assert_eq!(
+            change(0, Some(3)),
+            Change::Diff {
+                pct: -100.0,
+                factor: f64::NEG_INFINITY
+            }
+        );
+    }
+}

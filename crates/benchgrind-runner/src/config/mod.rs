@@ -1,0 +1,36 @@
+//! Everything users configure, and nothing that runs: library and binary benchmark configs,
+//! the other Valgrind tools, the metrics users name, regression limits, flamegraphs, and how the
+//! four levels (`main!`, group, function, bench) fold into one [`ResolvedConfig`].
+//!
+//! The bottom of the crate: it imports nothing else of it, so every stage can depend on it. The
+//! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
+
+pub mod binary;
+pub mod flamegraph;
+pub mod library;
+pub mod metric;
+pub mod regression;
+pub mod resolve;
+pub mod tool;
+
+pub use binary::{
+    Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Hook,
+    Pipe, Sandbox, Stdin, Stdio,
+};
+pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
+pub use library::LibraryBenchmarkConfig;
+pub use metric::{AnyMetric, EventKind, ToolMetric};
+pub use regression::RegressionConfig;
+pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED};
+pub use tool::{normalize_valgrind_arg, selected, Tool, ToolList, ValgrindTool};
+
+/// Whether a name users give (a baseline's, a binary benchmark's name or id) can be a file name
+/// of its own below the home: letters, digits, `-`, `_` and `.` only, and not `.` or `..`.
+pub fn is_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && name != "."
+        && name != ".."
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}

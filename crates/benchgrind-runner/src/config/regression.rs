@@ -1,0 +1,178 @@
+//! Regression limits: which changes of which metrics fail a run, and their text form
+//! (`--regression`).
+//!
+//! A relative limit is a percentage of the old value (`+5` fails a rise over 5%, `-5` a fall
+//! under -5%); an absolute limit caps the new value whatever the old one was. Checking them is
+//! [`crate::compare::regression`]'s.
+
+use std::str::FromStr;
+
+use super::metric::{AnyMetric, EventKind, ToolMetric};
+
+/// Limits over which a benchmark counts as regressed.
+///
+/// ```rust
+/// use benchgrind_runner::{EventKind, RegressionConfig};
+///
+/// let mut config = RegressionConfig::default();
+/// config
+///     .limits([(EventKind::Ir, 5.0), (EventKind::EstimatedCycles, 10.0)])
+///     .hard_limits([(EventKind::Ir, 1_000_000)])
+///     .fail_fast(true);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RegressionConfig {
+    pub(crate) limits: Vec<(EventKind, f64)>,
+    pub(crate) hard_limits: Vec<(EventKind, u64)>,
+    pub(crate) fail_fast: Option<bool>,
+    pub(crate) tool_limits: Vec<(ToolMetric, f64)>,
+    pub(crate) tool_hard_limits: Vec<(ToolMetric, u64)>,
+}
+
+impl RegressionConfig {
+    /// Relative limits in percent of the old value; a negative limit fails a fall below it.
+    /// Without any limit, a config checks `Ir` at +10%.
+    pub fn limits<I: IntoIterator<Item = (EventKind, f64)>>(&mut self, limits: I) -> &mut Self {
+        self.limits.extend(limits);
+        self
+    }
+
+    /// Absolute caps on new values, checked even on a first run.
+    pub fn hard_limits<I: IntoIterator<Item = (EventKind, u64)>>(
+        &mut self,
+        limits: I,
+    ) -> &mut Self {
+        self.hard_limits.extend(limits);
+        self
+    }
+
+    /// Relative limits on the values of the other tools (DHAT's `TotalBytes`, Memcheck's
+    /// `Errors`, ...), in percent of the previous run's or the baseline's value.
+    pub fn tool_limits<I: IntoIterator<Item = (ToolMetric, f64)>>(
+        &mut self,
+        limits: I,
+    ) -> &mut Self {
+        self.tool_limits.extend(limits);
+        self
+    }
+
+    /// Absolute caps on the values of the other tools, checked even on a first run.
+    pub fn tool_hard_limits<I: IntoIterator<Item = (ToolMetric, u64)>>(
+        &mut self,
+        limits: I,
+    ) -> &mut Self {
+        self.tool_hard_limits.extend(limits);
+        self
+    }
+
+    /// Stop the run at the first regression instead of measuring the remaining benchmarks.
+    pub fn fail_fast(&mut self, value: bool) -> &mut Self {
+        self.fail_fast = Some(value);
+        self
+    }
+
+    /// The relative limits in force: the configured ones, else (when no limit at all is
+    /// configured, of Callgrind or another tool) `Ir` at +10%.
+    pub fn effective_limits(&self) -> Vec<(EventKind, f64)> {
+        if self.is_empty() {
+            vec![(EventKind::Ir, 10.0)]
+        } else {
+            self.limits.clone()
+        }
+    }
+
+    /// Whether the run stops at the first regression.
+    pub fn is_fail_fast(&self) -> bool {
+        self.fail_fast.unwrap_or(false)
+    }
+}
+
+impl From<&mut RegressionConfig> for RegressionConfig {
+    fn from(value: &mut RegressionConfig) -> Self {
+        value.clone()
+    }
+}
+
+impl RegressionConfig {
+    /// Whether no limit at all is configured, of Callgrind or another tool.
+    fn is_empty(&self) -> bool {
+        self.limits.is_empty()
+            && self.hard_limits.is_empty()
+            && self.tool_limits.is_empty()
+            && self.tool_hard_limits.is_empty()
+    }
+}
+
+impl FromStr for RegressionConfig {
+    type Err = String;
+
+    /// Parses `--regression`: `ir=5%,estimatedcycles=-10` (the `%` is optional), or an absolute
+    /// cap as `ir<=1000000`. Metric names are matched without case.
+    fn from_str(text: &str) -> Result<RegressionConfig, String> {
+        let mut config = RegressionConfig::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if let Some((name, cap)) = part.split_once("<=") {
+                let metric = name.parse::<AnyMetric>()?;
+                let cap = cap
+                    .trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("`{part}`: `{}` is not a whole number", cap.trim()))?;
+                match metric {
+                    AnyMetric::Event(event) => config.hard_limits.push((event, cap)),
+                    AnyMetric::Tool(tool) => config.tool_hard_limits.push((tool, cap)),
+                }
+            } else if let Some((name, pct)) = part.split_once('=') {
+                let metric = name.parse::<AnyMetric>()?;
+                let pct = pct.trim().trim_end_matches('%');
+                let pct = pct
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|p| p.is_finite())
+                    .ok_or_else(|| format!("`{part}`: `{pct}` is not a percentage"))?;
+                match metric {
+                    AnyMetric::Event(event) => config.limits.push((event, pct)),
+                    AnyMetric::Tool(tool) => config.tool_limits.push((tool, pct)),
+                }
+            } else {
+                return Err(format!(
+                    "`{part}` is not a limit; write METRIC=PERCENT (ir=5%) or METRIC<=COUNT"
+                ));
+            }
+        }
+        if config.is_empty() {
+            return Err("no limit given; write for example ir=5%".into());
+        }
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_spec(text: &str) -> Result<RegressionConfig, String> {
+        text.parse()
+    }
+
+    #[test]
+    fn specs_from_the_command_line() {
+        let c = parse_spec("ir=5%, EstimatedCycles=-10,l1hits<=500").unwrap();
+        assert_eq!(
+            c.limits,
+            vec![(EventKind::Ir, 5.0), (EventKind::EstimatedCycles, -10.0)]
+        );
+        assert_eq!(c.hard_limits, vec![(EventKind::L1hits, 500)]);
+        let c = parse_spec("totalbytes=2%,errors<=0").unwrap();
+        assert_eq!(c.tool_limits, vec![(ToolMetric::TotalBytes, 2.0)]);
+        assert_eq!(c.tool_hard_limits, vec![(ToolMetric::Errors, 0)]);
+        assert!(c.effective_limits().is_empty(), "no default Ir limit then");
+        assert!(parse_spec("ir=five")
+            .unwrap_err()
+            .contains("`five` is not a percentage"));
+        assert!(parse_spec("instructions=5")
+            .unwrap_err()
+            .contains("unknown metric"));
+        assert!(parse_spec("ir").unwrap_err().contains("METRIC=PERCENT"));
+        assert!(parse_spec("").is_err());
+    }
+}

@@ -1,0 +1,133 @@
+//! How the four levels of configuration (`main!`, group, function, bench) fold into the
+//! configuration one benchmark runs with.
+
+use std::ffi::OsString;
+
+use super::flamegraph::FlamegraphConfig;
+use super::library::LibraryBenchmarkConfig;
+use super::regression::RegressionConfig;
+use super::tool::Tool;
+
+/// The seed of the fixed stream of random bytes unless one is configured.
+pub const DEFAULT_SEED: u64 = 0;
+
+/// The configuration one benchmark runs with, all levels folded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedConfig {
+    /// Callgrind arguments from the code, most general first.
+    pub raw_callgrind_args: Vec<String>,
+    /// Environment entries in order; `None` values pass the harness' value through.
+    pub envs: Vec<(OsString, Option<OsString>)>,
+    /// Whether the environment is cleared first.
+    pub env_clear: bool,
+    /// The regression limits, if any level set them.
+    pub regression: Option<RegressionConfig>,
+    /// Whether the benchmark process' random bytes come from a fixed stream.
+    pub deterministic_random: bool,
+    /// The seed of that stream.
+    pub random_seed: u64,
+    /// The other tools, one per kind, the most specific level's (disabled ones included).
+    pub tools: Vec<Tool>,
+    /// The flamegraphs, if any level asked for them.
+    pub flamegraph: Option<FlamegraphConfig>,
+}
+
+/// Folds the levels, most general first (main, group, function, bench).
+pub fn resolve<'a, I>(levels: I) -> ResolvedConfig
+where
+    I: IntoIterator<Item = Option<&'a LibraryBenchmarkConfig>>,
+{
+    let mut out = ResolvedConfig {
+        raw_callgrind_args: Vec::new(),
+        envs: Vec::new(),
+        env_clear: true,
+        regression: None,
+        deterministic_random: true,
+        random_seed: DEFAULT_SEED,
+        tools: Vec::new(),
+        flamegraph: None,
+    };
+    for level in levels.into_iter().flatten() {
+        if let Some(on) = level.deterministic_random {
+            out.deterministic_random = on;
+        }
+        if let Some(seed) = level.random_seed {
+            out.random_seed = seed;
+        }
+        out.raw_callgrind_args
+            .extend(level.raw_callgrind_args.iter().cloned());
+        out.envs.extend(level.envs.iter().cloned());
+        if let Some(clear) = level.env_clear {
+            out.env_clear = clear;
+        }
+        if let Some(regression) = &level.regression {
+            out.regression = Some(regression.clone());
+        }
+        for tool in &level.tools {
+            out.tools.retain(|t| t.kind() != tool.kind());
+            out.tools.push(tool.clone());
+        }
+        if let Some(flamegraph) = &level.flamegraph {
+            out.flamegraph = Some(flamegraph.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specific_levels_override_values_and_lists_add_up() {
+        let mut main = LibraryBenchmarkConfig::default();
+        main.env("A", "1").raw_callgrind_args(["cache-sim=no"]);
+        let mut group = LibraryBenchmarkConfig::default();
+        group.env_clear(false).env("B", "2");
+        let mut bench = LibraryBenchmarkConfig::default();
+        bench.env_clear(true).pass_through_env("HOME");
+
+        let r = resolve([Some(&main), Some(&group), None, Some(&bench)]);
+        assert!(r.env_clear);
+        assert_eq!(r.raw_callgrind_args, vec!["--cache-sim=no"]);
+        let keys: Vec<_> = r.envs.iter().map(|(k, _)| k.to_str().unwrap()).collect();
+        assert_eq!(keys, ["A", "B", "HOME"]);
+
+        let r = resolve([Some(&main), Some(&group)]);
+        assert!(!r.env_clear);
+        let r = resolve([None, None]);
+        assert!(r.env_clear);
+    }
+
+    #[test]
+    fn random_bytes_are_deterministic_by_default_and_levels_override() {
+        let random = |levels: &[&LibraryBenchmarkConfig]| {
+            let r = resolve(levels.iter().copied().map(Some));
+            (r.deterministic_random, r.random_seed)
+        };
+        assert_eq!(random(&[]), (true, DEFAULT_SEED));
+        let mut off = LibraryBenchmarkConfig::default();
+        off.deterministic_random(false);
+        let mut seeded = LibraryBenchmarkConfig::default();
+        seeded.random_seed(9);
+        let mut on = LibraryBenchmarkConfig::default();
+        on.deterministic_random(true);
+        assert_eq!(random(&[&seeded, &off]), (false, 9));
+        assert_eq!(random(&[&off, &seeded]), (false, 9));
+        assert_eq!(random(&[&off, &seeded, &on]), (true, 9));
+    }
+
+    #[test]
+    fn a_specific_levels_tool_replaces_the_general_one() {
+        use crate::config::ValgrindTool;
+        let mut main = LibraryBenchmarkConfig::default();
+        main.tool(Tool::new(ValgrindTool::DHAT))
+            .tool(Tool::new(ValgrindTool::Memcheck));
+        let mut bench = LibraryBenchmarkConfig::default();
+        bench.tool(Tool::new(ValgrindTool::Memcheck).args(["--error-exitcode=0"]));
+        let r = resolve([Some(&main), Some(&bench)]);
+        assert_eq!(r.tools.len(), 2);
+        assert_eq!(r.tools[0].kind(), ValgrindTool::DHAT);
+        assert_eq!(r.tools[1].args, ["--error-exitcode=0"]);
+    }
+}

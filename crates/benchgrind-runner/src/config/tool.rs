@@ -1,0 +1,286 @@
+//! The Valgrind tools users can ask for besides Callgrind ([`Tool`]), their names, and the
+//! `--tools` list ([`ToolList`]). Running them is [`crate::execute`]'s; reading their files
+//! [`crate::metrics`]'.
+
+use std::str::FromStr;
+
+/// A Valgrind tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(clippy::upper_case_acronyms)]
+pub enum ValgrindTool {
+    /// Instruction counts and the cache simulation; always runs, as the primary tool.
+    Callgrind,
+    /// Memory errors: uninitialised values, invalid accesses, leaks.
+    Memcheck,
+    /// Data races and lock order problems.
+    Helgrind,
+    /// Data races, another detector.
+    DRD,
+    /// Heap profile over time.
+    Massif,
+    /// Heap use per allocation site: bytes, blocks, lifetimes, accesses.
+    DHAT,
+    /// Basic block vectors (`exp-bbv`), for SimPoint.
+    BBV,
+    /// The cache simulation without call graph.
+    Cachegrind,
+}
+
+impl ValgrindTool {
+    /// Every tool besides Callgrind, in the order they run.
+    pub const OTHERS: [ValgrindTool; 7] = [
+        ValgrindTool::DHAT,
+        ValgrindTool::Massif,
+        ValgrindTool::Memcheck,
+        ValgrindTool::Helgrind,
+        ValgrindTool::DRD,
+        ValgrindTool::BBV,
+        ValgrindTool::Cachegrind,
+    ];
+
+    /// The lower-case name used in file names, `--tools` and JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            ValgrindTool::Callgrind => "callgrind",
+            ValgrindTool::Memcheck => "memcheck",
+            ValgrindTool::Helgrind => "helgrind",
+            ValgrindTool::DRD => "drd",
+            ValgrindTool::Massif => "massif",
+            ValgrindTool::DHAT => "dhat",
+            ValgrindTool::BBV => "bbv",
+            ValgrindTool::Cachegrind => "cachegrind",
+        }
+    }
+
+    /// The name as Valgrind's `--tool=` wants it.
+    pub fn valgrind_name(self) -> &'static str {
+        match self {
+            ValgrindTool::BBV => "exp-bbv",
+            other => other.id(),
+        }
+    }
+
+    /// The name in the report.
+    pub fn title(self) -> &'static str {
+        match self {
+            ValgrindTool::Callgrind => "Callgrind",
+            ValgrindTool::Memcheck => "Memcheck",
+            ValgrindTool::Helgrind => "Helgrind",
+            ValgrindTool::DRD => "DRD",
+            ValgrindTool::Massif => "Massif",
+            ValgrindTool::DHAT => "DHAT",
+            ValgrindTool::BBV => "BBV",
+            ValgrindTool::Cachegrind => "Cachegrind",
+        }
+    }
+
+    /// The tool of a name (`dhat`, `DHAT`, `exp-bbv`), without regard to case.
+    pub fn from_name(name: &str) -> Option<ValgrindTool> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("exp-bbv") {
+            return Some(ValgrindTool::BBV);
+        }
+        std::iter::once(ValgrindTool::Callgrind)
+            .chain(Self::OTHERS)
+            .find(|t| t.id().eq_ignore_ascii_case(name))
+    }
+
+    /// Whether the tool ends with an `ERROR SUMMARY` (and so takes `--error-exitcode`).
+    pub fn reports_errors(self) -> bool {
+        matches!(
+            self,
+            ValgrindTool::Memcheck | ValgrindTool::Helgrind | ValgrindTool::DRD
+        )
+    }
+
+    /// The tool's output file besides the log, if it writes one.
+    pub fn out_file(self) -> Option<&'static str> {
+        match self {
+            ValgrindTool::DHAT => Some("dhat.out"),
+            ValgrindTool::Massif => Some("massif.out"),
+            ValgrindTool::BBV => Some("bbv.out"),
+            ValgrindTool::Cachegrind => Some("cachegrind.out"),
+            _ => None,
+        }
+    }
+
+    /// The log file's name.
+    pub fn log_file(self) -> String {
+        format!("{}.log", self.id())
+    }
+
+    /// The files a run leaves, all rotated together.
+    pub fn files(self) -> Vec<String> {
+        let mut files = vec![self.log_file()];
+        files.extend(self.out_file().map(String::from));
+        if self == ValgrindTool::BBV {
+            files.push("bbv.pc.out".into());
+        }
+        files
+    }
+
+    /// The file the metrics are read from (and the one saved as a baseline).
+    pub fn metrics_file(self) -> String {
+        self.out_file()
+            .map_or_else(|| self.log_file(), String::from)
+    }
+}
+
+/// Valgrind accepts only `--name=value`; users often leave the dashes out.
+pub fn normalize_valgrind_arg(arg: &str) -> String {
+    let arg = arg.trim();
+    if arg.starts_with('-') {
+        arg.to_owned()
+    } else {
+        format!("--{arg}")
+    }
+}
+
+/// Runs a Valgrind tool besides Callgrind, with its own arguments.
+///
+/// ```rust
+/// use benchgrind_runner::{LibraryBenchmarkConfig, Tool, ValgrindTool};
+///
+/// let mut config = LibraryBenchmarkConfig::default();
+/// config
+///     .tool(Tool::new(ValgrindTool::DHAT))
+///     .tool(Tool::new(ValgrindTool::Memcheck).args(["--error-exitcode=0"]));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tool {
+    pub(crate) kind: ValgrindTool,
+    pub(crate) enable: bool,
+    pub(crate) args: Vec<String>,
+}
+
+impl Tool {
+    /// The tool with its default arguments.
+    pub fn new(kind: ValgrindTool) -> Tool {
+        Tool {
+            kind,
+            enable: true,
+            args: Vec::new(),
+        }
+    }
+
+    /// Adds Valgrind arguments for this tool, with or without the leading `--`. They come after
+    /// benchgrind's defaults (so `--error-exitcode=0` replaces the default of 201); the output
+    /// file options are benchgrind's and cannot be moved.
+    pub fn args<I, T>(mut self, args: I) -> Tool
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<str>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| normalize_valgrind_arg(a.as_ref())));
+        self
+    }
+
+    /// Switches a tool that a more general level enabled off (or on again).
+    pub fn enable(mut self, value: bool) -> Tool {
+        self.enable = value;
+        self
+    }
+
+    /// Which tool.
+    pub fn kind(&self) -> ValgrindTool {
+        self.kind
+    }
+}
+
+impl FromStr for ValgrindTool {
+    type Err = String;
+
+    /// A tool by name (`dhat`, `DHAT`, `exp-bbv`), without regard to case.
+    fn from_str(name: &str) -> Result<ValgrindTool, String> {
+        ValgrindTool::from_name(name).ok_or_else(|| {
+            format!(
+                "unknown tool `{}`; use any of: {}",
+                name.trim(),
+                ValgrindTool::OTHERS.map(ValgrindTool::id).join(", ")
+            )
+        })
+    }
+}
+
+/// The tools of `--tools=dhat,memcheck`: each once, in the order given; never Callgrind.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ToolList(pub Vec<ValgrindTool>);
+
+impl FromStr for ToolList {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ToolList, String> {
+        let mut tools = Vec::new();
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let tool: ValgrindTool = name.parse()?;
+            if tool == ValgrindTool::Callgrind {
+                return Err("callgrind always runs; list only the other tools".into());
+            }
+            if !tools.contains(&tool) {
+                tools.push(tool);
+            }
+        }
+        Ok(ToolList(tools))
+    }
+}
+
+/// The tools one benchmark runs: those of its configuration, then those of `--tools` that the
+/// configuration does not name; disabled ones left out.
+pub fn selected(config_tools: &[Tool], cli_tools: &[ValgrindTool]) -> Vec<Tool> {
+    let mut tools: Vec<Tool> = config_tools.iter().filter(|t| t.enable).cloned().collect();
+    for &kind in cli_tools {
+        if !config_tools.iter().any(|t| t.kind == kind) {
+            tools.push(Tool::new(kind));
+        }
+    }
+    tools.sort_by_key(|t| ValgrindTool::OTHERS.iter().position(|k| *k == t.kind));
+    tools
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ToolMetric;
+
+    fn parse_tool_list(text: &str) -> Result<Vec<ValgrindTool>, String> {
+        text.parse::<ToolList>().map(|l| l.0)
+    }
+
+    #[test]
+    fn names_and_tool_lists() {
+        assert_eq!(ValgrindTool::from_name("DHAT"), Some(ValgrindTool::DHAT));
+        assert_eq!(ValgrindTool::from_name("exp-bbv"), Some(ValgrindTool::BBV));
+        assert_eq!(
+            parse_tool_list("dhat, memcheck,dhat").unwrap(),
+            vec![ValgrindTool::DHAT, ValgrindTool::Memcheck]
+        );
+        assert!(parse_tool_list("callgrind").is_err());
+        assert!(parse_tool_list("dhatt")
+            .unwrap_err()
+            .contains("unknown tool `dhatt`"));
+        assert_eq!(
+            ToolMetric::from_name("totalbytes"),
+            Some(ToolMetric::TotalBytes)
+        );
+    }
+
+    #[test]
+    fn config_tools_come_first_and_disabled_ones_stay_off() {
+        let config = [
+            Tool::new(ValgrindTool::Memcheck).args(["--leak-check=full"]),
+            Tool::new(ValgrindTool::Massif).enable(false),
+        ];
+        let tools = selected(
+            &config,
+            &[
+                ValgrindTool::DHAT,
+                ValgrindTool::Memcheck,
+                ValgrindTool::Massif,
+            ],
+        );
+        let kinds: Vec<_> = tools.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [ValgrindTool::DHAT, ValgrindTool::Memcheck]);
+        assert_eq!(tools[1].args, ["--leak-check=full"]);
+    }
+}

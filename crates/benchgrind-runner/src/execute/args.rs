@@ -1,0 +1,126 @@
+//! The Valgrind command lines: Callgrind's for a job, and the other tools' (DHAT, Massif, BBV,
+//! Memcheck, Helgrind, DRD, Cachegrind), each with benchgrind's defaults first, the user's
+//! arguments next, and the output files last, so that no user argument can move the files the
+//! runner reads.
+
+use crate::client_request::SUPPORTED;
+use crate::config::{Tool, ValgrindTool};
+use crate::plan::{Job, JobKind};
+use crate::protocol::FALLBACK_SYMBOL;
+use crate::store::{BenchPaths, Which};
+
+/// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
+/// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
+pub const CACHE_GEOMETRY: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+
+/// The Valgrind arguments of a job, but for its files ([`file_args`]): benchgrind's, the
+/// config's, then `--callgrind-args` of the command line.
+pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
+    let mut args = vec!["--tool=callgrind".to_owned()];
+    match &job.kind {
+        JobKind::Library(_) if SUPPORTED => {
+            // Start-up, the runtime and setup run uninstrumented; the bench's client requests
+            // start instrumentation and collection around the body only.
+            args.push("--instr-atstart=no".into());
+            args.push("--collect-atstart=no".into());
+        }
+        JobKind::Library(_) => {
+            args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));
+            args.push("--collect-atstart=no".into());
+        }
+        JobKind::Binary(binary) => {
+            // The whole process, or only the entry point and what it calls.
+            if let Some(entry) = &binary.entry_point {
+                args.push(format!("--toggle-collect={entry}"));
+                args.push("--collect-atstart=no".into());
+            }
+        }
+    }
+    args.push("--cache-sim=yes".into());
+    args.extend(CACHE_GEOMETRY.map(String::from));
+    args.extend(job.config.raw_callgrind_args.iter().cloned());
+    args.extend(cli_args.iter().cloned());
+    args
+}
+
+/// Where Valgrind writes a job's profile and log: after all other arguments, so that no
+/// user argument can move the files the runner reads.
+pub fn file_args(job: &Job) -> [String; 2] {
+    let file = |name, which| job.paths.file(name, which).display().to_string();
+    [
+        format!("--callgrind-out-file={}", file("callgrind.out", Which::New)),
+        format!("--log-file={}", file("callgrind.log", Which::New)),
+    ]
+}
+
+/// The arguments benchgrind gives a tool, before the user's.
+fn default_args(tool: ValgrindTool) -> Vec<String> {
+    let mut args = Vec::new();
+    if tool.reports_errors() {
+        // Errors fail the benchmark; users restore Valgrind's 0 with their own argument.
+        args.push("--error-exitcode=201".to_owned());
+    }
+    match tool {
+        // Stacks long enough to reach the benchmark function from inside the allocator (inlined
+        // frames count): the restriction to the benchmark looks for it in every stack.
+        ValgrindTool::DHAT => args.push("--num-callers=500".into()),
+        ValgrindTool::Cachegrind => {
+            args.extend(CACHE_GEOMETRY.map(String::from));
+        }
+        _ => {}
+    }
+    args
+}
+
+/// The complete Valgrind arguments of one tool run (without the program).
+pub fn tool_args(tool: &Tool, paths: &BenchPaths) -> Vec<String> {
+    let kind = tool.kind;
+    let mut args = vec![format!("--tool={}", kind.valgrind_name())];
+    args.extend(default_args(kind));
+    args.extend(tool.args.iter().cloned());
+    // Last, so that no user argument can move the files the runner reads.
+    let file = |name: &str| paths.file(name, Which::New).display().to_string();
+    match kind {
+        ValgrindTool::DHAT => args.push(format!("--dhat-out-file={}", file("dhat.out"))),
+        ValgrindTool::Massif => args.push(format!("--massif-out-file={}", file("massif.out"))),
+        ValgrindTool::Cachegrind => {
+            args.push(format!("--cachegrind-out-file={}", file("cachegrind.out")));
+        }
+        ValgrindTool::BBV => {
+            args.push(format!("--bb-out-file={}", file("bbv.out")));
+            args.push(format!("--pc-out-file={}", file("bbv.pc.out")));
+        }
+        _ => {}
+    }
+    args.push(format!("--log-file={}", file(&kind.log_file())));
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn error_tools_fail_by_default_and_users_override_it() {
+        let paths = BenchPaths {
+            dir: PathBuf::from("/b"),
+        };
+        let args = tool_args(&Tool::new(ValgrindTool::Memcheck), &paths);
+        assert_eq!(
+            args,
+            [
+                "--tool=memcheck",
+                "--error-exitcode=201",
+                "--log-file=/b/memcheck.log.new"
+            ]
+        );
+        let tool = Tool::new(ValgrindTool::Memcheck).args(["error-exitcode=0"]);
+        let args = tool_args(&tool, &paths);
+        let last = args.iter().rposition(|a| a.starts_with("--error-exitcode"));
+        assert_eq!(args[last.unwrap()], "--error-exitcode=0");
+        let args = tool_args(&Tool::new(ValgrindTool::BBV), &paths);
+        assert_eq!(args[0], "--tool=exp-bbv");
+        assert!(args.contains(&"--pc-out-file=/b/bbv.pc.out.new".to_owned()));
+    }
+}

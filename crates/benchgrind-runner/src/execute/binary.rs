@@ -1,0 +1,398 @@
+//! Stage 3 for binary benchmarks: the sandbox, setup and teardown in a child process of the
+//! bench binary, and the command itself under Valgrind, with its streams and expected exit.
+//!
+//! Hooks run in their own process (the bench binary with [`HOOK_FLAG`]) so that
+//! they can work in the sandbox and feed the command's stdin without the harness changing its
+//! own working directory.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio as StdStdio};
+
+use super::args::{file_args, tool_args};
+use super::ended::{describe_end, valgrind_error};
+use super::sandbox::SandboxDir;
+use super::{Captured, ProcessExecutor, Status};
+use crate::cli::LogLevel;
+use crate::config::{ExitWith, Pipe, Stdin, Stdio, Tool};
+use crate::plan::{BinaryJob, Job};
+use crate::protocol::{HOOK_FLAG, RANDOM_SEED_ENV, WORKSPACE_ROOT_ENV};
+use crate::store::Which;
+
+/// How many lines of the command's stderr a failure shows.
+const STDERR_TAIL: usize = 10;
+
+/// Runs one binary benchmark: sandbox, setup, command, teardown.
+pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> (Status, Captured) {
+    let files = Files {
+        valgrind_args: None,
+        expected: Some(job.paths.file("callgrind.out", Which::New)),
+        log: job.paths.file("callgrind.log", Which::New),
+    };
+    run_captured(exec, job, binary, &files)
+}
+
+/// Runs one binary benchmark under another tool: the same setup, command and teardown.
+pub(crate) fn run_tool(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    tool: &Tool,
+) -> (Status, Captured) {
+    let kind = tool.kind();
+    let files = Files {
+        valgrind_args: Some(tool_args(tool, &job.paths)),
+        expected: kind.out_file().map(|f| job.paths.file(f, Which::New)),
+        log: job.paths.file(&kind.log_file(), Which::New),
+    };
+    run_captured(exec, job, binary, &files)
+}
+
+/// [`run_inner`] with what its processes printed, in the order they ran.
+fn run_captured(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    files: &Files,
+) -> (Status, Captured) {
+    let mut captured = Captured::default();
+    let status = match run_inner(exec, job, binary, files, &mut captured) {
+        Ok(()) => Status::Ok,
+        Err(reason) => Status::Failed(reason),
+    };
+    (status, captured)
+}
+
+/// What a run under one tool writes.
+struct Files {
+    /// The tool's complete Valgrind arguments, or `None` for Callgrind's.
+    valgrind_args: Option<Vec<String>>,
+    /// The output file that must exist afterwards, if the tool writes one.
+    expected: Option<PathBuf>,
+    /// Valgrind's log.
+    log: PathBuf,
+}
+
+fn run_inner(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    files: &Files,
+    captured: &mut Captured,
+) -> Result<(), String> {
+    std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
+        format!(
+            "cannot create the output directory {}: {e}",
+            job.paths.dir.display()
+        )
+    })?;
+    // Removed when this function returns, whatever happened.
+    let sandbox = match &binary.sandbox {
+        Some(config) => Some(SandboxDir::create(config, &exec.workspace_root)?),
+        None => None,
+    };
+    let base = sandbox
+        .as_ref()
+        .map_or(exec.cwd.clone(), |s| s.path.clone());
+    let command = &binary.command;
+    let cwd = match &command.current_dir {
+        Some(dir) => base.join(dir),
+        None => base.clone(),
+    };
+    let piped_from_setup = match &command.stdin {
+        Some(Stdin::Setup(pipe)) => Some(*pipe),
+        _ => None,
+    };
+    if let (false, Some(_)) = (binary.setup.is_some(), piped_from_setup) {
+        return Err("the command reads Stdin::Setup, but the bench has no setup".into());
+    }
+    // Everything that can fail is settled before a setup process starts.
+    let mut cmd = measured_command(exec, job, binary, files, &cwd, captured)?;
+    let stdin = stdin(command.stdin.as_ref(), &cwd)?;
+    let mut setup = SetupChild {
+        child: None,
+        pipe: piped_from_setup,
+        other: job.paths.dir.join("setup.other"),
+    };
+    match (piped_from_setup, stdin) {
+        (Some(pipe), _) => {
+            let output = setup.start(hook_command(exec, job, binary, "setup", &base), pipe)?;
+            cmd.stdin(output);
+        }
+        (None, stdin) => {
+            if binary.setup.is_some() {
+                run_hook(exec, job, binary, "setup", &base, captured)?;
+            }
+            cmd.stdin(stdin.expect("not Stdin::Setup"));
+        }
+    }
+    if exec.log >= LogLevel::Debug {
+        eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
+    }
+    let output = cmd
+        .output()
+        .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    setup.finish(&output, captured)?;
+    captured.append(&output.stdout, &output.stderr);
+    check_end(exec, binary, files, &output)?;
+    if binary.teardown.is_some() {
+        run_hook(exec, job, binary, "teardown", &base, captured)?;
+    }
+    drop(sandbox);
+    Ok(())
+}
+
+/// The command under Valgrind (or natively in test mode), with its arguments, environment,
+/// working directory and output streams; notes in `captured` which streams it shows.
+fn measured_command(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    files: &Files,
+    cwd: &Path,
+    captured: &mut Captured,
+) -> Result<Command, String> {
+    let command = &binary.command;
+    let program = resolve_program(&command.program, &exec.cwd)?;
+    let mut cmd = match &files.valgrind_args {
+        None => exec.valgrind_command(job, &file_args(job), &program),
+        Some(args) => exec.command(job, args.clone(), &program),
+    };
+    cmd.args(&command.args).current_dir(cwd);
+    for (key, value) in &command.envs {
+        cmd.env(key, value);
+    }
+    if job.config.deterministic_random {
+        // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
+        cmd.env(RANDOM_SEED_ENV, job.config.random_seed.to_string());
+    }
+    cmd.stdout(output_stdio(command.stdout.as_ref(), cwd)?);
+    cmd.stderr(output_stdio(command.stderr.as_ref(), cwd)?);
+    captured.always_shown = [
+        matches!(command.stdout, Some(Stdio::Inherit)),
+        matches!(command.stderr, Some(Stdio::Inherit)),
+    ];
+    Ok(cmd)
+}
+
+/// Where the command's stdin comes from; `None` for the setup's output.
+fn stdin(given: Option<&Stdin>, cwd: &Path) -> Result<Option<StdStdio>, String> {
+    Ok(match given {
+        Some(Stdin::Inherit) => Some(StdStdio::inherit()),
+        Some(Stdin::Pipe) => Some(StdStdio::piped()),
+        Some(Stdin::File(path)) => {
+            let path = cwd.join(path);
+            Some(StdStdio::from(File::open(&path).map_err(|e| {
+                format!(
+                    "cannot open {} for the command's stdin: {e}",
+                    path.display()
+                )
+            })?))
+        }
+        Some(Stdin::Setup(_)) => None,
+        Some(Stdin::Null) | None => Some(StdStdio::null()),
+    })
+}
+
+/// Whether the command ended as expected: Valgrind did not complain, no signal, the expected
+/// exit code, and the tool's output file written.
+fn check_end(
+    exec: &ProcessExecutor,
+    binary: &BinaryJob,
+    files: &Files,
+    output: &std::process::Output,
+) -> Result<(), String> {
+    let command = &binary.command;
+    let log = std::fs::read_to_string(&files.log).unwrap_or_default();
+    if let Some(complaint) = valgrind_error(&log) {
+        return Err(format!(
+            "Valgrind could not run `{}`: {complaint}",
+            command.display()
+        ));
+    }
+    let Some(code) = output.status.code() else {
+        use std::os::unix::process::ExitStatusExt;
+        return Err(format!(
+            "`{}` was killed by signal {}",
+            command.display(),
+            output.status.signal().unwrap_or(0)
+        ));
+    };
+    if !binary.exit_with.accepts(code) {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(STDERR_TAIL).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        let mut reason = format!(
+            "`{}` exited with code {code}, expected {}",
+            command.display(),
+            match binary.exit_with {
+                ExitWith::Success => "success (0)".to_owned(),
+                ExitWith::Failure => "a failure (not 0)".to_owned(),
+                ExitWith::Code(c) => format!("code {c}"),
+            }
+        );
+        if !tail.is_empty() {
+            reason.push_str("; its stderr ended with:\n    ");
+            reason.push_str(&tail.join("\n    "));
+        }
+        return Err(reason);
+    }
+    if !exec.native && files.expected.as_ref().is_some_and(|f| !f.exists()) {
+        return Err("Valgrind wrote no profile".into());
+    }
+    Ok(())
+}
+
+/// A setup running beside the command, feeding its stdin: killed and reaped if the benchmark
+/// ends early. Its other stream goes to a file: a pipe nobody reads until the end could fill up
+/// and stop the setup, and with it the command waiting for its input.
+struct SetupChild {
+    child: Option<Child>,
+    /// Which of its streams feeds the command, if it runs beside it.
+    pipe: Option<Pipe>,
+    /// Where its other stream goes.
+    other: PathBuf,
+}
+
+impl SetupChild {
+    /// Starts the setup; returns the stream that feeds the command.
+    fn start(&mut self, mut hook: Command, pipe: Pipe) -> Result<StdStdio, String> {
+        let other = File::create(&self.other)
+            .map_err(|e| format!("cannot create {}: {e}", self.other.display()))?;
+        match pipe {
+            Pipe::Stdout => hook.stdout(StdStdio::piped()).stderr(other),
+            Pipe::Stderr => hook.stderr(StdStdio::piped()).stdout(other),
+        };
+        let mut child = hook
+            .spawn()
+            .map_err(|e| format!("cannot start the setup: {e}"))?;
+        let output = match pipe {
+            Pipe::Stdout => child.stdout.take().map(StdStdio::from),
+            Pipe::Stderr => child.stderr.take().map(StdStdio::from),
+        };
+        self.child = Some(child);
+        Ok(output.expect("the setup's output is piped"))
+    }
+
+    /// Waits for the setup after the command ended; its other stream goes into `captured`
+    /// before the command's output. A failed setup fails the benchmark.
+    fn finish(
+        &mut self,
+        output: &std::process::Output,
+        captured: &mut Captured,
+    ) -> Result<(), String> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let status = child
+            .wait()
+            .map_err(|e| format!("cannot wait for the setup: {e}"))?;
+        let other = std::fs::read(&self.other).unwrap_or_default();
+        let _ = std::fs::remove_file(&self.other);
+        match self.pipe {
+            Some(Pipe::Stdout) => captured.append(&[], &other),
+            _ => captured.append(&other, &[]),
+        }
+        if !status.success() {
+            captured.append(&output.stdout, &output.stderr);
+            return Err(hook_failure(
+                "setup",
+                &status,
+                &String::from_utf8_lossy(&other),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for SetupChild {
+    fn drop(&mut self) {
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The bench binary started as a hook process for this bench.
+fn hook_command(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    kind: &str,
+    cwd: &Path,
+) -> Command {
+    let mut cmd = Command::new(&exec.exe);
+    cmd.arg(HOOK_FLAG)
+        .arg(kind)
+        .args(binary.index.map(|i| i.to_string()))
+        .current_dir(cwd)
+        .env(WORKSPACE_ROOT_ENV, &exec.workspace_root)
+        .stdin(StdStdio::null())
+        .stdout(StdStdio::piped())
+        .stderr(StdStdio::piped());
+    if exec.log >= LogLevel::Debug {
+        eprintln!("benchgrind: {} {kind}: {:?}", job.id.full(), cmd);
+    }
+    cmd
+}
+
+fn run_hook(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    kind: &str,
+    cwd: &Path,
+    captured: &mut Captured,
+) -> Result<(), String> {
+    let output = hook_command(exec, job, binary, kind, cwd)
+        .output()
+        .map_err(|e| format!("cannot start the {kind}: {e}"))?;
+    captured.append(&output.stdout, &output.stderr);
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(hook_failure(
+        kind,
+        &output.status,
+        &String::from_utf8_lossy(&output.stderr),
+    ))
+}
+
+fn hook_failure(kind: &str, status: &std::process::ExitStatus, stderr: &str) -> String {
+    format!("the {kind} {}", describe_end(status, stderr))
+}
+
+/// Where one of the command's output streams goes. `Stdio::Inherit` is captured too, and shown
+/// under the benchmark's header: with parallel workers, inheriting the harness' stream would mix
+/// it into other benchmarks' reports.
+fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, String> {
+    Ok(match given {
+        Some(Stdio::Inherit) | Some(Stdio::Pipe) | None => StdStdio::piped(),
+        Some(Stdio::Null) => StdStdio::null(),
+        Some(Stdio::File(path)) => {
+            let path = cwd.join(path);
+            StdStdio::from(File::create(&path).map_err(|e| {
+                format!(
+                    "cannot create {} for the command's output: {e}",
+                    path.display()
+                )
+            })?)
+        }
+    })
+}
+
+/// An absolute path stays; a path with a `/` starts at the package directory; a bare name is
+/// looked up in `PATH` (the harness', since the command's environment may be empty).
+fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, String> {
+    if program.is_absolute() {
+        return Ok(program.to_owned());
+    }
+    if program.components().count() > 1 {
+        return Ok(package_dir.join(program));
+    }
+    let name = program.to_string_lossy();
+    crate::execute::valgrind::find_in_path(&name).ok_or_else(|| {
+        format!("the program `{name}` is not on PATH; give its absolute path to Command::new")
+    })
+}

@@ -1,0 +1,67 @@
+//! How a process ended, in words for the report: a panic message, an exit code or a signal,
+//! and Valgrind's own complaint from its log.
+
+/// How a process that failed ended, for the report: the panic message when its stderr holds
+/// one, else its exit code or signal.
+pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (panic_message(stderr), status.code()) {
+        (Some(panic), _) => format!("panicked: {panic}"),
+        (None, Some(code)) => format!("exited with code {code}"),
+        (None, None) => format!("was killed by signal {}", status.signal().unwrap_or(0)),
+    }
+}
+
+/// The message of a Rust panic in captured stderr: the text after `panicked at <location>:`.
+pub(crate) fn panic_message(stderr: &str) -> Option<String> {
+    let start = stderr.find("panicked at ")?;
+    let rest = &stderr[start..];
+    let mut lines = rest.lines();
+    let first = lines.next()?;
+    let location = first
+        .trim_start_matches("panicked at ")
+        .trim_end_matches(':');
+    let message: Vec<&str> = lines
+        .take_while(|l| !l.starts_with("note: ") && !l.starts_with("stack backtrace"))
+        .collect();
+    Some(format!("{} (at {location})", message.join("\n").trim()))
+}
+
+/// Valgrind's own complaint in a log (an unknown option, a bad value), if any.
+pub(crate) fn valgrind_error(log: &str) -> Option<String> {
+    log.lines()
+        .map(|l| {
+            l.trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
+                .trim()
+        })
+        .find(|l| {
+            l.starts_with("valgrind:")
+                || l.starts_with("Bad option")
+                || l.contains("Unknown option")
+        })
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panic_messages_from_stderr() {
+        let stderr = "\nthread 'main' panicked at benches/x.rs:10:5:\nboom: 3\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            panic_message(stderr).as_deref(),
+            Some("boom: 3 (at benches/x.rs:10:5)")
+        );
+        assert_eq!(panic_message("nothing"), None);
+    }
+
+    #[test]
+    fn valgrind_complaints_from_the_log() {
+        let log = "==12== Callgrind\nvalgrind: Unknown option: --frob=1\n";
+        assert_eq!(
+            valgrind_error(log).as_deref(),
+            Some("valgrind: Unknown option: --frob=1")
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! Stage 3 with a fork server: one Valgrind process per class of benchmarks (same Valgrind
+//! arguments and environment) runs the bench binary as [`crate::measured`]'s server, which forks
+//! a child per benchmark. Valgrind's start-up (about 0.2-0.3 s) is paid once per server instead
+//! of once per benchmark, and every child starts from the same parent state.
+//!
+//! Binary benchmarks and `--isolation=process` go to the [`ProcessExecutor`].
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use std::time::Instant;
+
+use super::ended::{describe_end, valgrind_error};
+use super::{Captured, Executor, ProcessExecutor, RunOutput, Status};
+use crate::cli::LogLevel;
+use crate::config::Tool;
+use crate::plan::{Job, JobKind};
+use crate::protocol::{self, End, CAPTURE_FILES, SERVER_FLAG};
+use crate::store::Which;
+
+/// What makes two benchmarks able to share a server.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Class {
+    args: Vec<String>,
+    envs: Vec<(OsString, Option<OsString>)>,
+    env_clear: bool,
+}
+
+/// A running server.
+struct Server {
+    child: Child,
+    requests: ChildStdin,
+    answers: BufReader<ChildStdout>,
+    /// Where Valgrind writes the children's profiles and logs (`%p` in the names).
+    dir: PathBuf,
+    /// The number of the last request.
+    sequence: u64,
+}
+
+/// Runs library benchmarks in fork servers, everything else in its own process.
+pub struct ForkExecutor {
+    /// Starts Valgrind and runs binary benchmarks.
+    pub process: ProcessExecutor,
+    /// Where server directories are made.
+    pub home: PathBuf,
+    servers: HashMap<Class, Server>,
+}
+
+impl ForkExecutor {
+    /// An executor that starts servers lazily, one per class.
+    pub fn new(process: ProcessExecutor, home: PathBuf) -> ForkExecutor {
+        ForkExecutor {
+            process,
+            home,
+            servers: HashMap::new(),
+        }
+    }
+
+    fn class(&self, job: &Job) -> Class {
+        Class {
+            args: self.process.valgrind_args(job),
+            envs: job.config.envs.clone(),
+            env_clear: job.config.env_clear,
+        }
+    }
+
+    fn start(&self, job: &Job) -> Result<Server, String> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = self.home.join(".servers").join(format!(
+            "{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let files = [
+            format!(
+                "--callgrind-out-file={}",
+                dir.join("callgrind.%p.out").display()
+            ),
+            format!("--log-file={}", dir.join("callgrind.%p.log").display()),
+        ];
+        let mut cmd = self
+            .process
+            .valgrind_command(job, &files, &self.process.exe);
+        cmd.arg(SERVER_FLAG)
+            .current_dir(&self.process.cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if self.process.log >= LogLevel::Debug {
+            eprintln!("benchgrind: server for {}: {:?}", job.id.full(), cmd);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.process.valgrind.display()))?;
+        let requests = child.stdin.take().expect("stdin is piped");
+        let answers = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        Ok(Server {
+            child,
+            requests,
+            answers,
+            dir,
+            sequence: 0,
+        })
+    }
+
+    fn run_in_server(&mut self, job: &Job, index: [usize; 3]) -> (Status, Captured) {
+        let paths = &job.paths;
+        if let Err(e) = std::fs::create_dir_all(&paths.dir) {
+            let reason = format!("cannot create {}: {e}", paths.dir.display());
+            return (Status::Failed(reason), Captured::default());
+        }
+        // Files of an earlier run must not pass for this run's output.
+        for name in CAPTURE_FILES {
+            let _ = std::fs::remove_file(paths.dir.join(name));
+        }
+        let status = self.request(job, index);
+        (status, read_capture(job))
+    }
+
+    /// Has the class's server (started if need be) run the bench at `index`.
+    fn request(&mut self, job: &Job, index: [usize; 3]) -> Status {
+        let paths = &job.paths;
+        let class = self.class(job);
+        if !self.servers.contains_key(&class) {
+            match self.start(job) {
+                Ok(server) => {
+                    self.servers.insert(class.clone(), server);
+                }
+                Err(e) => return Status::Failed(e),
+            }
+        }
+        let server = self.servers.get_mut(&class).expect("just started");
+        let seed = (job.config.deterministic_random).then_some(job.config.random_seed);
+        server.sequence += 1;
+        let seq = server.sequence;
+        let request = protocol::request(seq, index, seed, paths.dir.as_os_str().as_bytes());
+        let mut answer = String::new();
+        let exchanged = server
+            .requests
+            .write_all(&request)
+            .and_then(|()| server.requests.flush())
+            .and_then(|()| server.answers.read_line(&mut answer));
+        let server_dir = server.dir.clone();
+        if !matches!(exchanged, Ok(n) if n > 0) {
+            self.stop(&class);
+            let log = newest_log(&server_dir).unwrap_or_default();
+            return Status::Failed(format!(
+                "the fork server stopped{}",
+                valgrind_error(&log)
+                    .map(|e| format!("; Valgrind said: {e}"))
+                    .unwrap_or_default()
+            ));
+        }
+        let Some(answered) = protocol::parse_answer(&answer) else {
+            self.stop(&class);
+            return Status::Failed(format!("the fork server answered `{}`", answer.trim()));
+        };
+        if answered.seq != seq {
+            // Out of step: nothing it says can be trusted any more.
+            self.stop(&class);
+            return Status::Failed(format!(
+                "the fork server answered request {} to request {seq}",
+                answered.seq
+            ));
+        }
+        let pid = answered.pid;
+        // Each file on its own: a child that crashed before writing its profile still has a log.
+        let moved = |name: &str, ext: &str| {
+            let from = server_dir.join(format!("callgrind.{pid}.{ext}"));
+            std::fs::rename(from, paths.file(name, Which::New))
+        };
+        let _ = moved("callgrind.log", "log");
+        let profile = moved("callgrind.out", "out");
+        match answered.end {
+            End::Exit(0) => match profile {
+                Ok(()) => Status::Ok,
+                Err(e) => Status::Failed(format!("Valgrind wrote no profile: {e}")),
+            },
+            end => {
+                let stderr =
+                    std::fs::read_to_string(paths.dir.join(CAPTURE_FILES[1])).unwrap_or_default();
+                // The server's answer as the wait status it reports.
+                use std::os::unix::process::ExitStatusExt;
+                let status = match end {
+                    End::Signal(signal) => std::process::ExitStatus::from_raw(signal & 0x7f),
+                    End::Exit(code) => std::process::ExitStatus::from_raw((code & 0xff) << 8),
+                };
+                Status::Failed(describe_end(&status, &stderr))
+            }
+        }
+    }
+
+    fn stop(&mut self, class: &Class) {
+        if let Some(mut server) = self.servers.remove(class) {
+            drop(server.requests);
+            let _ = server.child.wait();
+            let _ = std::fs::remove_dir_all(&server.dir);
+        }
+    }
+}
+
+/// What the server's child wrote to its capture files; they stay for the user to read.
+fn read_capture(job: &Job) -> Captured {
+    let [stdout, stderr] =
+        CAPTURE_FILES.map(|name| std::fs::read(job.paths.dir.join(name)).unwrap_or_default());
+    let mut captured = Captured::default();
+    captured.append(&stdout, &stderr);
+    captured
+}
+
+/// The newest log in a server directory, for a server that died.
+fn newest_log(dir: &Path) -> Option<String> {
+    let newest = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".log"))
+        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
+    std::fs::read_to_string(newest.path()).ok()
+}
+
+impl Executor for ForkExecutor {
+    fn run(&mut self, job: &Job) -> RunOutput {
+        match &job.kind {
+            JobKind::Library(index) if crate::client_request::SUPPORTED => {
+                let start = Instant::now();
+                let (status, output) = self.run_in_server(job, *index);
+                RunOutput {
+                    status,
+                    duration: start.elapsed(),
+                    output,
+                }
+            }
+            _ => self.process.run(job),
+        }
+    }
+
+    fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput {
+        self.process.run_tool(job, tool)
+    }
+}
+
+impl Drop for ForkExecutor {
+    fn drop(&mut self) {
+        let classes: Vec<Class> = self.servers.keys().cloned().collect();
+        for class in classes {
+            self.stop(&class);
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Parallel execution: workers, each with its own executor (and so its own fork servers), take
+//! jobs from one queue, longest expected first (the last run's duration), so that one long
+//! benchmark does not leave a core idle at the end. Results come back in completion order; the
+//! caller emits them in plan order.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::execute::Executor;
+use crate::plan::Job;
+
+/// The file holding a benchmark's last duration, in seconds.
+const DURATION_FILE: &str = "duration";
+
+/// The last run's duration of a benchmark, if known.
+pub fn expected_duration(dir: &Path) -> Option<Duration> {
+    let text = std::fs::read_to_string(dir.join(DURATION_FILE)).ok()?;
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// Remembers a benchmark's duration for the next run's ordering.
+pub fn record_duration(dir: &Path, duration: Duration) {
+    let _ = crate::store::write_atomic(
+        &dir.join(DURATION_FILE),
+        format!("{:.6}\n", duration.as_secs_f64()).as_bytes(),
+    );
+}
+
+/// The order in which to start jobs: unknown durations first (in plan order), then the longest.
+pub fn start_order(jobs: &[&Job]) -> Vec<usize> {
+    let mut order: Vec<(usize, Option<Duration>)> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (i, expected_duration(&j.paths.dir)))
+        .collect();
+    order.sort_by(|a, b| match (a.1, b.1) {
+        (None, None) => a.0.cmp(&b.0),
+        (None, Some(_)) => std::cmp::Ordering::Less,
+        (Some(_), None) => std::cmp::Ordering::Greater,
+        (Some(x), Some(y)) => y.cmp(&x).then(a.0.cmp(&b.0)),
+    });
+    order.into_iter().map(|(i, _)| i).collect()
+}
+
+/// Runs `work` for every job on the executors in parallel and hands each result to `emit` in
+/// the main thread as it arrives (with the job's position in `jobs`). `emit` returns `false` to
+/// stop: jobs not yet started are then left out; those already running still finish and are
+/// handed over.
+pub fn run<T, W, E>(jobs: &[&Job], executors: &mut [Box<dyn Executor + Send>], work: W, mut emit: E)
+where
+    T: Send,
+    W: Fn(&Job, &mut dyn Executor) -> T + Sync,
+    E: FnMut(usize, T) -> bool,
+{
+    let queue: Mutex<VecDeque<usize>> = Mutex::new(start_order(jobs).into());
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, T)>();
+    std::thread::scope(|scope| {
+        for executor in executors.iter_mut() {
+            let tx = tx.clone();
+            let (queue, stop, work) = (&queue, &stop, &work);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let next = queue
+                    .lock()
+                    .expect("no worker panics holding it")
+                    .pop_front();
+                let Some(i) = next else {
+                    break;
+                };
+                let result = work(jobs[i], executor.as_mut());
+                if tx.send((i, result)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Jobs already started finish and are handed over even after a stop.
+        for (i, result) in rx {
+            if !emit(i, result) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::resolve;
+    use crate::execute::{RunOutput, Status};
+    use crate::plan::{BenchId, JobKind};
+    use crate::store::BenchPaths;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
+
+    fn job(home: &Path, name: &str, seconds: Option<f64>) -> Job {
+        let paths = BenchPaths::new(home, "p", "f", "g", name, None);
+        std::fs::create_dir_all(&paths.dir).unwrap();
+        if let Some(s) = seconds {
+            record_duration(&paths.dir, Duration::from_secs_f64(s));
+        }
+        Job {
+            group: 0,
+            kind: JobKind::Library([0, 0, 0]),
+            id: BenchId {
+                file: "f".into(),
+                group: "g".into(),
+                function: name.into(),
+                id: None,
+                args: String::new(),
+            },
+            function_path: "",
+            config: resolve([]),
+            paths,
+        }
+    }
+
+    /// Records the order in which jobs start; no Valgrind.
+    struct Recorder(Arc<Mutex<Vec<String>>>, Arc<AtomicUsize>);
+
+    impl Executor for Recorder {
+        fn run(&mut self, job: &Job) -> RunOutput {
+            self.0.lock().unwrap().push(job.id.function.clone());
+            self.1.fetch_add(1, Ordering::SeqCst);
+            RunOutput {
+                status: Status::Ok,
+                duration: Duration::ZERO,
+                output: Default::default(),
+            }
+        }
+
+        fn run_tool(&mut self, job: &Job, _tool: &crate::config::Tool) -> RunOutput {
+            self.run(job)
+        }
+    }
+
+    #[test]
+    fn unknown_first_then_longest_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        let jobs = [
+            job(tmp.path(), "short", Some(0.1)),
+            job(tmp.path(), "new_a", None),
+            job(tmp.path(), "long", Some(3.0)),
+            job(tmp.path(), "new_b", None),
+            job(tmp.path(), "middle", Some(1.0)),
+        ];
+        let refs: Vec<&Job> = jobs.iter().collect();
+        assert_eq!(start_order(&refs), [1, 3, 2, 4, 0]);
+    }
+
+    #[test]
+    fn every_job_runs_once_and_emission_can_stop_the_rest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let jobs: Vec<Job> = (0..20)
+            .map(|i| job(tmp.path(), &format!("j{i}"), None))
+            .collect();
+        let refs: Vec<&Job> = jobs.iter().collect();
+        let started = Arc::new(Mutex::new(Vec::new()));
+        let count = Arc::new(AtomicUsize::new(0));
+        let mut executors: Vec<Box<dyn Executor + Send>> = (0..3)
+            .map(|_| Box::new(Recorder(started.clone(), count.clone())) as Box<dyn Executor + Send>)
+            .collect();
+        let mut seen = Vec::new();
+        run(
+            &refs,
+            &mut executors,
+            |j, e| (j.id.function.clone(), e.run(j).status),
+            |i, r| {
+                seen.push((i, r.0));
+                true
+            },
+        );
+        seen.sort();
+        assert_eq!(seen.len(), 20);
+        assert!(seen
+            .iter()
+            .enumerate()
+            .all(|(n, (i, name))| n == *i && *name == format!("j{i}")));
+
+        // Stopping after the first result: every job that started is still handed over, so the
+        // number handed over is the number started (how many depends on timing).
+        count.store(0, Ordering::SeqCst);
+        let mut emitted = 0;
+        run(
+            &refs,
+            &mut executors,
+            |j, e| e.run(j).status,
+            |_, _| {
+                emitted += 1;
+                false
+            },
+        );
+        assert!(emitted >= 1);
+        assert_eq!(emitted, count.load(Ordering::SeqCst));
+    }
+}

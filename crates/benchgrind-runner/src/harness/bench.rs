@@ -1,0 +1,158 @@
+//! One benchmark, measured (or loaded from a baseline) and related to what it is compared
+//! with: Callgrind's run, its limits, the other tools, the flamegraphs. Runs in a worker thread;
+//! reporting is [`super::emit`]'s.
+
+use std::time::Duration;
+
+use super::baseline::{load, promote_and_save, read_old};
+use super::emit::regression_config;
+use crate::cli::Cli;
+use crate::compare::{flamegraph, regression};
+use crate::execute::{Captured, Executor, Status};
+use crate::metrics::Metrics;
+use crate::parse::callgrind;
+use crate::plan::{Job, JobKind};
+use crate::result::{BenchResult, Outcome, Source};
+use crate::spec::Main;
+use crate::store::Which;
+
+/// Callgrind's files of a run, rotated together.
+const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
+
+/// The new values and those compared with.
+type Values = (Metrics, Option<Metrics>);
+
+/// Measures (or loads) one benchmark and relates it to what it is compared with.
+pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> BenchResult {
+    let compare_with = cli
+        .baseline
+        .clone()
+        .or_else(|| cli.save_baseline.clone())
+        .map_or(Source::PreviousRun, Source::Baseline);
+    let mut result = empty_result(main, job, &compare_with);
+    // Read before the run replaces it: the old call graph of a differential flamegraph.
+    let flame = match (&cli.load_baseline, &job.config.flamegraph) {
+        (None, Some(config)) => {
+            let old = super::baseline::old_file(&job.paths, FILES[0], &compare_with);
+            Some(flamegraph::prepare(
+                config,
+                old.as_deref(),
+                &compare_with.describe(),
+            ))
+        }
+        _ => None,
+    };
+    let measured = match &cli.load_baseline {
+        Some(name) => load_saved(job, name, &compare_with, &mut result),
+        None => measure(job, cli, executor, &compare_with, &mut result),
+    };
+    match measured {
+        Ok((new, old)) => {
+            if let Some(config) = regression_config(cli, job) {
+                result.regressions = regression::check(config, &new, old.as_ref());
+            }
+            result.outcome = Outcome::Measured { new, old };
+        }
+        Err(reason) => result.outcome = Outcome::Failed { reason },
+    }
+    if cli.load_baseline.is_none() && !result.failed() {
+        let limits = regression_config(cli, job);
+        result.tools = super::tools::run_all(job, cli, executor, &compare_with, limits);
+        if let (Some(config), Some(prepared)) = (&job.config.flamegraph, &flame) {
+            let title = format!("{} {}", job.id.path(), job.id.id_and_args());
+            match flamegraph::write(config, &job.paths, title.trim(), prepared) {
+                Ok(files) => result.flamegraphs = files,
+                Err(e) => eprintln!("warning: {}: no flamegraph: {e}", job.id.full()),
+            }
+        }
+    }
+    result
+}
+
+/// The result before anything ran.
+fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
+    BenchResult {
+        package: main.package.to_owned(),
+        id: job.id.clone(),
+        command: match &job.kind {
+            JobKind::Binary(binary) => Some(binary.command.display()),
+            JobKind::Library(_) => None,
+        },
+        outcome: Outcome::Failed {
+            reason: String::new(),
+        },
+        new_source: Source::Run,
+        old_source: compare_with.clone(),
+        regressions: Vec::new(),
+        comparisons: Vec::new(),
+        dir: job.paths.dir.clone(),
+        profile: job.paths.file(FILES[0], Which::Current),
+        log: None,
+        duration: Duration::ZERO,
+        tools: Vec::new(),
+        flamegraphs: Vec::new(),
+        output: Captured::default(),
+    }
+}
+
+/// `--load-baseline`: the new values from a saved baseline.
+fn load_saved(
+    job: &Job,
+    name: &str,
+    compare_with: &Source,
+    result: &mut BenchResult,
+) -> Result<Values, String> {
+    result.new_source = Source::Baseline(name.to_owned());
+    result.profile = job.paths.baseline(name);
+    let new = load(&result.profile, name, job)?;
+    let old = read_old(job, compare_with)?;
+    Ok((new, old))
+}
+
+/// Runs Callgrind on the benchmark; the new profile becomes current.
+fn measure(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    compare_with: &Source,
+    result: &mut BenchResult,
+) -> Result<Values, String> {
+    let paths = &job.paths;
+    // Read what to compare with before the run replaces it, and before spending a Valgrind run
+    // on a comparison that cannot be made.
+    let replaced = match compare_with {
+        Source::Baseline(name) => cli.save_baseline.as_ref() == Some(name),
+        _ => true,
+    };
+    let old = match read_old(job, compare_with) {
+        Ok(old) => old,
+        // The run replaces it: say so and compare with nothing.
+        Err(e) if replaced => {
+            eprintln!(
+                "warning: {}: {e}; it is replaced by this run",
+                job.id.full()
+            );
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    // Leftovers of an earlier run that died must not pass for this run's files.
+    for name in FILES {
+        let _ = std::fs::remove_file(paths.file(name, Which::New));
+    }
+    let output = executor.run(job);
+    result.duration = output.duration;
+    result.output = output.output.shown(cli.nocapture, cli.log);
+    result.log = Some(paths.file(FILES[1], Which::Current));
+    if let Status::Failed(reason) = output.status {
+        // No log when the benchmark failed before Valgrind ran (in setup).
+        result.log = Some(paths.file(FILES[1], Which::New)).filter(|l| l.exists());
+        let _ = std::fs::remove_file(paths.file(FILES[0], Which::New));
+        return Err(reason);
+    }
+    let new =
+        callgrind::parse_file(&paths.file(FILES[0], Which::New)).map_err(|e| e.to_string())?;
+    let files = FILES.map(String::from);
+    promote_and_save(paths, &files, FILES[0], cli.save_baseline.as_deref())?;
+    Ok((Metrics::from_profile(&new), old))
+}

@@ -1,0 +1,121 @@
+//! Reporting each result as it is handed over, in plan order: `compare_by_id` comparisons, the
+//! reporter, the summary file, the run's tally and the recorded duration.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use crate::cli::{Cli, JsonStyle, LogLevel};
+use crate::config::RegressionConfig;
+use crate::execute::schedule::record_duration;
+use crate::plan::Job;
+use crate::report::progress::Progress;
+use crate::report::summary::Summary;
+use crate::report::{Reporter, RunSummary};
+use crate::result::{tool_failure, tool_regressions, BenchResult, Comparison, Outcome};
+use crate::store;
+
+/// Reports results as they are handed over in plan order: `compare_by_id` comparisons, the
+/// reporter, the summary file, the tally and the recorded duration.
+pub(super) struct Emitter<'a> {
+    pub cli: &'a Cli,
+    /// Whether benchmarks run (not with `--load-baseline`), so their durations count.
+    pub runs: bool,
+    pub reporter: &'a mut dyn Reporter,
+    pub out: &'a mut dyn Write,
+    pub progress: &'a mut Progress,
+    pub summary: &'a mut RunSummary,
+    /// The values of earlier benches, by group and id, for `compare_by_id`.
+    pub by_id: HashMap<(usize, String), Vec<Comparison>>,
+}
+
+impl Emitter<'_> {
+    /// Reports one result; returns whether fail-fast asks to stop.
+    pub fn emit(&mut self, job: &Job, mut result: BenchResult, compare_by_id: bool) -> bool {
+        if compare_by_id {
+            self.compare_by_id(job, &mut result);
+        }
+        self.progress.clear();
+        let _ = self.reporter.bench(self.out, &result);
+        let _ = self.out.flush();
+        save_summary(self.cli, job, &result);
+        self.tally(job, &result);
+        self.progress.done(&job.id.full());
+        result.regressed() && fail_fast(self.cli, job)
+    }
+
+    /// Relates the result to the earlier benches of its group with the same id, and keeps it
+    /// for the later ones.
+    fn compare_by_id(&mut self, job: &Job, result: &mut BenchResult) {
+        let (Some(id), Outcome::Measured { new, .. }) = (&job.id.id, &result.outcome) else {
+            return;
+        };
+        let earlier = self.by_id.entry((job.group, id.clone())).or_default();
+        result.comparisons = earlier
+            .iter()
+            .filter(|c| c.function != job.id.function)
+            .cloned()
+            .collect();
+        earlier.push(Comparison {
+            function: job.id.function.clone(),
+            id_and_args: job.id.id_and_args(),
+            metrics: new.clone(),
+        });
+    }
+
+    /// Counts the result in the run's summary, and records its duration for the next run.
+    fn tally(&mut self, job: &Job, result: &BenchResult) {
+        let summary = &mut *self.summary;
+        match &result.outcome {
+            Outcome::Failed { reason } => {
+                summary
+                    .failed
+                    .push((job.id.full(), reason.clone(), result.log.clone()));
+            }
+            Outcome::Measured { .. } => {
+                match tool_failure(&result.tools) {
+                    Some((reason, log)) => {
+                        summary.failed.push((job.id.full(), reason, Some(log)));
+                    }
+                    None => summary.measured += 1,
+                }
+                if self.runs {
+                    record_duration(&job.paths.dir, result.duration);
+                }
+            }
+        }
+        for r in &result.regressions {
+            summary.regressions.push((job.id.full(), r.describe()));
+        }
+        for (tool, r) in tool_regressions(&result.tools) {
+            summary.regressions.push((job.id.full(), r.describe(tool)));
+        }
+    }
+}
+
+/// The limits a benchmark is checked against: `--regression`, else its config's.
+pub(super) fn regression_config<'a>(cli: &'a Cli, job: &'a Job) -> Option<&'a RegressionConfig> {
+    cli.regression.as_ref().or(job.config.regression.as_ref())
+}
+
+/// Whether a regression of this benchmark stops the run.
+fn fail_fast(cli: &Cli, job: &Job) -> bool {
+    cli.regression_fail_fast
+        .unwrap_or_else(|| regression_config(cli, job).is_some_and(|r| r.is_fail_fast()))
+}
+
+/// Writes the benchmark's `summary.json` with `--save-summary`.
+fn save_summary(cli: &Cli, job: &Job, result: &BenchResult) {
+    let Some(style) = cli.save_summary else {
+        return;
+    };
+    let json = Summary::from_result(result).to_json(style == JsonStyle::Pretty);
+    let path = job.paths.summary();
+    let written = std::fs::create_dir_all(&job.paths.dir)
+        .and_then(|()| store::write_atomic(&path, json.as_bytes()));
+    if let Err(e) = written {
+        eprintln!("warning: cannot write {}: {e}", path.display());
+    }
+    if cli.log >= LogLevel::Debug {
+        eprintln!("benchgrind: wrote {}", path.display());
+    }
+}

@@ -1,0 +1,222 @@
+//! The pipeline of a bench binary, end to end, and the only module that knows every stage: the
+//! command line ([`crate::cli`]), the plan ([`crate::plan`]), the executors
+//! ([`crate::execute`]), each benchmark measured and related to its previous run ([`bench`]:
+//! [`crate::parse`], [`crate::metrics`], [`crate::compare`]), the report ([`crate::report`]) and
+//! the exit code. `main!` calls [`run`]; the same binary, started with a flag of
+//! [`crate::protocol`], is a measured process or a hook ([`crate::measured`]).
+
+mod baseline;
+mod bench;
+mod emit;
+mod phases;
+mod test_mode;
+mod tools;
+
+pub use phases::execute_plan;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use crate::cli::{self, Cli, OutputFormat};
+use crate::execute::{self, Mode, Setup};
+use crate::plan::{self, Plan};
+use crate::report::progress::Progress;
+use crate::report::{self, RunSummary};
+use crate::spec::Main;
+use crate::store;
+
+/// Exit codes, decided in one place (`exit_code`, one `match`).
+pub mod exit {
+    /// Every benchmark measured, no limit passed.
+    pub const OK: i32 = 0;
+    /// A benchmark failed, or another error.
+    pub const ERROR: i32 = 1;
+    /// Bad command line or environment.
+    pub const USAGE: i32 = 2;
+    /// A regression limit was passed.
+    pub const REGRESSION: i32 = 3;
+}
+
+/// How a run ended.
+enum End {
+    /// Nothing went wrong (also `--help`, `--list`, nothing selected).
+    Ok,
+    /// Bad command line or environment: the message.
+    Usage(String),
+    /// An error before or instead of measuring: the message.
+    Error(String),
+    /// A benchmark failed (reported already).
+    Failed,
+    /// A limit was passed (reported already).
+    Regressed,
+}
+
+/// Runs the bench binary: a hook process or measured process when started as one, else the
+/// harness.
+pub fn run(main: Main) -> ! {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let end = match crate::measured::hook::hook(&main, &args) {
+        Some(Ok(())) => End::Ok,
+        Some(Err(e)) => {
+            eprintln!("benchgrind: {e}");
+            End::Failed
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let env = |key: &str| std::env::var(key).ok();
+            harness(&main, &args, &env, &mut stdout.lock()).unwrap_or_else(End::Error)
+        }
+    };
+    let code = exit_code(end);
+    let _ = std::io::stdout().flush();
+    std::process::exit(code)
+}
+
+/// The harness with the arguments (without the program name), the environment and the output
+/// given: what [`run`] does in the bench binary, short of exiting; returns the exit code. The
+/// pipeline tests run it with the canned executor (`BENCHGRIND_CANNED`).
+pub fn run_with(
+    main: &Main,
+    args: &[OsString],
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+) -> i32 {
+    let end = harness(main, args, env, out).unwrap_or_else(End::Error);
+    let _ = out.flush();
+    exit_code(end)
+}
+
+/// The exit code of a run, with the message of an error.
+fn exit_code(end: End) -> i32 {
+    match end {
+        End::Ok => exit::OK,
+        End::Usage(message) => {
+            eprintln!("error: {message}\n\n{}", cli::usage());
+            exit::USAGE
+        }
+        End::Error(message) => {
+            eprintln!("error: {message}");
+            exit::ERROR
+        }
+        End::Failed => exit::ERROR,
+        End::Regressed => exit::REGRESSION,
+    }
+}
+
+/// Parse, plan, execute, report into `out`.
+fn harness(
+    main: &Main,
+    args: &[OsString],
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+) -> Result<End, String> {
+    let cli = match cli::parse(args, env) {
+        Ok(cli) => cli,
+        Err(e) => return Ok(End::Usage(e.0)),
+    };
+    if cli.help {
+        let _ = write!(out, "{}", cli::usage());
+        return Ok(End::Ok);
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find the path of this bench binary: {e}"))?;
+    let manifest_dir = PathBuf::from(main.manifest_dir);
+    let plan = plan::plan(main, &cli, home(&cli, &exe, &manifest_dir))?;
+    if cli.list {
+        if !cli.ignored {
+            for job in &plan.jobs {
+                let _ = writeln!(out, "{}: benchmark", job.id.full());
+            }
+        }
+        return Ok(End::Ok);
+    }
+    if plan.jobs.is_empty() {
+        let _ = writeln!(
+            out,
+            "benchgrind: no benchmark of {} matches the filter",
+            main.bench_file
+        );
+        return Ok(End::Ok);
+    }
+    // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
+    let test_mode = cli.test_mode || (!cli.bench_flag && env("CARGO_PKG_NAME").is_some());
+    let setup = Setup {
+        mode: if test_mode { Mode::Native } else { mode(&cli) },
+        exe,
+        cwd: manifest_dir,
+        workspace_root: PathBuf::from(main.workspace_root),
+        home: plan.home.clone(),
+        cli_args: cli.callgrind_args.clone(),
+        log: cli.log,
+        workers: cli
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .min(plan.jobs.len()),
+    };
+    if test_mode {
+        let mut executors = execute::executors(&setup)?;
+        let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
+        return Ok(if passed { End::Ok } else { End::Failed });
+    }
+    let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
+    Ok(if !summary.failed.is_empty() {
+        End::Failed
+    } else if !summary.regressions.is_empty() {
+        End::Regressed
+    } else {
+        End::Ok
+    })
+}
+
+/// The root of the output files: `--home`, else below the target directory; per target triple
+/// with `--separate-targets`.
+fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> PathBuf {
+    let home = cli
+        .home
+        .clone()
+        .unwrap_or_else(|| store::default_home(exe, manifest_dir));
+    if cli.separate_targets {
+        home.join(env!("BENCHGRIND_TARGET_TRIPLE"))
+    } else {
+        home
+    }
+}
+
+/// How the command line asks benchmarks to run.
+fn mode(cli: &Cli) -> Mode {
+    match (&cli.load_baseline, &cli.canned) {
+        (Some(_), _) => Mode::Nothing,
+        (None, Some(dir)) => Mode::Canned(dir.clone()),
+        (None, None) => Mode::Valgrind(cli.isolation),
+    }
+}
+
+/// Runs the plan on the executors `setup` asks for and reports it into `out`.
+fn measure_and_report(
+    main: &Main,
+    plan: &Plan,
+    cli: &Cli,
+    setup: &Setup,
+    out: &mut dyn Write,
+) -> Result<RunSummary, String> {
+    let mut executors = execute::executors(setup)?;
+    let mut reporter = report::reporter(cli.output_format, cli.color);
+    let progress = Progress::new(
+        cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
+        plan.jobs.len(),
+    );
+    let summary = execute_plan(
+        main,
+        plan,
+        cli,
+        &mut executors,
+        reporter.as_mut(),
+        out,
+        progress,
+    );
+    drop(executors);
+    let _ = reporter.finish(out, &summary);
+    let _ = out.flush();
+    Ok(summary)
+}

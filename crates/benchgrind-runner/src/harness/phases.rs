@@ -1,0 +1,164 @@
+//! Running the plan: groups with a setup or teardown run on their own, with their hooks around
+//! them; consecutive groups without hooks form one phase whose benchmarks run in parallel
+//! ([`crate::execute::schedule`]). Results are reported in plan order as they come in. A failing
+//! benchmark is recorded and the run goes on; a regression with fail-fast ends it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::time::Instant;
+
+use super::bench::bench;
+use super::emit::Emitter;
+use crate::cli::Cli;
+use crate::execute::{schedule, Executor};
+use crate::plan::{Job, Plan};
+use crate::report::progress::Progress;
+use crate::report::{Reporter, RunSummary};
+use crate::result::BenchResult;
+use crate::spec::Main;
+
+/// A group's `compare_by_id`, setup and teardown.
+#[derive(Debug, Clone, Copy)]
+struct GroupHooks {
+    compare_by_id: bool,
+    setup: Option<fn()>,
+    teardown: Option<fn()>,
+}
+
+/// Runs every job and reports each in plan order; returns the run's tally.
+pub fn execute_plan(
+    main: &Main,
+    plan: &Plan,
+    cli: &Cli,
+    executors: &mut [Box<dyn Executor + Send>],
+    reporter: &mut dyn Reporter,
+    out: &mut dyn Write,
+    mut progress: Progress,
+) -> RunSummary {
+    let start = Instant::now();
+    let mut summary = RunSummary {
+        file: main.bench_file.to_owned(),
+        ..RunSummary::default()
+    };
+    let hooks = group_hooks(main);
+    let runs = cli.load_baseline.is_none();
+    let mut emitter = Emitter {
+        cli,
+        runs,
+        reporter,
+        out,
+        progress: &mut progress,
+        summary: &mut summary,
+        by_id: HashMap::new(),
+    };
+    let mut stopped = false;
+    for phase in phases(&hooks) {
+        let jobs: Vec<&Job> = plan
+            .jobs
+            .iter()
+            .filter(|j| phase.contains(&j.group))
+            .collect();
+        if jobs.is_empty() {
+            continue;
+        }
+        if stopped {
+            emitter.summary.skipped += jobs.len();
+            continue;
+        }
+        // The hooks of a group that runs alone, around it; none when nothing runs.
+        let alone = Some(hooks[phase[0]]).filter(|_| runs && phase.len() == 1);
+        if let Some(setup) = alone.and_then(|h| h.setup) {
+            setup();
+        }
+        let phase = Phase {
+            main,
+            cli,
+            jobs: &jobs,
+            hooks: &hooks,
+        };
+        stopped = phase.run(executors, &mut emitter);
+        if let Some(teardown) = alone.and_then(|h| h.teardown) {
+            teardown();
+        }
+    }
+    progress.clear();
+    summary.seconds = start.elapsed().as_secs_f64();
+    summary
+}
+
+/// The hooks of every group: library groups first, then binary groups, as numbered in
+/// `Job::group`.
+fn group_hooks(main: &Main) -> Vec<GroupHooks> {
+    let library = main.groups.iter().map(|g| GroupHooks {
+        compare_by_id: g.compare_by_id,
+        setup: g.setup,
+        teardown: g.teardown,
+    });
+    let binary = main.binary_groups.iter().map(|g| GroupHooks {
+        compare_by_id: g.compare_by_id,
+        setup: g.setup,
+        teardown: g.teardown,
+    });
+    library.chain(binary).collect()
+}
+
+/// The groups of each phase: a group with hooks alone, consecutive groups without together.
+fn phases(hooks: &[GroupHooks]) -> Vec<Vec<usize>> {
+    let mut phases: Vec<Vec<usize>> = Vec::new();
+    let mut previous_alone = true;
+    for (g, hook) in hooks.iter().enumerate() {
+        let alone = hook.setup.is_some() || hook.teardown.is_some();
+        if alone || previous_alone || phases.is_empty() {
+            phases.push(Vec::new());
+        }
+        phases.last_mut().expect("just pushed").push(g);
+        previous_alone = alone;
+    }
+    phases
+}
+
+/// The benchmarks of one phase.
+struct Phase<'a> {
+    main: &'a Main,
+    cli: &'a Cli,
+    jobs: &'a [&'a Job],
+    hooks: &'a [GroupHooks],
+}
+
+impl Phase<'_> {
+    /// Runs the phase's benchmarks in parallel and reports them in plan order; returns whether
+    /// fail-fast stopped the run (the benchmarks not started then count as skipped).
+    fn run(&self, executors: &mut [Box<dyn Executor + Send>], emitter: &mut Emitter) -> bool {
+        let jobs = self.jobs;
+        let mut pending: BTreeMap<usize, BenchResult> = BTreeMap::new();
+        let mut next = 0;
+        let mut emitted = 0;
+        let mut stopped = false;
+        schedule::run(
+            jobs,
+            executors,
+            |job, executor| bench(self.main, job, self.cli, executor),
+            |i, result| {
+                pending.insert(i, result);
+                while let Some(result) = pending.remove(&next) {
+                    let job = jobs[next];
+                    next += 1;
+                    emitted += 1;
+                    stopped |= emitter.emit(job, result, self.hooks[job.group].compare_by_id);
+                }
+                // After a fail-fast stop, benchmarks already running still finish and are
+                // reported; only those not yet started are left out.
+                !stopped
+            },
+        );
+        // What ran after a stop, in plan order, around the benchmarks that never started.
+        for (i, result) in pending {
+            emitted += 1;
+            emitter.emit(jobs[i], result, self.hooks[jobs[i].group].compare_by_id);
+        }
+        if stopped {
+            emitter.summary.skipped += jobs.len() - emitted;
+        }
+        stopped
+    }
+}

@@ -1,0 +1,104 @@
+//! Running the other tools on one benchmark after Callgrind: one Valgrind process per tool,
+//! then the same steps as for Callgrind (read what to compare with first, run, read the new
+//! files, rotate them into place, save a baseline, check limits).
+
+use crate::cli::Cli;
+use crate::compare::regression::check;
+use crate::config::{selected, RegressionConfig, Tool};
+use crate::execute::{Executor, Status};
+use crate::metrics::{describe_errors, read_metrics, Context};
+use crate::plan::{Job, JobKind};
+use crate::result::{Source, ToolOutcome, ToolResult};
+use crate::store::Which;
+
+use super::baseline::{old_file, promote_and_save};
+
+/// Runs every tool the benchmark's configuration and `--tools` ask for.
+pub fn run_all(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    compare_with: &Source,
+    regression: Option<&RegressionConfig>,
+) -> Vec<ToolResult> {
+    selected(&job.config.tools, &cli.tools)
+        .iter()
+        .map(|tool| run_one(job, cli, executor, tool, compare_with, regression))
+        .collect()
+}
+
+fn run_one(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    tool: &Tool,
+    compare_with: &Source,
+    regression: Option<&RegressionConfig>,
+) -> ToolResult {
+    let kind = tool.kind();
+    let paths = &job.paths;
+    let save = cli.save_baseline.as_deref();
+    // A library benchmark's function, a binary benchmark's entry point, or (empty) the whole
+    // process of a binary benchmark.
+    let function = match &job.kind {
+        JobKind::Binary(binary) => binary.entry_point.as_deref().unwrap_or(""),
+        JobKind::Library(_) => job.function_path,
+    };
+    let cx = Context { function };
+    let metrics_file = kind.metrics_file();
+    // What to compare with, read before the run replaces it; an unreadable old file only
+    // means there is nothing to compare with.
+    let old =
+        old_file(paths, &metrics_file, compare_with).and_then(|p| read_metrics(kind, &p, cx).ok());
+
+    let output = executor.run_tool(job, tool);
+    let new_file = paths.file(&metrics_file, Which::New);
+    let new = read_metrics(kind, &new_file, cx);
+    let mut result = ToolResult {
+        tool: kind,
+        outcome: ToolOutcome::Failed {
+            reason: String::new(),
+            new: None,
+        },
+        regressions: Vec::new(),
+        out: kind.out_file().map(|f| paths.file(f, Which::New)),
+        log: paths.file(&kind.log_file(), Which::New),
+    };
+    match (output.status, new) {
+        (Status::Failed(how), new) => {
+            let reason = match &new {
+                Ok(metrics) if kind.reports_errors() => describe_errors(kind, metrics, &how),
+                _ => format!("{} {how}", kind.title()),
+            };
+            result.outcome = ToolOutcome::Failed {
+                reason,
+                new: new.ok(),
+            };
+        }
+        (Status::Ok, Err(e)) => {
+            result.outcome = ToolOutcome::Failed {
+                reason: format!("{}: {e}", kind.title()),
+                new: None,
+            };
+        }
+        (Status::Ok, Ok(new)) => {
+            match promote_and_save(paths, &kind.files(), &metrics_file, save) {
+                Ok(()) => {
+                    result.out = kind.out_file().map(|f| paths.file(f, Which::Current));
+                    result.log = paths.file(&kind.log_file(), Which::Current);
+                    if let Some(config) = regression {
+                        result.regressions = check(config, &new, old.as_ref());
+                    }
+                    result.outcome = ToolOutcome::Ran { new, old };
+                }
+                Err(reason) => {
+                    result.outcome = ToolOutcome::Failed {
+                        reason,
+                        new: Some(new),
+                    }
+                }
+            }
+        }
+    }
+    result
+}

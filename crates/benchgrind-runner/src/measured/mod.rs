@@ -1,0 +1,136 @@
+//! The measured process: the bench binary started by Valgrind, before `main!` builds anything.
+//!
+//! Two modes, both finding the bench in the static table `main!` generates (never in the
+//! registration data, whose heap footprint grows with every benchmark registered):
+//! - `--benchgrind-run G F B [--benchgrind-seed=N]` runs one bench and exits (one Valgrind
+//!   process per benchmark, `--isolation=process`);
+//! - `--benchgrind-server` is the fork server: it reads requests `SEQ G F B SEED DIR\n` on
+//!   stdin, forks a child per request that runs the bench (setup, measured call, teardown) with
+//!   stdin from `/dev/null` and its output in `DIR/capture.stdout` and `DIR/capture.stderr`,
+//!   waits for it and answers `SEQ PID exit CODE\n` or `SEQ PID signal N\n`. Answers go to a
+//!   private descriptor (stdout is moved there at start and pointed at `/dev/null`), so nothing a
+//!   benchmark prints can ever be taken for an answer; the sequence number catches any other
+//!   slip. Callgrind gives each child its own profile (`%p` in the file names). Between requests
+//!   the server touches only stack buffers, so every child starts from the same state. It is in
+//!   `server`.
+//!
+//! A binary benchmark's setup and teardown run in a process of their own ([`hook`]); the body
+//! of a library benchmark runs in the measured [`window`]. Flags and formats are
+//! [`crate::protocol`]'s.
+
+pub mod hook;
+mod server;
+pub mod window;
+
+use std::ffi::{c_char, c_int, CStr};
+use std::io::Write;
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+
+use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
+use server::serve;
+
+/// The table of bench code: group, function, bench.
+pub type Table = &'static [&'static [&'static [fn()]]];
+
+/// argc and argv as the C runtime passed them, captured before `main` (see [`CAPTURE`]).
+static ARGC: AtomicUsize = AtomicUsize::new(0);
+static ARGV: AtomicPtr<*const c_char> = AtomicPtr::new(std::ptr::null_mut());
+
+extern "C" fn capture(argc: c_int, argv: *const *const c_char, _envp: *const *const c_char) {
+    ARGC.store(argc.max(0) as usize, Ordering::Relaxed);
+    ARGV.store(argv.cast_mut(), Ordering::Relaxed);
+}
+
+/// glibc calls the functions of `.init_array` with argc, argv and envp, so the arguments can be
+/// read without `std::env::args_os`, which copies them to the heap: the measured process then
+/// starts every bench from the same heap, whichever way it was started.
+#[used]
+#[link_section = ".init_array"]
+static CAPTURE: extern "C" fn(c_int, *const *const c_char, *const *const c_char) = capture;
+
+/// Argument `i` (0 is the program) without allocating, if captured and present.
+fn arg(i: usize) -> Option<&'static [u8]> {
+    let argv = ARGV.load(Ordering::Relaxed);
+    if argv.is_null() || i >= ARGC.load(Ordering::Relaxed) {
+        return None;
+    }
+    // SAFETY: argv has argc valid, NUL-terminated entries that live as long as the process.
+    unsafe {
+        let ptr = *argv.add(i);
+        (!ptr.is_null()).then(|| CStr::from_ptr(ptr).to_bytes())
+    }
+}
+
+/// Returns when this process is not a measured process; else runs what it was started for and
+/// exits.
+pub fn measured_process(table: Table) {
+    let first = match arg(1) {
+        Some(first) => first,
+        // Not captured (not glibc): the allocating way, which only costs some heap state.
+        None if ARGV.load(Ordering::Relaxed).is_null() => {
+            return measured_process_allocating(table);
+        }
+        None => return,
+    };
+    if first == SERVER_FLAG.as_bytes() {
+        serve(table);
+    }
+    if first != FLAG.as_bytes() {
+        return;
+    }
+    run_one(table, [arg(2), arg(3), arg(4), arg(5)]);
+}
+
+fn measured_process_allocating(table: Table) {
+    let args: Vec<Vec<u8>> = std::env::args_os()
+        .map(|a| a.into_encoded_bytes())
+        .collect();
+    let get = |i: usize| -> Option<&'static [u8]> {
+        args.get(i)
+            .map(|a| &*Box::leak(a.clone().into_boxed_slice()))
+    };
+    match args.get(1).map(Vec::as_slice) {
+        Some(first) if first == SERVER_FLAG.as_bytes() => serve(table),
+        Some(first) if first == FLAG.as_bytes() => run_one(table, [get(2), get(3), get(4), get(5)]),
+        _ => {}
+    }
+}
+
+/// `--benchgrind-run G F B [--benchgrind-seed=N]`: runs one bench and exits.
+fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
+    let number = |a: Option<&[u8]>| std::str::from_utf8(a?).ok()?.parse::<u64>().ok();
+    let parsed = (|| {
+        let [g, f, b] = [number(rest[0])?, number(rest[1])?, number(rest[2])?].map(|n| n as usize);
+        let seed = match rest[3] {
+            None => None,
+            Some(arg) => {
+                let value = arg.strip_prefix(SEED_FLAG.as_bytes())?.strip_prefix(b"=")?;
+                Some(number(Some(value))?)
+            }
+        };
+        Some(([g, f, b], seed))
+    })();
+    let Some((index, seed)) = parsed else {
+        eprintln!("benchgrind: {FLAG} needs three indices and an optional {SEED_FLAG}=N");
+        std::process::exit(2);
+    };
+    let code = match lookup(table, index) {
+        Some(bench) => {
+            if let Some(seed) = seed {
+                crate::random::enable(seed);
+            }
+            bench();
+            0
+        }
+        None => {
+            eprintln!("benchgrind: no benchmark at {index:?}: the binary changed since the plan");
+            1
+        }
+    };
+    let _ = std::io::stdout().flush();
+    std::process::exit(code);
+}
+
+pub(crate) fn lookup(table: Table, [g, f, b]: [usize; 3]) -> Option<fn()> {
+    table.get(g)?.get(f)?.get(b).copied()
+}

@@ -1,0 +1,115 @@
+//! Stage 5 of the pipeline, derive: Callgrind event totals to the metrics users read.
+//!
+//! With the cache simulation on, hits per level follow from accesses and misses:
+//! `L1 hits = Ir + Dr + Dw - (I1mr + D1mr + D1mw)`, `LL hits = L1 misses - LL misses`,
+//! `RAM hits = LL misses`, and the estimate `cycles = L1 + 5 LL + 35 RAM`.
+
+mod tools;
+
+pub use tools::{describe_errors, read_metrics, Context, ToolMetrics};
+
+use crate::config::EventKind;
+use crate::parse::callgrind::Profile;
+
+/// The metrics of one run, in report order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Metrics {
+    /// `(metric, value)` in the order they are shown.
+    pub values: Vec<(EventKind, u64)>,
+}
+
+impl Metrics {
+    /// The value of one metric, if this run has it.
+    pub fn get(&self, kind: EventKind) -> Option<u64> {
+        self.values
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, v)| *v)
+    }
+
+    /// Derives the report metrics from a profile: with the cache simulation, instructions, the
+    /// hits per level, their total and the cycle estimate; without it, the counted events. Other
+    /// counted events (branches, system calls) follow.
+    pub fn from_profile(profile: &Profile) -> Metrics {
+        let get = |name| profile.total(name);
+        let mut values = Vec::new();
+        let cache = [
+            "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+        ]
+        .map(get);
+        if let [Some(ir), Some(dr), Some(dw), Some(i1), Some(d1r), Some(d1w), Some(il), Some(dlr), Some(dlw)] =
+            cache
+        {
+            let accesses = ir + dr + dw;
+            let l1_misses = i1 + d1r + d1w;
+            let ll_misses = il + dlr + dlw;
+            let l1 = accesses.saturating_sub(l1_misses);
+            let ll = l1_misses.saturating_sub(ll_misses);
+            let ram = ll_misses;
+            values.extend([
+                (EventKind::Ir, ir),
+                (EventKind::L1hits, l1),
+                (EventKind::LLhits, ll),
+                (EventKind::RamHits, ram),
+                (EventKind::TotalRW, l1 + ll + ram),
+                (EventKind::EstimatedCycles, l1 + 5 * ll + 35 * ram),
+            ]);
+        } else if let Some(ir) = get("Ir") {
+            values.push((EventKind::Ir, ir));
+        }
+        let cache_events = [
+            "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+        ];
+        for (name, total) in profile.events.iter().zip(&profile.totals) {
+            if cache_events.contains(&name.as_str()) {
+                continue;
+            }
+            if let Some(kind) = EventKind::from_callgrind(name) {
+                values.push((kind, *total));
+            }
+        }
+        Metrics { values }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(events: &str, totals: &[u64]) -> Profile {
+        Profile {
+            events: events.split_whitespace().map(str::to_owned).collect(),
+            totals: totals.to_vec(),
+            cmd: None,
+            pid: None,
+        }
+    }
+
+    #[test]
+    fn derives_hits_and_cycles_from_misses() {
+        // The fib(10) totals of a real run: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw.
+        let m = Metrics::from_profile(&profile(
+            "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw",
+            &[1735, 270, 359, 2, 0, 6, 2, 0, 6],
+        ));
+        let ram = 8;
+        let ll = 0;
+        let l1 = 1735 + 270 + 359 - 8;
+        assert_eq!(m.get(EventKind::Ir), Some(1735));
+        assert_eq!(m.get(EventKind::L1hits), Some(l1));
+        assert_eq!(m.get(EventKind::LLhits), Some(ll));
+        assert_eq!(m.get(EventKind::RamHits), Some(ram));
+        assert_eq!(m.get(EventKind::TotalRW), Some(l1 + ll + ram));
+        assert_eq!(
+            m.get(EventKind::EstimatedCycles),
+            Some(l1 + 5 * ll + 35 * ram)
+        );
+    }
+
+    #[test]
+    fn without_cache_simulation_only_counted_events_are_shown() {
+        let m = Metrics::from_profile(&profile("Ir Bc Bcm", &[10, 3, 1]));
+        let kinds: Vec<_> = m.values.iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, [EventKind::Ir, EventKind::Bc, EventKind::Bcm]);
+    }
+}

@@ -1,0 +1,281 @@
+//! Stage 2b of the pipeline, plan: the registered benchmarks, the command line and the
+//! environment become a list of jobs, each with its folded configuration and its directory.
+//! Configuration errors stop here, before Valgrind runs at all.
+
+mod binary;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use crate::cli::Cli;
+use crate::config::{
+    is_file_name, resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
+};
+use crate::spec::Main;
+use crate::store::BenchPaths;
+
+/// The names that identify one benchmark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchId {
+    /// The bench target (`CARGO_CRATE_NAME`).
+    pub file: String,
+    /// The group's name.
+    pub group: String,
+    /// The benchmark function's name.
+    pub function: String,
+    /// The bench's id, if it has one.
+    pub id: Option<String>,
+    /// The arguments as written, or the command line of a binary benchmark.
+    pub args: String,
+}
+
+/// How long a command line may be in the header before it is cut.
+const MAX_ARGS_IN_HEADER: usize = 90;
+
+impl BenchId {
+    /// `file::group::function::id`, as filters and JSON use it.
+    pub fn full(&self) -> String {
+        match &self.id {
+            Some(id) => format!("{}::{}::{}::{id}", self.file, self.group, self.function),
+            None => format!("{}::{}::{}", self.file, self.group, self.function),
+        }
+    }
+
+    /// `file::group::function`, the first part of the header line.
+    pub fn path(&self) -> String {
+        format!("{}::{}::{}", self.file, self.group, self.function)
+    }
+
+    /// `id:args` (or just `id`, or nothing), the second part of the header line; long argument
+    /// lists are cut.
+    pub fn id_and_args(&self) -> String {
+        let args = if self.args.chars().count() > MAX_ARGS_IN_HEADER {
+            let cut: String = self.args.chars().take(MAX_ARGS_IN_HEADER - 3).collect();
+            format!("{cut}...")
+        } else {
+            self.args.clone()
+        };
+        match (&self.id, args.is_empty()) {
+            (Some(id), false) => format!("{id}:{args}"),
+            (Some(id), true) => id.clone(),
+            (None, false) => args,
+            (None, true) => String::new(),
+        }
+    }
+}
+
+/// What a job runs.
+#[derive(Debug, Clone)]
+pub enum JobKind {
+    /// A library bench, by its indices (group, function, bench) in [`Main::groups`].
+    Library([usize; 3]),
+    /// A command of a binary bench.
+    Binary(Box<BinaryJob>),
+}
+
+/// A binary benchmark, resolved.
+#[derive(Debug, Clone)]
+pub struct BinaryJob {
+    /// Indices (group, benchmark, bench) in [`Main::binary_groups`]: the hooks' address in the
+    /// child process.
+    pub index: [usize; 3],
+    /// The command.
+    pub command: Command,
+    /// Runs before the command (in a child process).
+    pub setup: Option<Hook>,
+    /// Runs after the command when it exited as expected (in a child process).
+    pub teardown: Option<Hook>,
+    /// The sandbox, if enabled.
+    pub sandbox: Option<Sandbox>,
+    /// The expected exit.
+    pub exit_with: ExitWith,
+    /// The function whose inclusive cost is measured, instead of the whole process.
+    pub entry_point: Option<String>,
+}
+
+/// One benchmark to run.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// The index of the job's group among library groups, then binary groups (in [`Plan::jobs`]
+    /// order: all library groups come first).
+    pub group: usize,
+    /// What it runs.
+    pub kind: JobKind,
+    /// The benchmark's names.
+    pub id: BenchId,
+    /// The benchmark function's full path (`crate::module::function`) for library benchmarks,
+    /// how Valgrind's tools name it in stacks; empty for binary benchmarks.
+    pub function_path: &'static str,
+    /// The folded configuration.
+    pub config: ResolvedConfig,
+    /// The benchmark's files.
+    pub paths: BenchPaths,
+}
+
+/// The jobs, in registration order.
+#[derive(Debug)]
+pub struct Plan {
+    /// The root of all output files.
+    pub home: PathBuf,
+    /// The selected benchmarks.
+    pub jobs: Vec<Job>,
+}
+
+/// Resolves configs and paths below `home` and applies the filters.
+pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
+    if home.as_os_str().as_encoded_bytes().contains(&b'\n') {
+        return Err(format!(
+            "the output directory {:?} contains a newline; choose another with --home",
+            home
+        ));
+    }
+    let mut planner = Planner {
+        main,
+        cli,
+        home,
+        groups: HashSet::new(),
+        jobs: Vec::new(),
+    };
+    planner.library_groups()?;
+    planner.binary_groups()?;
+    Ok(Plan {
+        home: planner.home,
+        jobs: planner.jobs,
+    })
+}
+
+/// The plan in the making.
+struct Planner<'a> {
+    main: &'a Main,
+    cli: &'a Cli,
+    home: PathBuf,
+    /// The group names seen, library and binary.
+    groups: HashSet<&'static str>,
+    jobs: Vec<Job>,
+}
+
+impl Planner<'_> {
+    /// Adds a benchmark's job, if the filters and the partition select it.
+    fn push(
+        &mut self,
+        group: usize,
+        kind: JobKind,
+        id: BenchId,
+        function_path: &'static str,
+        mut config: ResolvedConfig,
+    ) -> Result<(), String> {
+        let cli = self.cli;
+        if !cli.selects(&id.full()) {
+            return Ok(());
+        }
+        if config
+            .tools
+            .iter()
+            .any(|t| t.kind() == ValgrindTool::Callgrind)
+        {
+            return Err(format!(
+                "{}: Tool::new(ValgrindTool::Callgrind) in its config; Callgrind always runs, \
+                 give its arguments with raw_callgrind_args",
+                id.full()
+            ));
+        }
+        if let Some((k, n)) = cli.partition {
+            if share(&id.full(), n) != k - 1 {
+                return Ok(());
+            }
+        }
+        config.deterministic_random = cli
+            .deterministic_random
+            .unwrap_or(config.deterministic_random);
+        config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
+        let paths = BenchPaths::new(
+            &self.home,
+            self.main.package,
+            self.main.bench_file,
+            &id.group,
+            &id.function,
+            id.id.as_deref(),
+        );
+        self.jobs.push(Job {
+            group,
+            kind,
+            id,
+            function_path,
+            config,
+            paths,
+        });
+        Ok(())
+    }
+
+    /// A group name, checked to be the only one of its name.
+    fn group(&mut self, name: &'static str) -> Result<(), String> {
+        if self.groups.insert(name) {
+            Ok(())
+        } else {
+            Err(twice(name))
+        }
+    }
+
+    /// The jobs of the library benchmark groups.
+    fn library_groups(&mut self) -> Result<(), String> {
+        let main = self.main;
+        for (g, group) in main.groups.iter().enumerate() {
+            self.group(group.name)?;
+            let mut functions = HashSet::new();
+            for (f, function) in group.functions.iter().enumerate() {
+                if !functions.insert(function.name) {
+                    return Err(listed_twice(function.name, group.name));
+                }
+                for (b, bench) in function.benches.iter().enumerate() {
+                    let id = BenchId {
+                        file: main.bench_file.to_owned(),
+                        group: group.name.to_owned(),
+                        function: function.name.to_owned(),
+                        id: bench.id.map(str::to_owned),
+                        args: bench.args.to_owned(),
+                    };
+                    let config = resolve([
+                        main.config.as_ref(),
+                        group.config.as_ref(),
+                        function.config.as_ref(),
+                        bench.config.as_ref(),
+                    ]);
+                    self.push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which of `n` shares a benchmark belongs to: FNV-1a of its id, so the split is the same on
+/// every machine and does not move when other benchmarks are added.
+pub fn share(id: &str, n: u32) -> u32 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in id.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    (hash % u64::from(n)) as u32
+}
+
+/// Names and ids of the low-level API become directory names and parts of ids: they must look
+/// like identifiers (what the attributes produce).
+fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<(), String> {
+    if is_file_name(name) {
+        Ok(())
+    } else {
+        Err(format!(
+            "the {what} {name:?} of `{benchmark}` in group `{group}` may use only letters, \
+             digits, `_`, `-` and `.`"
+        ))
+    }
+}
+
+fn twice(group: &str) -> String {
+    format!("the group `{group}` is given twice to main!; each group may run once")
+}
+
+fn listed_twice(function: &str, group: &str) -> String {
+    format!("the benchmark `{function}` is listed twice in the group `{group}`; list it once")
+}

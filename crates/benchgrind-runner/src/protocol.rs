@@ -1,0 +1,162 @@
+//! What passes between the harness and the bench binary it starts as a child: the flags that
+//! put the binary into a mode, the variables it reads, the files it writes, and the fork
+//! server's requests and answers. Both sides ([`crate::execute`] and [`crate::measured`]) take
+//! every name and format from here, so they cannot drift apart.
+
+/// The flag that puts a bench binary in measured-process mode: `--benchgrind-run G F B
+/// [--benchgrind-seed=N]` runs one bench and exits.
+pub const FLAG: &str = "--benchgrind-run";
+
+/// The flag, after the indices, that carries the seed of the fixed random stream. Passed on the
+/// command line, not in the environment, which the measured process usually runs without.
+pub const SEED_FLAG: &str = "--benchgrind-seed";
+
+/// The flag that starts the fork server.
+pub const SERVER_FLAG: &str = "--benchgrind-server";
+
+/// The flag that makes a bench binary run a binary benchmark's setup or teardown:
+/// `--benchgrind-hook setup|teardown G F B`.
+pub const HOOK_FLAG: &str = "--benchgrind-hook";
+
+/// The variable hooks find the workspace root in.
+pub const WORKSPACE_ROOT_ENV: &str = "_WORKSPACE_ROOT";
+
+/// The environment variable that [`crate::random::enable_from_env`] reads: a program under a
+/// binary benchmark is started with it when its random bytes are to be deterministic.
+pub const RANDOM_SEED_ENV: &str = "BENCHGRIND_RANDOM_SEED";
+
+/// The symbol that `--toggle-collect` names on targets without client requests: the measured
+/// window runs inside it.
+pub const FALLBACK_SYMBOL: &str = "__benchgrind_measured";
+
+/// The files a fork server's child writes its stdout and stderr to, in the bench's directory.
+pub const CAPTURE_FILES: [&str; 2] = ["capture.stdout", "capture.stderr"];
+
+/// The fork server's request to run the bench at `index`: `SEQ G F B SEED DIR\n`, SEED `-` for
+/// none. The directory goes as bytes, not lossy, whatever the path holds (newlines are refused
+/// when planning).
+pub fn request(seq: u64, index: [usize; 3], seed: Option<u64>, dir: &[u8]) -> Vec<u8> {
+    let seed = seed.map_or_else(|| "-".to_owned(), |s| s.to_string());
+    let [g, f, b] = index;
+    let mut request = format!("{seq} {g} {f} {b} {seed} ").into_bytes();
+    request.extend_from_slice(dir);
+    request.push(b'\n');
+    request
+}
+
+/// A request: sequence number, bench indices, seed and the bench's directory.
+pub type Request<'a> = (u64, [usize; 3], Option<u64>, &'a [u8]);
+
+/// Reads a [`request`] (without its newline); allocates nothing, for the server's loop.
+pub fn parse_request(line: &[u8]) -> Option<Request<'_>> {
+    let mut rest = line;
+    let mut next = || -> Option<&[u8]> {
+        let pos = rest.iter().position(|&b| b == b' ')?;
+        let field = &rest[..pos];
+        rest = &rest[pos + 1..];
+        Some(field)
+    };
+    let number = |field: &[u8]| std::str::from_utf8(field).ok()?.parse::<u64>().ok();
+    let seq = number(next()?)?;
+    let g = number(next()?)? as usize;
+    let f = number(next()?)? as usize;
+    let b = number(next()?)? as usize;
+    let seed_field = next()?;
+    let seed = if seed_field == b"-" {
+        None
+    } else {
+        Some(number(seed_field)?)
+    };
+    (!rest.is_empty()).then_some((seq, [g, f, b], seed, rest))
+}
+
+/// How a forked child ended, as the server answers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// It exited with this code.
+    Exit(i32),
+    /// A signal killed it.
+    Signal(i32),
+}
+
+/// The server's answer to request `seq`: `SEQ PID exit CODE` or `SEQ PID signal N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answer {
+    /// The request's sequence number.
+    pub seq: u64,
+    /// The child's pid (in its Valgrind file names).
+    pub pid: u32,
+    /// How it ended.
+    pub end: End,
+}
+
+/// Writes an answer with its newline into `out` (a stack buffer in the server); returns its
+/// length.
+pub fn write_answer(answer: Answer, out: &mut [u8]) -> usize {
+    use std::io::Write;
+    let mut cursor = std::io::Cursor::new(out);
+    let (kind, value) = match answer.end {
+        End::Exit(code) => ("exit", code),
+        End::Signal(signal) => ("signal", signal),
+    };
+    let _ = writeln!(cursor, "{} {} {kind} {value}", answer.seq, answer.pid);
+    cursor.position() as usize
+}
+
+/// Reads an answer line.
+pub fn parse_answer(line: &str) -> Option<Answer> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [seq, pid, kind, value] = fields[..] else {
+        return None;
+    };
+    let value = value.parse().ok()?;
+    let end = match kind {
+        "exit" => End::Exit(value),
+        "signal" => End::Signal(value),
+        _ => return None,
+    };
+    Some(Answer {
+        seq: seq.parse().ok()?,
+        pid: pid.parse().ok()?,
+        end,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests() {
+        assert_eq!(
+            parse_request(b"7 1 2 3 - /tmp/some dir"),
+            Some((7, [1, 2, 3], None, &b"/tmp/some dir"[..]))
+        );
+        assert_eq!(
+            parse_request(b"0 0 0 0 42 /x"),
+            Some((0, [0, 0, 0], Some(42), &b"/x"[..]))
+        );
+        assert_eq!(parse_request(b"0 0 0 0 42 "), None);
+        assert_eq!(parse_request(b"0 0 0 x - /x"), None);
+        assert_eq!(parse_request(b"0 0"), None);
+    }
+
+    #[test]
+    fn requests_and_answers_read_back() {
+        let line = request(3, [1, 0, 2], Some(9), b"/t/d");
+        assert_eq!(
+            parse_request(&line[..line.len() - 1]),
+            Some((3, [1, 0, 2], Some(9), &b"/t/d"[..]))
+        );
+        let answer = Answer {
+            seq: 3,
+            pid: 77,
+            end: End::Signal(11),
+        };
+        let mut buf = [0u8; 64];
+        let n = write_answer(answer, &mut buf);
+        assert_eq!(&buf[..n], b"3 77 signal 11\n");
+        assert_eq!(parse_answer("3 77 signal 11\n"), Some(answer));
+        assert_eq!(parse_answer("3 77 exit"), None);
+    }
+}

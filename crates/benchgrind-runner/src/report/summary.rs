@@ -1,0 +1,425 @@
+//! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
+//! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
+//! `schemas/summary.v1.schema.json`; the domain types stay in [`crate::result`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::regression::{Limit, Regression};
+use crate::compare::{change, Change};
+use crate::result::{BenchResult, Outcome};
+use crate::result::{ToolOutcome, ToolResult};
+
+/// The version of this format; bumped on any incompatible change.
+pub const VERSION: u32 = 1;
+
+/// One benchmark's summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// `file::group::function::id` (without `::id` when the bench has none).
+    pub id: String,
+    /// The package of the bench target.
+    pub package: String,
+    /// The bench target.
+    pub file: String,
+    /// The group.
+    pub group: String,
+    /// The benchmark function.
+    pub function: String,
+    /// The bench id, if any.
+    pub bench_id: Option<String>,
+    /// The arguments as written.
+    pub args: String,
+    /// The measured command line, for binary benchmarks.
+    pub command: Option<String>,
+    /// The Valgrind tool.
+    pub tool: String,
+    /// `ok`, `regressed` or `failed`.
+    pub status: String,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Where the new values come from: `run` or `baseline NAME`.
+    pub new_source: String,
+    /// What they are compared with: `previous run` or `baseline NAME`.
+    pub old_source: String,
+    /// Each metric by name (`Ir`, `L1hits`, `EstimatedCycles`, ...).
+    pub metrics: BTreeMap<String, Metric>,
+    /// The limits passed.
+    pub regressions: Vec<WireRegression>,
+    /// The files of the run.
+    pub files: Files,
+    /// Wall time of the Valgrind process in seconds.
+    pub duration_secs: f64,
+    /// The other tools' results by tool (`dhat`, `memcheck`, ...); absent when none ran.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tools: BTreeMap<String, WireTool>,
+}
+
+/// One other tool's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTool {
+    /// `ok`, `regressed` or `failed`.
+    pub status: String,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Each metric by name (`TotalBytes`, `Errors`, ...).
+    pub metrics: BTreeMap<String, Metric>,
+    /// The limits passed.
+    pub regressions: Vec<WireRegression>,
+    /// The tool's output file, if it writes one besides the log.
+    pub out: Option<String>,
+    /// The tool's log.
+    pub log: String,
+}
+
+/// A metric's new and old value and their relation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metric {
+    /// The new value.
+    pub new: u64,
+    /// The old value, absent without a previous run or baseline.
+    pub old: Option<u64>,
+    /// `(new - old) / old * 100`; absent without an old value or when it is zero.
+    pub diff_pct: Option<f64>,
+    /// `new / old` when it grew, `-(old / new)` when it shrank, `1` when equal; absent without
+    /// an old value or when either is zero.
+    pub factor: Option<f64>,
+}
+
+/// A limit that was passed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireRegression {
+    /// The metric's name.
+    pub metric: String,
+    /// `relative` (a percentage of the old value) or `absolute` (a cap).
+    pub kind: String,
+    /// The limit: percent for `relative`, a count for `absolute`.
+    pub limit: f64,
+    /// The new value.
+    pub new: u64,
+    /// The old value.
+    pub old: Option<u64>,
+    /// The change in percent (for `relative`).
+    pub diff_pct: Option<f64>,
+}
+
+/// Paths of the run's files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Files {
+    /// The benchmark's directory.
+    pub dir: String,
+    /// The profile with the new values.
+    pub profile: String,
+    /// Valgrind's log, if a process ran.
+    pub log: Option<String>,
+    /// The flamegraph SVGs written by this run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flamegraphs: Vec<String>,
+}
+
+/// A metric's wire form.
+fn metric(value: u64, old_value: Option<u64>) -> Metric {
+    let (diff_pct, factor) = match change(value, old_value) {
+        Change::NoOld => (None, None),
+        Change::Same => (Some(0.0), Some(1.0)),
+        Change::Diff { pct, factor } => (
+            Some(pct).filter(|p| p.is_finite()),
+            Some(factor).filter(|f| f.is_finite()),
+        ),
+    };
+    Metric {
+        new: value,
+        old: old_value,
+        diff_pct,
+        factor,
+    }
+}
+
+/// A limit's wire form.
+fn regression(metric: &str, limit: Limit, new: u64, old: Option<u64>) -> WireRegression {
+    let (kind, limit, diff_pct) = match limit {
+        Limit::Relative {
+            limit_pct,
+            diff_pct,
+        } => (
+            "relative",
+            limit_pct,
+            Some(diff_pct).filter(|d| d.is_finite()),
+        ),
+        Limit::Absolute { cap } => ("absolute", cap as f64, None),
+    };
+    WireRegression {
+        metric: metric.to_owned(),
+        kind: kind.to_owned(),
+        limit,
+        new,
+        old,
+        diff_pct,
+    }
+}
+
+fn wire_tool(result: &ToolResult) -> WireTool {
+    let (status, error, old) = match &result.outcome {
+        ToolOutcome::Failed { reason, .. } => ("failed", Some(reason.clone()), None),
+        ToolOutcome::Ran { old, .. } if result.regressions.is_empty() => ("ok", None, old.as_ref()),
+        ToolOutcome::Ran { old, .. } => ("regressed", None, old.as_ref()),
+    };
+    let metrics = crate::result::tool_metrics(&result.outcome)
+        .map(|new| {
+            new.values
+                .iter()
+                .map(|&(m, v)| {
+                    let old_value = old.and_then(|o| o.get(m));
+                    (m.name().to_owned(), metric(v, old_value))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    WireTool {
+        status: status.to_owned(),
+        error,
+        metrics,
+        regressions: result
+            .regressions
+            .iter()
+            .map(|r| regression(r.metric.name(), r.limit, r.new, r.old))
+            .collect(),
+        out: result.out.as_ref().map(|p| p.display().to_string()),
+        log: result.log.display().to_string(),
+    }
+}
+
+impl Summary {
+    /// The summary of a result.
+    pub fn from_result(result: &BenchResult) -> Summary {
+        let id = &result.id;
+        let (status, error, metrics) = match &result.outcome {
+            Outcome::Failed { reason } => ("failed", Some(reason.clone()), BTreeMap::new()),
+            Outcome::Measured { new, old } => {
+                let metrics = new
+                    .values
+                    .iter()
+                    .map(|&(kind, value)| {
+                        let old_value = old.as_ref().and_then(|o| o.get(kind));
+                        (kind.name().to_owned(), metric(value, old_value))
+                    })
+                    .collect();
+                let (status, error) = match crate::result::tool_failure(&result.tools) {
+                    Some((reason, _)) => ("failed", Some(reason)),
+                    None if result.regressed() => ("regressed", None),
+                    None => ("ok", None),
+                };
+                (status, error, metrics)
+            }
+        };
+        let regressions = result
+            .regressions
+            .iter()
+            .map(|r| regression(r.metric.name(), r.limit, r.new, r.old))
+            .collect();
+        let tools = result
+            .tools
+            .iter()
+            .map(|t| (t.tool.id().to_owned(), wire_tool(t)))
+            .collect();
+        Summary {
+            version: VERSION,
+            id: id.full(),
+            package: result.package.clone(),
+            file: id.file.clone(),
+            group: id.group.clone(),
+            function: id.function.clone(),
+            bench_id: id.id.clone(),
+            args: id.args.clone(),
+            command: result.command.clone(),
+            tool: "callgrind".to_owned(),
+            status: status.to_owned(),
+            error,
+            new_source: result.new_source.describe(),
+            old_source: result.old_source.describe(),
+            metrics,
+            regressions,
+            files: Files {
+                dir: result.dir.display().to_string(),
+                profile: result.profile.display().to_string(),
+                log: result.log.as_ref().map(|l| l.display().to_string()),
+                flamegraphs: result
+                    .flamegraphs
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect(),
+            },
+            duration_secs: result.duration.as_secs_f64(),
+            tools,
+        }
+    }
+
+    /// The summary as JSON, on one line or indented.
+    pub fn to_json(&self, pretty: bool) -> String {
+        let json = if pretty {
+            serde_json::to_string_pretty(self)
+        } else {
+            serde_json::to_string(self)
+        };
+        json.expect("a summary holds only strings, finite numbers and maps")
+    }
+}
+
+impl Summary {
+    /// The result this summary describes, for reporting summaries read back from files (as
+    /// `benchgrind merge` does); fails on a version or metric it does not know.
+    pub fn to_result(&self) -> Result<crate::result::BenchResult, String> {
+        use crate::config::EventKind;
+        use crate::metrics::Metrics;
+        use crate::plan::BenchId;
+        use crate::result::{BenchResult, Outcome, Source};
+
+        if self.version != VERSION {
+            return Err(format!(
+                "summary version {} of {} (this benchgrind reads version {VERSION})",
+                self.version, self.id
+            ));
+        }
+        let metric = |name: &str| {
+            EventKind::from_name(name)
+                .ok_or_else(|| format!("unknown metric `{name}` in the summary of {}", self.id))
+        };
+        let source = |text: &str| match text {
+            "run" => Source::Run,
+            "previous run" => Source::PreviousRun,
+            other => Source::Baseline(other.strip_prefix("baseline ").unwrap_or(other).to_owned()),
+        };
+        let outcome = match (&self.status[..], &self.error) {
+            ("failed", error) => Outcome::Failed {
+                reason: error.clone().unwrap_or_else(|| "failed".into()),
+            },
+            _ => {
+                let (mut new, mut old) = read_values(&self.metrics, metric)?;
+                // Report order, whatever order the file had.
+                new.sort_by_key(|(k, _)| EventKind::ALL.iter().position(|a| a == k));
+                old.sort_by_key(|(k, _)| EventKind::ALL.iter().position(|a| a == k));
+                Outcome::Measured {
+                    new: Metrics { values: new },
+                    old: (!old.is_empty()).then_some(Metrics { values: old }),
+                }
+            }
+        };
+        let regressions = read_regressions(&self.regressions, metric)?;
+        Ok(BenchResult {
+            package: self.package.clone(),
+            id: BenchId {
+                file: self.file.clone(),
+                group: self.group.clone(),
+                function: self.function.clone(),
+                id: self.bench_id.clone(),
+                args: self.args.clone(),
+            },
+            command: self.command.clone(),
+            outcome,
+            new_source: source(&self.new_source),
+            old_source: source(&self.old_source),
+            regressions,
+            comparisons: Vec::new(),
+            output: Default::default(),
+            dir: self.files.dir.clone().into(),
+            profile: self.files.profile.clone().into(),
+            log: self.files.log.clone().map(Into::into),
+            duration: std::time::Duration::from_secs_f64(self.duration_secs.max(0.0)),
+            tools: self
+                .tools
+                .iter()
+                .map(|(name, wire)| wire.to_result(name, &self.id))
+                .collect::<Result<Vec<_>, String>>()?,
+            flamegraphs: Vec::new(),
+        })
+    }
+}
+
+impl WireRegression {
+    /// The limit this wire form describes.
+    fn limit(&self) -> Limit {
+        match &self.kind[..] {
+            "absolute" => Limit::Absolute {
+                cap: self.limit as u64,
+            },
+            _ => Limit::Relative {
+                limit_pct: self.limit,
+                diff_pct: self.diff_pct.unwrap_or(f64::INFINITY),
+            },
+        }
+    }
+}
+
+impl WireTool {
+    /// The tool result this wire form describes (see [`Summary::to_result`]).
+    fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
+        use crate::config::{ToolMetric, ValgrindTool};
+        use crate::metrics::ToolMetrics;
+        let tool = ValgrindTool::from_name(name)
+            .ok_or_else(|| format!("unknown tool `{name}` in the summary of {id}"))?;
+        let metric = |name: &str| {
+            ToolMetric::from_name(name)
+                .ok_or_else(|| format!("unknown {tool:?} metric `{name}` in the summary of {id}"))
+        };
+        let (new, old) = read_values(&self.metrics, metric)?;
+        let new = ToolMetrics { values: new };
+        let outcome = match &self.status[..] {
+            "failed" => ToolOutcome::Failed {
+                reason: self.error.clone().unwrap_or_else(|| "failed".into()),
+                new: (!new.values.is_empty()).then_some(new),
+            },
+            _ => ToolOutcome::Ran {
+                new,
+                old: (!old.is_empty()).then_some(ToolMetrics { values: old }),
+            },
+        };
+        let regressions = read_regressions(&self.regressions, metric)?;
+        Ok(ToolResult {
+            tool,
+            outcome,
+            regressions,
+            out: self.out.clone().map(Into::into),
+            log: self.log.clone().into(),
+        })
+    }
+}
+
+/// New and old values of the metrics of a summary, by `metric`'s reading of their names.
+type Values<M> = (Vec<(M, u64)>, Vec<(M, u64)>);
+
+/// The new and old values of wire metrics.
+fn read_values<M: Copy>(
+    metrics: &BTreeMap<String, Metric>,
+    metric: impl Fn(&str) -> Result<M, String>,
+) -> Result<Values<M>, String> {
+    let mut new = Vec::new();
+    let mut old = Vec::new();
+    for (name, m) in metrics {
+        let kind = metric(name)?;
+        new.push((kind, m.new));
+        if let Some(o) = m.old {
+            old.push((kind, o));
+        }
+    }
+    Ok((new, old))
+}
+
+/// The regressions of wire regressions, of Callgrind or another tool.
+fn read_regressions<M>(
+    wire: &[WireRegression],
+    metric: impl Fn(&str) -> Result<M, String>,
+) -> Result<Vec<Regression<M>>, String> {
+    wire.iter()
+        .map(|r| {
+            Ok(Regression {
+                metric: metric(&r.metric)?,
+                new: r.new,
+                old: r.old,
+                limit: r.limit(),
+            })
+        })
+        .collect()
+}
