@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
+use super::values::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
 use crate::config::{is_file_name, normalize_valgrind_arg, RegressionConfig, ToolList};
 
 /// A usage error: the message names the flag, variable or value.

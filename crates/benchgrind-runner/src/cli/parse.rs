@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::flags::{Given, Takes, UsageError, FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
-use super::{Cli, Color, LogLevel};
+use super::values::{Cli, Color, LogLevel};
 
 /// Parses the arguments (without the program name) over the given environment lookup.
 pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {

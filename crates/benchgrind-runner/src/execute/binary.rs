@@ -11,8 +11,9 @@ use std::process::{Child, Command, Stdio as StdStdio};
 
 use super::args::{file_args, tool_args};
 use super::ended::{describe_end, valgrind_error};
+use super::executor::{Captured, Status};
+use super::launch::ProcessExecutor;
 use super::sandbox::SandboxDir;
-use super::{Captured, ProcessExecutor, Status};
 use crate::cli::LogLevel;
 use crate::config::{ExitWith, Pipe, Stdin, Stdio, Tool};
 use crate::plan::{BinaryJob, Job};

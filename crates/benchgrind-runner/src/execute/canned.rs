@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{Captured, Executor, RunOutput, Status};
+use super::executor::{Captured, Executor, RunOutput, Status};
 use crate::config::Tool;
 use crate::plan::Job;
 use crate::store::Which;

@@ -14,7 +14,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::Instant;
 
 use super::ended::{describe_end, valgrind_error};
-use super::{Captured, Executor, ProcessExecutor, RunOutput, Status};
+use super::executor::{Captured, Executor, RunOutput, Status};
+use super::launch::ProcessExecutor;
 use crate::cli::LogLevel;
 use crate::config::Tool;
 use crate::plan::{Job, JobKind};

@@ -20,6 +20,7 @@
 
 pub mod hook;
 mod server;
+mod table;
 pub mod window;
 
 use std::ffi::{c_char, c_int, CStr};
@@ -28,9 +29,8 @@ use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
 use server::serve;
-
-/// The table of bench code: group, function, bench.
-pub type Table = &'static [&'static [&'static [fn()]]];
+use table::lookup;
+pub use table::Table;
 
 /// argc and argv as the C runtime passed them, captured before `main` (see [`CAPTURE`]).
 static ARGC: AtomicUsize = AtomicUsize::new(0);
@@ -129,8 +129,4 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
     };
     let _ = std::io::stdout().flush();
     std::process::exit(code);
-}
-
-pub(crate) fn lookup(table: Table, [g, f, b]: [usize; 3]) -> Option<fn()> {
-    table.get(g)?.get(f)?.get(b).copied()
 }

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::{lookup, Table};
+use super::table::{lookup, Table};
 use crate::protocol::{parse_request, write_answer, Answer, End, CAPTURE_FILES};
 
 /// The descriptor answers go to: stdout, moved out of the way of everything else.

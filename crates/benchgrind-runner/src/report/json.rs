@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{write_tally, Reporter, RunSummary};
+use super::reporter::{write_output, write_tally, Reporter, RunSummary};
 use crate::report::summary::Summary;
 use crate::result::BenchResult;
 
@@ -15,7 +15,7 @@ pub struct Json {
 
 impl Reporter for Json {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
-        super::write_output(out, &result.output, true)?;
+        write_output(out, &result.output, true)?;
         writeln!(out, "{}", Summary::from_result(result).to_json(self.pretty))
     }
 

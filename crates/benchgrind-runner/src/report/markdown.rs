@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{write_tally, Reporter, RunSummary};
+use super::reporter::{write_output, write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
 use crate::config::EventKind;
 use crate::result::{BenchResult, Outcome};
@@ -28,7 +28,7 @@ fn cell(new: Option<u64>, old: Option<u64>) -> (String, String) {
 
 impl Reporter for Markdown {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
-        super::write_output(out, &result.output, true)?;
+        write_output(out, &result.output, true)?;
         let name = format!("`{}`", result.id.full());
         let row = match &result.outcome {
             Outcome::Failed { reason } => {

@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal, Write};
 
 use crate::cli::Color;
 
-use super::{write_tally, Reporter, RunSummary};
+use super::reporter::{write_output, write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
@@ -21,7 +21,7 @@ impl Reporter for Terminal {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         let style = self.style;
         header(out, style, &result.id.path(), &result.id.id_and_args())?;
-        super::write_output(out, &result.output, false)?;
+        write_output(out, &result.output, false)?;
         let baselines = [&result.new_source, &result.old_source]
             .iter()
             .any(|s| matches!(s, Source::Baseline(_)));

@@ -1,0 +1,182 @@
+//! The value the command line and environment are parsed into ([`Cli`]) and the choices its
+//! flags take; what the rest of the pipeline reads. Imports nothing of `cli`.
+
+use std::path::PathBuf;
+
+use crate::config::{RegressionConfig, ValgrindTool};
+
+/// What the command line and environment ask for.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Cli {
+    /// Positional filters: a benchmark runs when its id matches any of them (all when empty).
+    pub filters: Vec<String>,
+    /// `--skip`: benchmarks matching any of these do not run.
+    pub skip: Vec<String>,
+    /// `--exact`: filters match the whole id instead of a part of it.
+    pub exact: bool,
+    /// `--nocapture`: which streams of the benchmark process to show.
+    pub nocapture: Nocapture,
+    /// `--home`: the root of all output files.
+    pub home: Option<PathBuf>,
+    /// `--separate-targets`: one directory tree per target triple below the home.
+    pub separate_targets: bool,
+    /// `--callgrind-args`: extra arguments for Callgrind, after those from the code.
+    pub callgrind_args: Vec<String>,
+    /// `--tools`: other Valgrind tools to run on every benchmark, besides the code's.
+    pub tools: Vec<ValgrindTool>,
+    /// `--regression`: limits for every benchmark, over the code's.
+    pub regression: Option<RegressionConfig>,
+    /// `--regression-fail-fast`.
+    pub regression_fail_fast: Option<bool>,
+    /// `--save-baseline`: save the run under this name.
+    pub save_baseline: Option<String>,
+    /// `--baseline`: compare with this baseline instead of the previous run.
+    pub baseline: Option<String>,
+    /// `--load-baseline`: take the new values from this baseline instead of running.
+    pub load_baseline: Option<String>,
+    /// `--output-format`.
+    pub output_format: OutputFormat,
+    /// `--save-summary`: write `summary.json` next to each benchmark's files.
+    pub save_summary: Option<JsonStyle>,
+    /// `--list`: print the benchmarks instead of running them.
+    pub list: bool,
+    /// `--ignored` (with `--list`): list the ignored benchmarks, of which there are none.
+    pub ignored: bool,
+    /// `--help`.
+    pub help: bool,
+    /// Colored output.
+    pub color: Color,
+    /// `BENCHGRIND_LOG`.
+    pub log: LogLevel,
+    /// `--deterministic-random`: overrides the code's `deterministic_random`.
+    pub deterministic_random: Option<bool>,
+    /// `--random-seed`: overrides the code's `random_seed`.
+    pub random_seed: Option<u64>,
+    /// `--jobs`: how many benchmarks run at once (default: the available cores).
+    pub jobs: Option<usize>,
+    /// `--isolation`: a fork server per class of benchmarks, or a process per benchmark.
+    pub isolation: Isolation,
+    /// `--partition=K/N`: run only the K-th of N deterministic shares of the benchmarks.
+    pub partition: Option<(u32, u32)>,
+    /// `--test-mode`: run every benchmark once natively, without Valgrind.
+    pub test_mode: bool,
+    /// `BENCHGRIND_CANNED` (hidden, for the pipeline tests): run nothing, copy the canned
+    /// profiles of this directory instead (see [`crate::execute::canned`]).
+    pub canned: Option<PathBuf>,
+    /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
+    pub bench_flag: bool,
+}
+
+/// How measured processes are started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Isolation {
+    /// One Valgrind process per class of benchmarks, forking a child per benchmark.
+    #[default]
+    Fork,
+    /// One Valgrind process per benchmark.
+    Process,
+}
+
+/// Which output of the benchmark process is shown instead of captured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Nocapture {
+    /// Both captured (the default); shown with `BENCHGRIND_LOG=info` or when a benchmark fails.
+    #[default]
+    None,
+    /// Both shown.
+    All,
+    /// Stdout shown, stderr discarded.
+    Stdout,
+    /// Stderr shown, stdout discarded.
+    Stderr,
+}
+
+/// When to color the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Color {
+    /// When stdout is a terminal.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// What the run prints on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// The terminal report.
+    #[default]
+    Default,
+    /// One JSON summary per benchmark and line.
+    Json,
+    /// Indented JSON summaries.
+    PrettyJson,
+    /// The terminal report, then a Markdown table (for pull-request comments).
+    Markdown,
+}
+
+/// Compact or indented JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonStyle {
+    /// One line.
+    Compact,
+    /// Indented.
+    Pretty,
+}
+
+/// How much the harness logs to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum LogLevel {
+    /// Errors only.
+    Error,
+    /// Warnings (the default).
+    #[default]
+    Warn,
+    /// Also the captured output of every benchmark.
+    Info,
+    /// Also the Valgrind command lines.
+    Debug,
+    /// Everything.
+    Trace,
+}
+
+impl Cli {
+    /// Whether a benchmark with this id (`file::group::function::id`) is selected.
+    pub fn selects(&self, id: &str) -> bool {
+        let hit = |f: &String| {
+            if f.contains(['*', '?']) {
+                glob(f, id)
+            } else if self.exact {
+                f == id
+            } else {
+                id.contains(f.as_str())
+            }
+        };
+        (self.filters.is_empty() || self.filters.iter().any(hit)) && !self.skip.iter().any(hit)
+    }
+}
+
+/// `*` matches any run of characters, `?` one character; the whole id must match.
+fn glob(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}

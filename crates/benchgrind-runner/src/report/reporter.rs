@@ -1,0 +1,97 @@
+//! What every output format shares: the [`Reporter`] trait each format implements, the
+//! summary of a run, and the lines all formats write the same way (shown output, the tally).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use crate::execute::Captured;
+use crate::result::BenchResult;
+
+/// What the whole run did.
+#[derive(Debug, Default)]
+pub struct RunSummary {
+    /// The bench target.
+    pub file: String,
+    /// Benchmarks measured.
+    pub measured: usize,
+    /// `(full id, reason, log)` of each failed benchmark.
+    pub failed: Vec<(String, String, Option<PathBuf>)>,
+    /// `(full id, description)` of each regression.
+    pub regressions: Vec<(String, String)>,
+    /// Benchmarks not run because fail-fast stopped the run.
+    pub skipped: usize,
+    /// Wall time of the run.
+    pub seconds: f64,
+}
+
+/// An output format.
+pub trait Reporter {
+    /// Called as each benchmark finishes, in a stable order.
+    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()>;
+    /// Called once at the end.
+    fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()>;
+}
+
+/// A benchmark's shown output (`--nocapture`): its stdout into `out` (or, with `stdout_to_stderr`,
+/// to stderr, where it cannot break a machine-readable report), its stderr to stderr, each
+/// ending with a newline, so the next header starts a line of its own.
+pub fn write_output(
+    out: &mut dyn Write,
+    captured: &Captured,
+    stdout_to_stderr: bool,
+) -> io::Result<()> {
+    let ended = |bytes: &[u8]| !bytes.is_empty() && !bytes.ends_with(b"\n");
+    let stderr = io::stderr();
+    let mut err = stderr.lock();
+    if !captured.stdout.is_empty() {
+        let target: &mut dyn Write = if stdout_to_stderr { &mut err } else { out };
+        target.write_all(&captured.stdout)?;
+        if ended(&captured.stdout) {
+            target.write_all(b"\n")?;
+        }
+    }
+    if !captured.stderr.is_empty() {
+        // What went before it on stdout first: a terminal shows both in the order written.
+        out.flush()?;
+        err.write_all(&captured.stderr)?;
+        if ended(&captured.stderr) {
+            err.write_all(b"\n")?;
+        }
+    }
+    err.flush()
+}
+
+/// The closing lines of a run: counts, time, and every failure and regression by id.
+pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
+    let total = summary.measured + summary.failed.len();
+    writeln!(
+        out,
+        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured, {} failed, {} regressed{}",
+        summary.file,
+        if total == 1 { "" } else { "s" },
+        summary.seconds,
+        summary.measured,
+        summary.failed.len(),
+        summary
+            .regressions
+            .iter()
+            .map(|r| &r.0)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        if summary.skipped > 0 {
+            format!(", {} not run (fail fast)", summary.skipped)
+        } else {
+            String::new()
+        }
+    )?;
+    for (id, reason, log) in &summary.failed {
+        match log {
+            Some(log) => writeln!(out, "  FAILED {id}: {reason} (log: {})", log.display())?,
+            None => writeln!(out, "  FAILED {id}: {reason}")?,
+        }
+    }
+    for (id, description) in &summary.regressions {
+        writeln!(out, "  REGRESSED {id}: {description}")?;
+    }
+    Ok(())
+}
