@@ -4,6 +4,7 @@
 //! and returns the process exit code (0 ok, 1 error, 2 usage, 3 regression or threshold).
 
 mod compare;
+mod gbench;
 mod merge;
 mod suite;
 
@@ -18,6 +19,7 @@ USAGE:
 COMMANDS:
     suite      run and compare rebar-format benchmark suites (engines in any language)
     compare    compare two result sets: benchgrind summaries, Google Benchmark JSON or binaries
+    gbench     exact counts of the Google Benchmark benchmarks of a C++ binary, under Callgrind
     merge      report the summaries of several runs (e.g. --partition shares) as one run
 
 Run `benchgrind <COMMAND> --help` for the options of a command.
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         }
         Some("suite") => suite::run(rest),
         Some("compare") => compare::run(rest),
+        Some("gbench") => gbench::run(rest),
         Some("merge") => merge::run(rest),
         Some("-V" | "--version") => {
             println!("benchgrind {}", env!("CARGO_PKG_VERSION"));

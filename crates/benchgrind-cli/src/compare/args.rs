@@ -50,6 +50,12 @@ OPTIONS:
                            Repeatable. Checked on each benchmark's median (or only) value, on
                            non-spread aggregates and on the geomean; a benchmark that fails in
                            NEW only also exits with 3.
+    --metric METRIC        Google Benchmark binaries: instead of timing them, run each of their
+                           benchmarks alone under Callgrind and compare exact counts per
+                           iteration of the benchmark loop, every Callgrind metric (METRIC, e.g.
+                           instructions, comes first; see `benchgrind gbench --help` for what is
+                           counted). `--keep-results` then keeps Google Benchmark JSON with
+                           METRIC in its time fields
     --home DIR             where baselines are looked up [default: env BENCHGRIND_HOME, else
                            $CARGO_TARGET_DIR/benchgrind, else target/benchgrind]
     --alpha A              significance level of the U test [default: 0.05]
@@ -98,6 +104,8 @@ pub struct RawArgs {
     pub keep_results: Option<PathBuf>,
     /// `--home`.
     pub home: Option<PathBuf>,
+    /// `--metric`.
+    pub metric: Option<String>,
     /// Everything after `--`, for the binaries.
     pub passthrough: Vec<OsString>,
     /// `-h` / `--help`.
@@ -135,6 +143,9 @@ pub fn parse(mut args: Vec<OsString>) -> Result<RawArgs, UsageError> {
             }
             Long("keep-results") => raw.keep_results = Some(parser.value().map_err(usage)?.into()),
             Long("home") => raw.home = Some(parser.value().map_err(usage)?.into()),
+            Long("metric") => {
+                raw.metric = Some(parser.value().map_err(usage)?.string().map_err(usage)?)
+            }
             Value(v) => raw.positional.push(v),
             other => return Err(usage(other.unexpected())),
         }

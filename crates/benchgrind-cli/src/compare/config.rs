@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use benchgrind_runner::metrics::EventKind;
 use regex::Regex;
 
 use super::args::{RawArgs, UsageError};
@@ -53,6 +54,8 @@ pub struct Config {
     pub keep_results: Option<PathBuf>,
     /// Options for the binaries.
     pub passthrough: Vec<OsString>,
+    /// `--metric`: Google Benchmark binaries are measured under Callgrind.
+    pub metric: Option<EventKind>,
 }
 
 fn usage(msg: impl Into<String>) -> anyhow::Error {
@@ -101,6 +104,7 @@ impl Config {
                 "options after `--` are for binaries, but neither side is a binary",
             ));
         }
+        let metric = gbench_metric(&raw, [&old, &new])?;
         if !any_binary && raw.keep_results.is_some() {
             return Err(usage(
                 "`--keep-results` keeps what binaries write, but neither side is a binary",
@@ -122,8 +126,31 @@ impl Config {
             },
             keep_results: raw.keep_results,
             passthrough: raw.passthrough,
+            metric,
         })
     }
+}
+
+/// `--metric`, which applies to Google Benchmark binaries, whose benchmarks it runs itself.
+fn gbench_metric(raw: &RawArgs, sides: [&SideSpec; 2]) -> Result<Option<EventKind>> {
+    let Some(value) = &raw.metric else {
+        return Ok(None);
+    };
+    let metric = crate::gbench::args::parse_metric(value).map_err(usage)?;
+    if !sides
+        .iter()
+        .any(|s| matches!(s.source, Source::GbenchBinary(_)))
+    {
+        return Err(usage(format!(
+            "`--metric {value}` measures Google Benchmark binaries under Callgrind, but neither              side is one"
+        )));
+    }
+    if !raw.passthrough.is_empty() {
+        return Err(usage(format!(
+            "with `--metric {value}` benchgrind sets the binaries' options itself (filter,              iterations, output), so none may follow `--`; select benchmarks with `compare              filters` or `benchmarksfiltered`"
+        )));
+    }
+    Ok(Some(metric))
 }
 
 /// The two sides and, in the filtered modes, the marker, from the positional arguments.

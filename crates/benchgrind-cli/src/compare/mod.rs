@@ -6,12 +6,12 @@
 //! core, over `model` types) -> `threshold` -> `report` -> exit code. Inputs of every kind become
 //! `model::ResultSet`s, so the core and the reports do not know where results came from.
 
-mod args;
+pub(crate) mod args;
 mod config;
 mod diff;
 mod filter;
 pub(crate) mod input;
-mod model;
+pub(crate) mod model;
 mod report;
 mod sides;
 mod stats;
