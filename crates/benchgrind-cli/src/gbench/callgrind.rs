@@ -107,11 +107,15 @@ impl Runner {
             .map_err(|e| format!("cannot start `{}`: {e}", self.valgrind.display()))?;
         if !output.status.success() {
             let log = fs::read_to_string(dir.0.join("valgrind.log")).unwrap_or_default();
+            // Valgrind names the signal and the address; else the program's own last words
+            // (an uncaught exception, a failed check) say what happened.
+            let said = match valgrind_says(&log) {
+                said if said.is_empty() => indent_tail(&String::from_utf8_lossy(&output.stderr)),
+                said => said,
+            };
             return Err(format!(
-                "{} under Callgrind{}{}",
-                describe_end(&output.status),
-                valgrind_says(&log),
-                indent_tail(&String::from_utf8_lossy(&output.stderr))
+                "{} under Callgrind{said}",
+                describe_end(&output.status)
             ));
         }
         let (iterations, info) = read_gbench_json(&out, name)?;
@@ -172,6 +176,13 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
             path.display()
         )
     })?;
+    if text.trim().is_empty() {
+        return Err(format!(
+            "Google Benchmark ran nothing for the filter `{}`, which should select exactly this \
+             benchmark (its regex library may read the name differently)",
+            exact_filter(name)
+        ));
+    }
     let doc: Value =
         serde_json::from_str(&crate::compare::input::lenient::rewrite_non_finite(&text))
             .map_err(|e| format!("its Google Benchmark JSON is malformed: {e}"))?;

@@ -13,11 +13,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use benchgrind_runner::metrics::{EventKind, Metrics};
 
 use super::callgrind::{Iterations, LoopRun, RunInfo, Runner};
 use super::discover;
+use crate::compare::input::{self, Source};
 use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
 
 /// Iterations added to the second run when none are asked for: enough to average out a loop
@@ -107,6 +108,7 @@ pub fn measure(
     iterations: Option<u64>,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Measurement> {
+    check_binary(binary)?;
     // A bare name would be searched in PATH; the user meant the file they named.
     let absolute = std::path::absolute(binary)
         .map_err(|e| anyhow::anyhow!("cannot resolve `{}`: {e}", binary.display()))?;
@@ -144,6 +146,28 @@ pub fn measure(
         counting,
         benchmarks,
     })
+}
+
+/// Refuses, before running anything, what is not a Google Benchmark binary (the same test as
+/// `compare` applies to its inputs).
+fn check_binary(binary: &Path) -> Result<()> {
+    std::fs::metadata(binary).with_context(|| {
+        format!(
+            "cannot read `{}`: pass the path of a Google Benchmark binary",
+            binary.display()
+        )
+    })?;
+    match input::detect(binary, Path::new("."))? {
+        Source::GbenchBinary(_) => Ok(()),
+        Source::BenchBinary(_) => bail!(
+            "`{}` is a benchgrind bench binary, which measures itself: run it (or `cargo              bench`); `benchgrind gbench` is for Google Benchmark binaries",
+            binary.display()
+        ),
+        _ => bail!(
+            "`{}` is not a program: `benchgrind gbench` runs a Google Benchmark binary (to              compare Google Benchmark JSON files, use `benchgrind compare`)",
+            binary.display()
+        ),
+    }
 }
 
 fn measure_one(
