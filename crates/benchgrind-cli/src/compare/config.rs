@@ -142,12 +142,15 @@ fn gbench_metric(raw: &RawArgs, sides: [&SideSpec; 2]) -> Result<Option<EventKin
         .any(|s| matches!(s.source, Source::GbenchBinary(_)))
     {
         return Err(usage(format!(
-            "`--metric {value}` measures Google Benchmark binaries under Callgrind, but neither              side is one"
+            "`--metric {value}` measures Google Benchmark binaries under Callgrind, but neither \
+             side is one"
         )));
     }
     if !raw.passthrough.is_empty() {
         return Err(usage(format!(
-            "with `--metric {value}` benchgrind sets the binaries' options itself (filter,              iterations, output), so none may follow `--`; select benchmarks with `compare              filters` or `benchmarksfiltered`"
+            "with `--metric {value}` benchgrind sets the binaries' options itself (filter, \
+             iterations, output), so none may follow `--`; select benchmarks with `compare \
+             filters` or `benchmarksfiltered`"
         )));
     }
     Ok(Some(metric))

@@ -160,11 +160,13 @@ fn check_binary(binary: &Path) -> Result<()> {
     match input::detect(binary, Path::new("."))? {
         Source::GbenchBinary(_) => Ok(()),
         Source::BenchBinary(_) => bail!(
-            "`{}` is a benchgrind bench binary, which measures itself: run it (or `cargo              bench`); `benchgrind gbench` is for Google Benchmark binaries",
+            "`{}` is a benchgrind bench binary, which measures itself: run it (or `cargo \
+             bench`); `benchgrind gbench` is for Google Benchmark binaries",
             binary.display()
         ),
         _ => bail!(
-            "`{}` is not a program: `benchgrind gbench` runs a Google Benchmark binary (to              compare Google Benchmark JSON files, use `benchgrind compare`)",
+            "`{}` is not a program: `benchgrind gbench` runs a Google Benchmark binary (to \
+             compare Google Benchmark JSON files, use `benchgrind compare`)",
             binary.display()
         ),
     }
