@@ -115,12 +115,17 @@ fn three_runs_print_identical_counts_of_the_loop_only() {
     let runs: Vec<(String, Value)> = (0..3)
         .map(|i| {
             let json = out_file(&format!("identical{i}"));
-            let out = benchgrind([
-                "gbench".as_ref(),
-                old.as_os_str(),
-                "--out".as_ref(),
-                json.as_os_str(),
-            ]);
+            // From three working directories: Valgrind puts the directory into the benchmark's
+            // environment, which must not move its counts.
+            let cwd = [env!("CARGO_MANIFEST_DIR"), "/", env!("CARGO_TARGET_TMPDIR")][i];
+            let out = Command::new(env!("CARGO_BIN_EXE_benchgrind"))
+                .current_dir(cwd)
+                .arg("gbench")
+                .arg(old)
+                .arg("--out")
+                .arg(&json)
+                .output()
+                .unwrap();
             (expect_code(&out, 0), read_json(&json))
         })
         .collect();
@@ -213,6 +218,41 @@ fn compare_metric_instructions_shows_the_slower_build_and_fails_above() {
     assert!(!failing.contains(&"BM_MapInsert<int>"), "{failing:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("past --fail-above (exit code 3)"), "{err}");
+}
+
+#[test]
+fn the_same_build_at_another_path_compares_equal_in_every_metric() {
+    let Some([old, ..]) = built() else { return };
+    // A longer path is a longer argv[0], which Google Benchmark copies to its heap; the binary
+    // runs through a link of constant length, so that nothing but its code moves the counts.
+    let copy = old.with_file_name(format!(
+        "the-same-build-under-a-much-longer-file-name.{}",
+        std::process::id()
+    ));
+    std::fs::copy(old, &copy).unwrap();
+    let out = benchgrind([
+        "compare".as_ref(),
+        "--metric=cycles".as_ref(),
+        "--format=json".as_ref(),
+        old.as_os_str(),
+        copy.as_os_str(),
+        "--fail-above=0".as_ref(),
+    ]);
+    let r = report(&expect_code(&out, 0));
+    let benchmarks = r["benchmarks"].as_array().unwrap();
+    assert_eq!(benchmarks.len(), 6);
+    for b in benchmarks {
+        let metrics = b["metrics"].as_array().unwrap();
+        assert_eq!(
+            metrics[0]["name"], "EstimatedCycles",
+            "the chosen metric first"
+        );
+        assert_eq!(metrics.len(), 14, "{b}");
+        for m in metrics {
+            assert_eq!(m["old"], m["new"], "{} {}", b["name"], m["name"]);
+        }
+    }
+    std::fs::remove_file(copy).unwrap();
 }
 
 #[test]

@@ -30,6 +30,9 @@ pub const LOOP_START: &str = "benchmark::State::StartKeepRunning";
 /// The function whose entry ends it.
 pub const LOOP_END: &str = "benchmark::State::FinishKeepRunning";
 
+/// The length of `PWD` plus `BENCHGRIND_PAD` in the benchmark's environment: Linux's PATH_MAX.
+const PAD_TO: usize = 4096;
+
 /// How many iterations to ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Iterations {
@@ -81,6 +84,12 @@ impl Runner {
             Iterations::One => "--benchmark_min_time=0".to_string(),
             Iterations::Fixed(n) => format!("--benchmark_min_time={n}x"),
         };
+        // The binary runs as `DIR/bench`, a link of constant length: its path is argv[0], which
+        // Google Benchmark copies to the heap, so a build at a longer path would shift later
+        // allocations and change cache misses that have nothing to do with its code.
+        let program = dir.0.join("bench");
+        std::os::unix::fs::symlink(&self.binary, &program)
+            .map_err(|e| format!("cannot link `{}`: {e}", program.display()))?;
         let mut cmd = Command::new(&self.valgrind);
         cmd.arg("--tool=callgrind")
             .arg("--cache-sim=yes")
@@ -95,7 +104,7 @@ impl Runner {
                 "--log-file={}",
                 dir.0.join("valgrind.log").display()
             ))
-            .arg(&self.binary)
+            .arg(&program)
             .arg(format!("--benchmark_filter={}", exact_filter(name)))
             .arg(min_time)
             .arg("--benchmark_repetitions=1")
@@ -151,6 +160,12 @@ pub fn configure(cmd: &mut Command) {
             cmd.env(key, value);
         }
     }
+    // Valgrind puts the working directory into the client's environment (`PWD`, replacing any
+    // value given), so its length would move the benchmark's stack and change its simulated
+    // cache misses from one directory to another. A padding variable keeps the environment's
+    // size constant for directories up to PATH_MAX.
+    let cwd_len = std::env::current_dir().map_or(0, |d| d.as_os_str().len());
+    cmd.env("BENCHGRIND_PAD", "x".repeat(PAD_TO.saturating_sub(cwd_len)));
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -297,7 +312,9 @@ impl TempDir {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let dir =
-            std::env::temp_dir().join(format!("benchgrind-gbench-{}-{n}", std::process::id()));
+            // Fixed width: paths under it reach the benchmark's argv and Google Benchmark's
+            // heap, whose layout (and so the simulated cache misses) must not depend on the PID.
+            std::env::temp_dir().join(format!("benchgrind-gbench-{:010}-{n:08}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
         Ok(TempDir(dir))
