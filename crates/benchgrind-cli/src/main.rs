@@ -29,6 +29,7 @@ USAGE:
 COMMANDS:
     suite      run and compare rebar-format benchmark suites (engines in any language)
     compare    compare two result sets: benchgrind summaries, Google Benchmark JSON or binaries
+    gbench     exact counts of the Google Benchmark benchmarks of a C++ binary, under Callgrind
     merge      report the summaries of several runs (e.g. --partition shares) as one run
     explain    which functions and source lines changed the counts, between two profiles
 
@@ -54,6 +55,8 @@ enum Command {
     Merge(cmd::merge::Config),
     /// `explain ...`.
     Explain(cmd::explain::Config),
+    /// `gbench ...`.
+    Gbench(cmd::gbench::Config),
     /// `-V`/`--version`.
     Version,
 }
@@ -73,6 +76,7 @@ impl Command {
             Some("compare") => cmd::compare::Config::parse(rest).map(Command::Compare),
             Some("merge") => cmd::merge::Config::parse(rest).map(Command::Merge),
             Some("explain") => cmd::explain::Config::parse(rest).map(Command::Explain),
+            Some("gbench") => cmd::gbench::Config::parse(rest).map(Command::Gbench),
             Some(other) => Err(UsageError::new(format!("unknown command `{other}`")).hint(USAGE)),
             None => Err(UsageError::new("the command is not valid UTF-8").hint(USAGE)),
         }
@@ -85,6 +89,7 @@ impl Command {
             Command::Compare(config) => cmd::compare::run(config),
             Command::Merge(config) => cmd::merge::run(config),
             Command::Explain(config) => cmd::explain::run(config),
+            Command::Gbench(config) => cmd::gbench::run(config),
             Command::Version => {
                 println!("benchgrind {}", env!("CARGO_PKG_VERSION"));
                 Ok(Outcome::Done)

@@ -64,6 +64,12 @@ OPTIONS:
                            Repeatable. Checked on each benchmark's median (or only) value, on
                            non-spread aggregates and on the geomean; a benchmark that fails in
                            NEW only also exits with 3.
+    --metric METRIC        Google Benchmark binaries: instead of timing them, run each of their
+                           benchmarks alone under Callgrind and compare exact counts per
+                           iteration of the benchmark loop, every Callgrind metric (METRIC, e.g.
+                           instructions, comes first; see `benchgrind gbench --help` for what is
+                           counted). `--keep-results` then keeps Google Benchmark JSON with
+                           METRIC in its time fields
     --home DIR             where baselines are looked up [default: env BENCHGRIND_HOME, else
                            $CARGO_TARGET_DIR/benchgrind, else target/benchgrind]
     --alpha A              significance level of the U test [default: 0.05]

@@ -5,5 +5,6 @@
 
 pub mod compare;
 pub mod explain;
+pub mod gbench;
 pub mod merge;
 pub mod suite;

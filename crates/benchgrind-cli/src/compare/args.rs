@@ -27,6 +27,8 @@ pub struct RawArgs {
     pub keep_results: Option<PathBuf>,
     /// `--home`.
     pub home: Option<PathBuf>,
+    /// `--metric`.
+    pub metric: Option<String>,
     /// Everything after `--`, for the binaries.
     pub passthrough: Vec<OsString>,
     /// `-h` / `--help`.
@@ -55,6 +57,7 @@ pub fn parse(mut args: Vec<OsString>) -> Result<RawArgs, UsageError> {
             Long("color") => raw.color = Some(parser.value()?.string()?),
             Long("keep-results") => raw.keep_results = Some(parser.value()?.into()),
             Long("home") => raw.home = Some(parser.value()?.into()),
+            Long("metric") => raw.metric = Some(parser.value()?.string()?),
             Value(v) => raw.positional.push(v),
             other => return Err(other.unexpected().into()),
         }

@@ -6,6 +6,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use benchgrind_runner::config::EventKind;
 use regex::Regex;
 
 use super::args::RawArgs;
@@ -55,6 +56,8 @@ pub struct Resolved {
     pub keep_results: Option<PathBuf>,
     /// Options for the binaries.
     pub passthrough: Vec<OsString>,
+    /// `--metric`: Google Benchmark binaries are measured under Callgrind.
+    pub metric: Option<EventKind>,
 }
 
 /// A usage mistake found while resolving the command line.
@@ -104,6 +107,7 @@ impl Resolved {
                 "options after `--` are for binaries, but neither side is a binary",
             ));
         }
+        let metric = gbench_metric(raw, [&old, &new])?;
         if !any_binary && raw.keep_results.is_some() {
             return Err(usage(
                 "`--keep-results` keeps what binaries write, but neither side is a binary",
@@ -125,8 +129,34 @@ impl Resolved {
             },
             keep_results: raw.keep_results.clone(),
             passthrough: raw.passthrough.clone(),
+            metric,
         })
     }
+}
+
+/// `--metric`, which applies to Google Benchmark binaries, whose benchmarks it runs itself.
+fn gbench_metric(raw: &RawArgs, sides: [&SideSpec; 2]) -> Result<Option<EventKind>> {
+    let Some(value) = &raw.metric else {
+        return Ok(None);
+    };
+    let metric = crate::compare::gbench::args::parse_metric(value).map_err(usage)?;
+    if !sides
+        .iter()
+        .any(|s| matches!(s.source, Source::GbenchBinary(_)))
+    {
+        return Err(usage(format!(
+            "`--metric {value}` measures Google Benchmark binaries under Callgrind, but neither \
+             side is one"
+        )));
+    }
+    if !raw.passthrough.is_empty() {
+        return Err(usage(format!(
+            "with `--metric {value}` benchgrind sets the binaries' options itself (filter, \
+             iterations, output), so none may follow `--`; select benchmarks with `compare \
+             filters` or `benchmarksfiltered`"
+        )));
+    }
+    Ok(Some(metric))
 }
 
 /// The two sides and, in the filtered modes, the marker, from the positional arguments.

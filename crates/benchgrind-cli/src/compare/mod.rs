@@ -11,6 +11,7 @@ pub mod args;
 pub mod config;
 pub mod diff;
 pub mod filter;
+pub mod gbench;
 pub mod input;
 pub mod model;
 pub mod report;

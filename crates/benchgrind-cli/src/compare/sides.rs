@@ -50,6 +50,17 @@ fn load_side(config: &Resolved, side: &SideSpec, name: &str) -> Result<ResultSet
                 .map(|dir| dir.join(format!("{name}.json")));
             bench_binary::run(binary, &config.passthrough, keep.as_deref(), label)
         }
+        Source::GbenchBinary(binary) if config.metric.is_some() => {
+            let keep = config
+                .keep_results
+                .as_ref()
+                .map(|dir| dir.join(format!("{name}.json")));
+            let filter = side.filter.as_ref().map(|f| f.text.as_str());
+            let metric = config
+                .metric
+                .unwrap_or(benchgrind_runner::config::EventKind::Ir);
+            crate::compare::gbench::measure_side(binary, filter, metric, keep.as_deref(), label)
+        }
         Source::GbenchBinary(binary) => {
             let (out, keep) = match &config.keep_results {
                 Some(dir) => (dir.join(format!("{name}.json")), true),
