@@ -71,6 +71,8 @@ pub struct Cli {
     pub test_mode: bool,
     /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
     pub bench_flag: bool,
+    /// `--history`: append this run to `<home>/history/` (history.rs).
+    pub history: crate::history::History,
 }
 
 /// How measured processes are started.
@@ -229,6 +231,7 @@ const FLAGS: &[Flag] = &[
     flag("--isolation", "BENCHGRIND_ISOLATION", Takes::Value),
     flag("--partition", "BENCHGRIND_PARTITION", Takes::Value),
     flag("--test-mode", "BENCHGRIND_TEST_MODE", Takes::Switch),
+    flag("--history", "BENCHGRIND_HISTORY", Takes::Optional("on")),
 ];
 
 /// libtest's flags, passed by cargo or typed out of habit: accepted; `--format terse` and
@@ -307,6 +310,8 @@ Options:
                                  [env: BENCHGRIND_PARTITION]
       --test-mode                run every benchmark once natively, without Valgrind; the
                                  default under `cargo test --benches` [env: BENCHGRIND_TEST_MODE]
+      --history[=on|off]         append this run's values to <home>/history/ for
+                                 `benchgrind report` [default: on] [env: BENCHGRIND_HISTORY]
   -h, --help                     print this help
 
 Environment:
@@ -416,6 +421,10 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
     cli.regression_fail_fast = get("--regression-fail-fast").map(yes_no).transpose()?;
     cli.deterministic_random = get("--deterministic-random").map(yes_no).transpose()?;
     cli.test_mode = get("--test-mode").map(yes_no).transpose()?.unwrap_or(false);
+    cli.history = match get("--history").map(yes_no).transpose()? {
+        Some(false) => crate::history::History::Off,
+        _ => crate::history::History::On,
+    };
     cli.jobs = get("--jobs")
         .map(|g| match g.value.parse::<usize>() {
             Ok(n) if n > 0 => Ok(n),
@@ -699,6 +708,7 @@ mod tests {
             ("--isolation", "process"),
             ("--partition", "2/3"),
             ("--test-mode", "yes"),
+            ("--history", "off"),
         ];
         assert_eq!(cases.len(), FLAGS.len());
         for (flag, value) in cases {

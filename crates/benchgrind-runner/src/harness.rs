@@ -209,6 +209,7 @@ struct Emitter<'a> {
     progress: &'a mut Progress,
     summary: &'a mut RunSummary,
     by_id: HashMap<(usize, String), Vec<Comparison>>,
+    history: crate::history::Recorder,
 }
 
 impl Emitter<'_> {
@@ -233,6 +234,7 @@ impl Emitter<'_> {
         let _ = self.reporter.bench(self.out, &result);
         let _ = self.out.flush();
         save_summary(self.cli, job, &result);
+        self.history.add(&result);
         let summary = &mut *self.summary;
         match &result.outcome {
             Outcome::Failed { reason } => {
@@ -314,6 +316,13 @@ pub fn execute_plan(
         progress: &mut progress,
         summary: &mut summary,
         by_id: HashMap::new(),
+        history: crate::history::Recorder::new(
+            cli.history,
+            runs,
+            &plan.home,
+            main.package,
+            main.bench_file,
+        ),
     };
     let mut stopped = false;
     for phase in phases {
@@ -366,6 +375,7 @@ pub fn execute_plan(
             teardown();
         }
     }
+    emitter.history.finish(Path::new(main.manifest_dir));
     progress.clear();
     summary.seconds = start.elapsed().as_secs_f64();
     summary

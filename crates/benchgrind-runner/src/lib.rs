@@ -16,6 +16,7 @@ mod execute_binary;
 pub mod execute_fork;
 pub mod flamegraph;
 pub mod harness;
+pub mod history;
 pub mod measure;
 pub mod measured;
 pub mod metrics;
