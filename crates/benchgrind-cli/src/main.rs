@@ -5,6 +5,7 @@
 
 mod compare;
 mod merge;
+mod report;
 mod suite;
 
 use std::process::ExitCode;
@@ -19,6 +20,7 @@ COMMANDS:
     suite      run and compare rebar-format benchmark suites (engines in any language)
     compare    compare two result sets: benchgrind summaries, Google Benchmark JSON or binaries
     merge      report the summaries of several runs (e.g. --partition shares) as one run
+    report     write a static HTML report: overview, history plots, flamegraphs
 
 Run `benchgrind <COMMAND> --help` for the options of a command.
 ";
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Some("suite") => suite::run(rest),
         Some("compare") => compare::run(rest),
         Some("merge") => merge::run(rest),
+        Some("report") => report::run(rest),
         Some("-V" | "--version") => {
             println!("benchgrind {}", env!("CARGO_PKG_VERSION"));
             0
