@@ -248,6 +248,8 @@ fn check_in_browser(chromium: &Path, home: &Path, site: &Path, page: &Path, tmp:
         assert_eq!(text, grouped(new), "{name}");
         assert_eq!(value, new.to_string(), "{name}");
     }
+    interact(chromium, &profile, home, site, tmp);
+
     // Newest run first: ok, regressed (the change), ok.
     let runs = &dom[dom.find("id=\"runs\"").unwrap()..];
     let statuses: Vec<&str> = runs
@@ -256,4 +258,65 @@ fn check_in_browser(chromium: &Path, home: &Path, site: &Path, page: &Path, tmp:
         .map(|s| &s[..s.find('"').unwrap()])
         .collect();
     assert_eq!(statuses, ["ok", "regressed", "ok"], "{runs}");
+}
+
+/// The overview's script at work: a probe page drives it in a frame (same origin for file
+/// URLs with `--allow-file-access-from-files`) and writes what it saw into its title.
+fn interact(chromium: &Path, profile: &Path, home: &Path, site: &Path, tmp: &Path) {
+    let probe = tmp.join("probe.html");
+    std::fs::write(
+        &probe,
+        format!(
+            "<!DOCTYPE html><html><head><title>probe</title></head><body>\
+             <iframe id=\"f\" src=\"file://{}\"></iframe><script>\
+             document.getElementById('f').onload = function () {{\
+               var d = this.contentDocument, out = [];\
+               var col = function (i) {{ return Array.prototype.map.call(\
+                 d.querySelectorAll('#benchmarks tbody tr:not([hidden])'),\
+                 function (t) {{ return t.cells[i].dataset.value; }}).join(' '); }};\
+               var th = d.querySelectorAll('#benchmarks th')[2];\
+               th.click(); out.push(col(2)); th.click(); out.push(col(2));\
+               var m = d.getElementById('metric');\
+               m.value = String(Array.prototype.findIndex.call(m.options,\
+                 function (o) {{ return o.text.indexOf('(EstimatedCycles)') >= 0; }}));\
+               m.dispatchEvent(new Event('change'));\
+               var f = d.getElementById('filter'); f.value = 'limit_5 strict';\
+               f.dispatchEvent(new Event('input'));\
+               out.push(col(2)); out.push(d.getElementById('shown').textContent);\
+               document.title = out.join('|');\
+             }};</script></body></html>",
+            site.join("index.html").display()
+        ),
+    )
+    .unwrap();
+    let dom = browse(
+        chromium,
+        profile,
+        &["--allow-file-access-from-files", "--dump-dom"],
+        &format!("file://{}", probe.display()),
+    );
+    let title = dom
+        .split("<title>")
+        .nth(1)
+        .and_then(|t| t.split("</title>").next())
+        .unwrap();
+    let seen: Vec<&str> = title.split('|').collect();
+    assert_eq!(seen.len(), 4, "{title}");
+    let numbers = |s: &str| -> Vec<u64> { s.split(' ').map(|v| v.parse().unwrap()).collect() };
+    let (up, down) = (numbers(seen[0]), numbers(seen[1]));
+    assert_eq!(up.len(), 6, "{title}");
+    assert!(up.windows(2).all(|w| w[0] <= w[1]), "ascending: {title}");
+    let mut reversed = up.clone();
+    reversed.reverse();
+    assert_eq!(down, reversed, "descending: {title}");
+    let strict = summary(home, "limit_5", "strict.loop_work");
+    let cycles = strict["metrics"]["EstimatedCycles"]["new"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        seen[2],
+        cycles.to_string(),
+        "the metric switched, filtered: {title}"
+    );
+    assert_eq!(seen[3], "1 of 6", "{title}");
 }
