@@ -67,6 +67,10 @@ pub struct Bench {
     pub history: Vec<Point>,
 }
 
+/// The summaries read, by `(package, id)`: the summary, as read, its benchmark's directory and
+/// where it was read (for errors).
+type Found = BTreeMap<(String, String), (Summary, Value, PathBuf, String)>;
+
 /// What the inputs hold.
 #[derive(Debug, Default)]
 pub struct Loaded {
@@ -82,7 +86,7 @@ pub struct Loaded {
 /// compared with, else `default`, else the first by name).
 pub fn load(inputs: &[PathBuf], baseline: Option<&str>) -> Result<Loaded> {
     let mut loaded = Loaded::default();
-    let mut summaries: BTreeMap<(String, String), (Summary, Value, PathBuf)> = BTreeMap::new();
+    let mut summaries: Found = BTreeMap::new();
     let mut points: Vec<(String, String, Point, PathBuf)> = Vec::new();
     let mut dirs: Vec<(PathBuf, PathBuf)> = Vec::new();
     for input in inputs {
@@ -108,7 +112,7 @@ pub fn load(inputs: &[PathBuf], baseline: Option<&str>) -> Result<Loaded> {
         bench.dir.get_or_insert_with(|| root.join(&point.entry.dir));
         bench.history.push(point);
     }
-    for ((package, id), (summary, raw, dir)) in summaries {
+    for ((package, id), (summary, raw, dir, _)) in summaries {
         let bench = loaded.benches.entry((package, id)).or_default();
         bench.dir = Some(dir.clone());
         if stale(&summary, &dir, bench.history.last()) {
@@ -165,7 +169,7 @@ fn stale(summary: &Summary, dir: &Path, last: Option<&Point>) -> bool {
 fn walk(
     root: &Path,
     dir: &Path,
-    summaries: &mut BTreeMap<(String, String), (Summary, Value, PathBuf)>,
+    summaries: &mut Found,
     dirs: &mut Vec<(PathBuf, PathBuf)>,
 ) -> Result<()> {
     let entries = std::fs::read_dir(dir)
@@ -188,7 +192,8 @@ fn walk(
             let text = std::fs::read_to_string(&path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let (summary, raw) = parse_summary(&text, &path.display().to_string())?;
-            insert(summaries, summary, raw, dir.to_owned(), &path)?;
+            let from = path.display().to_string();
+            insert(summaries, (summary, raw, dir.to_owned(), from))?;
         } else if name == "callgrind.out"
             || (name.starts_with("baseline.") && name.ends_with(".callgrind.out"))
         {
@@ -202,10 +207,7 @@ fn walk(
 }
 
 /// Reads a file of summaries, one per line (or one indented summary).
-fn read_lines(
-    path: &Path,
-    summaries: &mut BTreeMap<(String, String), (Summary, Value, PathBuf)>,
-) -> Result<()> {
+fn read_lines(path: &Path, summaries: &mut Found) -> Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let whole = serde_json::from_str::<Value>(&text).is_ok();
@@ -225,7 +227,7 @@ fn read_lines(
         let at = format!("{}:{line}", path.display());
         let (summary, raw) = parse_summary(doc, &at)?;
         let dir = PathBuf::from(&summary.files.dir);
-        insert(summaries, summary, raw, dir, Path::new(&at))?;
+        insert(summaries, (summary, raw, dir, at))?;
     }
     Ok(())
 }
@@ -246,23 +248,17 @@ fn parse_summary(text: &str, at: &str) -> Result<(Summary, Value)> {
     Ok((summary, raw))
 }
 
-fn insert(
-    summaries: &mut BTreeMap<(String, String), (Summary, Value, PathBuf)>,
-    summary: Summary,
-    raw: Value,
-    dir: PathBuf,
-    from: &Path,
-) -> Result<()> {
-    let key = (summary.package.clone(), summary.id.clone());
-    if let Some((_, _, first)) = summaries.get(&key) {
+fn insert(summaries: &mut Found, found: (Summary, Value, PathBuf, String)) -> Result<()> {
+    let key = (found.0.package.clone(), found.0.id.clone());
+    if let Some((_, _, _, first)) = summaries.get(&key) {
         bail!(
-            "{} is there twice, in {} and in {}: pass the shares of one run, each benchmark once",
-            summary.id,
-            first.display(),
-            from.display()
+            "{} is there twice, in {first} and in {}: pass the shares of one run, each \
+             benchmark once",
+            found.0.id,
+            found.3
         );
     }
-    summaries.insert(key, (summary, raw, dir));
+    summaries.insert(key, found);
     Ok(())
 }
 
@@ -332,6 +328,7 @@ fn resolve(bench: &mut Bench, baseline: Option<&str>, warnings: &mut Vec<String>
     if let Some(dir) = bench.dir.clone() {
         bench.baselines = read_baselines(&dir, &bench.id, warnings);
     }
+    let mut compared = None;
     if let Some(summary) = &bench.summary {
         bench.status.clone_from(&summary.status);
         bench.error.clone_from(&summary.error);
@@ -343,10 +340,12 @@ fn resolve(bench: &mut Bench, baseline: Option<&str>, warnings: &mut Vec<String>
             .iter()
             .filter_map(|(k, m)| Some((k.clone(), m.old?)))
             .collect();
-        if let Some(name) = summary.old_source.strip_prefix("baseline ") {
-            bench.baseline = Some((name.to_owned(), old));
-        } else if !old.is_empty() {
-            bench.previous = old;
+        match summary.old_source.strip_prefix("baseline ") {
+            // A baseline compared with for the first time has no values: the files may.
+            Some(name) if old.is_empty() => compared = Some(name.to_owned()),
+            Some(name) if baseline.is_none() => bench.baseline = Some((name.to_owned(), old)),
+            Some(_) => {}
+            None => bench.previous = old,
         }
         for (tool, wire) in &summary.tools {
             let values = wire
@@ -385,6 +384,7 @@ fn resolve(bench: &mut Bench, baseline: Option<&str>, warnings: &mut Vec<String>
     if bench.baseline.is_none() {
         let name = baseline
             .map(str::to_owned)
+            .or(compared)
             .or_else(|| {
                 bench
                     .baselines
@@ -441,4 +441,123 @@ fn read_profile(path: &Path) -> Result<Option<Values>, String> {
             .map(|(k, v)| (k.name().to_owned(), *v))
             .collect(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use benchgrind_runner::history::Record;
+
+    fn summary_json(id: &str, dir: &Path, new: u64, old: Option<u64>) -> String {
+        let (file, rest) = id.split_once("::").unwrap();
+        let (group, function) = rest.split_once("::").unwrap();
+        serde_json::json!({
+            "version": 1, "id": id, "package": "p", "file": file, "group": group,
+            "function": function, "bench_id": null, "args": "()", "command": null,
+            "tool": "callgrind", "status": "ok", "error": null, "new_source": "run",
+            "old_source": "previous run",
+            "metrics": {"Ir": {"new": new, "old": old, "diff_pct": null, "factor": null}},
+            "regressions": [],
+            "files": {"dir": dir, "profile": dir.join("callgrind.out"), "log": null},
+            "duration_secs": 0.1,
+            "attribution": [{"function": "f::hot", "change": 12}]
+        })
+        .to_string()
+    }
+
+    fn entry(ir: u64, regressed: bool, dir: &str) -> Entry {
+        Entry {
+            status: if regressed { "regressed" } else { "ok" }.into(),
+            dir: dir.into(),
+            metrics: [("Ir".to_owned(), ir)].into_iter().collect(),
+            tools: BTreeMap::new(),
+            regressed: if regressed { vec!["Ir".into()] } else { vec![] },
+        }
+    }
+
+    #[test]
+    fn summaries_history_and_stale_summaries() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        let now = std::time::SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        // `a` has history only; `b` a summary of the last run; `c` a summary older than the
+        // history's newest run, with other values.
+        let history: [[(&str, u64, bool); 3]; 3] = [
+            [
+                ("f::g::a", 100, false),
+                ("f::g::b", 40, false),
+                ("f::g::c", 7, false),
+            ],
+            [
+                ("f::g::a", 110, true),
+                ("f::g::b", 40, false),
+                ("f::g::c", 7, false),
+            ],
+            [
+                ("f::g::a", 110, false),
+                ("f::g::b", 50, false),
+                ("f::g::c", 8, false),
+            ],
+        ];
+        for (i, run) in history.iter().enumerate() {
+            let benchmarks = run
+                .iter()
+                .map(|&(id, ir, bad)| {
+                    let dir = format!("p/f/g/{}", &id[6..]);
+                    (id.to_owned(), entry(ir, bad, &dir))
+                })
+                .collect();
+            let record = Record {
+                version: history::VERSION,
+                unix_ms: now - 1000 + i as u64,
+                date: history::utc_date(now / 1000),
+                commit: None,
+                package: "p".into(),
+                file: "f".into(),
+                fingerprint: None,
+                benchmarks,
+            };
+            history::append(&home.join("history"), &record, Default::default()).unwrap();
+        }
+        for (leaf, id, new, old) in [("b", "f::g::b", 50, Some(40)), ("c", "f::g::c", 7, None)] {
+            let dir = home.join("p/f/g").join(leaf);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("summary.json"), summary_json(id, &dir, new, old)).unwrap();
+        }
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1000);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(home.join("p/f/g/c/summary.json"))
+            .unwrap();
+        file.set_modified(old).unwrap();
+        // A report written into the home is not read as results.
+        std::fs::create_dir_all(home.join("report/x")).unwrap();
+        std::fs::write(home.join("report/x/summary.json"), "not read").unwrap();
+
+        let loaded = load(&[home.to_owned()], None).unwrap();
+        assert_eq!(loaded.records, 3);
+        assert_eq!(loaded.benches.len(), 3, "{:?}", loaded.benches.keys());
+        let bench = |id: &str| &loaded.benches[&("p".to_owned(), id.to_owned())];
+        let a = bench("f::g::a");
+        assert_eq!((a.current["Ir"], a.previous["Ir"]), (110, 110));
+        assert_eq!(a.status, "ok");
+        assert_eq!(a.history.len(), 3);
+        assert!(a.history[1].entry.regressed.contains(&"Ir".to_owned()));
+        assert_eq!(a.dir.as_deref(), Some(home.join("p/f/g/a").as_path()));
+        let b = bench("f::g::b");
+        assert_eq!((b.current["Ir"], b.previous["Ir"]), (50, 40));
+        assert!(b.raw.as_ref().unwrap().get("attribution").is_some());
+        let c = bench("f::g::c");
+        assert_eq!(
+            (c.current["Ir"], c.previous["Ir"]),
+            (8, 7),
+            "the history's newest"
+        );
+        assert!(c.summary.is_none());
+        assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+        assert!(loaded.warnings[0].contains("f::g::c: summary.json is older than the history"));
+    }
 }

@@ -320,3 +320,45 @@ fn attribution(out: &mut String, bench: &Bench) {
     }
     out.push_str("</div>");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_attribution_shows_only_when_recorded() {
+        let mut bench = Bench {
+            id: "f::g::fun".into(),
+            package: "p".into(),
+            status: "regressed".into(),
+            current: [("Ir".to_owned(), 110)].into_iter().collect(),
+            previous: [("Ir".to_owned(), 100)].into_iter().collect(),
+            ..Bench::default()
+        };
+        let page = write(&bench, &[]).unwrap();
+        assert!(!page.contains("id=\"attribution\""));
+        assert!(page.contains("No history yet"));
+        assert!(
+            page.contains("<td data-value=\"110\">110</td><td>100</td>"),
+            "{page}"
+        );
+
+        bench.raw = Some(serde_json::json!({
+            "attribution": [{"function": "f::hot<'a>", "change": 12}]
+        }));
+        let page = write(&bench, &[]).unwrap();
+        assert!(page.contains("id=\"attribution\""), "{page}");
+        assert!(
+            page.contains("<td class=\"name\">f::hot&lt;&#39;a&gt;</td>"),
+            "{page}"
+        );
+        assert!(page.contains("<td class=\"name\">12</td>"), "{page}");
+
+        bench.raw = Some(serde_json::json!({"explain": {"note": "moved"}}));
+        let page = write(&bench, &[]).unwrap();
+        assert!(
+            page.contains("&quot;note&quot;: &quot;moved&quot;"),
+            "{page}"
+        );
+    }
+}
