@@ -142,6 +142,24 @@ fn three_runs_with_a_change_in_the_middle_make_a_report_a_browser_shows() {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(history.len(), 6, "one record per run of each bench file");
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benchgrind-runner/schemas/history.v1.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    for file in &history {
+        let record: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&record)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:?}", file.display());
+        assert!(
+            record["commit"].is_string(),
+            "this checkout is a git repository"
+        );
+    }
     // `--history=off` adds none.
     let out = run(
         REGRESS,

@@ -1,7 +1,8 @@
 //! The history of a home: after the report stage, every run of a bench binary appends one small
 //! file to `<home>/history/` (`<unix-ms>-<pid>.json`) with the date, the git commit, the bench
-//! file and, per benchmark, its metric values and which limits it passed. `benchgrind report`
-//! draws a benchmark's history from these files.
+//! file and, per benchmark, its metric values and which limits it passed (schema:
+//! `schemas/history.v1.schema.json`). `benchgrind report` draws a benchmark's history from
+//! these files.
 //!
 //! The files are versioned ([`VERSION`]), written atomically (temp file and rename, as summaries
 //! are), and bounded: after a write the oldest files go until at most [`Bounds::runs`] files and
