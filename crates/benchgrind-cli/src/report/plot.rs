@@ -17,8 +17,8 @@ pub struct Run<'a> {
     pub regressed: bool,
 }
 
-const WIDTH: u32 = 480;
-const HEIGHT: u32 = 210;
+const WIDTH: u32 = 420;
+const HEIGHT: u32 = 200;
 const SERIES: RGBColor = RGBColor(0x3b, 0x82, 0xf6);
 const REGRESSED: RGBColor = RGBColor(0xe5, 0x48, 0x4d);
 const GRID: RGBColor = RGBColor(0x80, 0x80, 0x80);
