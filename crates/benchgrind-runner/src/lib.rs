@@ -14,6 +14,8 @@ pub mod config;
 pub mod execute;
 mod execute_binary;
 pub mod execute_fork;
+pub mod explain;
+pub mod fingerprint;
 pub mod flamegraph;
 pub mod harness;
 pub mod history;

@@ -8,11 +8,13 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use regex::Regex;
 
-use super::args::{RawArgs, UsageError};
+use super::args::RawArgs;
 use super::diff::Options;
-use super::input::{self, Source};
+use super::filter;
+use super::input::source::{self, Source};
 use super::report::{Format, Style};
 use super::threshold::Limits;
+use crate::usage::UsageError;
 
 /// One side of the comparison.
 #[derive(Debug)]
@@ -32,9 +34,9 @@ pub struct Filter {
     pub regex: Regex,
 }
 
-/// Everything `run` needs.
+/// Everything the comparison needs, resolved.
 #[derive(Debug)]
-pub struct Config {
+pub struct Resolved {
     /// The old side.
     pub old: SideSpec,
     /// The new side.
@@ -55,13 +57,14 @@ pub struct Config {
     pub passthrough: Vec<OsString>,
 }
 
+/// A usage mistake found while resolving the command line.
 fn usage(msg: impl Into<String>) -> anyhow::Error {
-    UsageError(msg.into()).into()
+    UsageError::new(msg).into()
 }
 
-impl Config {
+impl Resolved {
     /// Resolves raw arguments; inputs are looked at (not run).
-    pub fn resolve(raw: RawArgs) -> Result<Config> {
+    pub fn resolve(raw: &RawArgs) -> Result<Resolved> {
         let format = match raw.format.as_deref() {
             None => Format::Terminal,
             Some(f) => Format::parse(f).ok_or_else(|| {
@@ -106,7 +109,7 @@ impl Config {
                 "`--keep-results` keeps what binaries write, but neither side is a binary",
             ));
         }
-        Ok(Config {
+        Ok(Resolved {
             old,
             new,
             marker,
@@ -120,8 +123,8 @@ impl Config {
                 alpha,
                 utest: !raw.no_utest,
             },
-            keep_results: raw.keep_results,
-            passthrough: raw.passthrough,
+            keep_results: raw.keep_results.clone(),
+            passthrough: raw.passthrough.clone(),
         })
     }
 }
@@ -158,7 +161,7 @@ fn sides(positional: &[OsString], home: &Path) -> Result<(SideSpec, SideSpec, Op
     };
     let sources = inputs
         .iter()
-        .map(|p| input::detect(&PathBuf::from(p), home))
+        .map(|p| source::detect(&PathBuf::from(p), home))
         .collect::<Result<Vec<_>>>()?;
     let filters = filters
         .iter()
@@ -172,8 +175,7 @@ fn sides(positional: &[OsString], home: &Path) -> Result<(SideSpec, SideSpec, Op
             Ok(Filter { text, regex })
         })
         .collect::<Result<Vec<_>>>()?;
-    let marker =
-        (filters.len() == 2).then(|| super::filter::marker(&filters[0].text, &filters[1].text));
+    let marker = (filters.len() == 2).then(|| filter::marker(&filters[0].text, &filters[1].text));
     let mut filters = filters.into_iter();
     let old_source = sources[0].clone();
     let new_source = sources

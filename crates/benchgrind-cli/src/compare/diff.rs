@@ -229,6 +229,7 @@ impl Change {
     }
 }
 
+/// The comparison of one benchmark found on both sides, metric by metric.
 fn diff_benchmark(old: &Benchmark, new: &Benchmark, options: Options) -> BenchDiff {
     let find = |b: &'_ Benchmark, name: &str| b.metrics.iter().any(|m| m.name == name);
     let metrics = old
@@ -248,6 +249,7 @@ fn diff_benchmark(old: &Benchmark, new: &Benchmark, options: Options) -> BenchDi
     }
 }
 
+/// The names of the metrics for which `present` is false.
 fn names_missing(metrics: &[Metric], present: impl Fn(&str) -> bool) -> Vec<String> {
     metrics
         .iter()
@@ -256,6 +258,7 @@ fn names_missing(metrics: &[Metric], present: impl Fn(&str) -> bool) -> Vec<Stri
         .collect()
 }
 
+/// The comparison of one metric: the summary change, the repetition pairs and the U test.
 fn diff_metric(old: &Metric, new: &Metric, options: Options) -> MetricDiff {
     let (xs, ys) = (&old.samples, &new.samples);
     let single = xs.len() == 1 && ys.len() == 1;
@@ -291,6 +294,7 @@ fn diff_metric(old: &Metric, new: &Metric, options: Options) -> MetricDiff {
     }
 }
 
+/// Adds a benchmark's geomean metrics (both sides' values) to `acc`, metric by metric.
 fn collect_geomean(acc: &mut Vec<(Metric, Vec<f64>, Vec<f64>)>, old: &Benchmark, new: &Benchmark) {
     for o in old.metrics.iter().filter(|m| m.geomean) {
         let Some(n) = new.metrics.iter().find(|n| n.name == o.name) else {

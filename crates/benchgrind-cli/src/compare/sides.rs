@@ -5,13 +5,13 @@ use std::fs;
 
 use anyhow::{Context, Result};
 
-use super::config::{Config, SideSpec};
+use super::config::{Resolved, SideSpec};
 use super::filter;
-use super::input::{self, run, Source};
+use super::input::{baseline, bench_binary, file, run, source::Source, summary};
 use super::model::ResultSet;
 
 /// Loads the old and the new side, in that order.
-pub fn load(config: &Config) -> Result<(ResultSet, ResultSet)> {
+pub fn load(config: &Resolved) -> Result<(ResultSet, ResultSet)> {
     if let Some(dir) = &config.keep_results {
         fs::create_dir_all(dir).with_context(|| {
             format!("cannot create `--keep-results` folder `{}`", dir.display())
@@ -33,21 +33,22 @@ pub fn load(config: &Config) -> Result<(ResultSet, ResultSet)> {
     ))
 }
 
-fn load_side(config: &Config, side: &SideSpec, name: &str) -> Result<ResultSet> {
+/// Reads or runs one side; `name` (old or new) names the files kept.
+fn load_side(config: &Resolved, side: &SideSpec, name: &str) -> Result<ResultSet> {
     let label = match &side.filter {
         Some(f) => format!("{} (filter {})", side.source.describe(), f.text),
         None => side.source.describe(),
     };
     match &side.source {
-        Source::File(path) => input::load_file(path, label),
-        Source::SummaryDir(dir) => input::summary::load_dir(dir, label),
-        Source::Baseline { name, home } => input::baseline::load(home, name, label),
+        Source::File(path) => file::load(path, label),
+        Source::SummaryDir(dir) => summary::load_dir(dir, label),
+        Source::Baseline { name, home } => baseline::load(home, name, label),
         Source::BenchBinary(binary) => {
             let keep = config
                 .keep_results
                 .as_ref()
                 .map(|dir| dir.join(format!("{name}.json")));
-            input::bench_binary::run(binary, &config.passthrough, keep.as_deref(), label)
+            bench_binary::run(binary, &config.passthrough, keep.as_deref(), label)
         }
         Source::GbenchBinary(binary) => {
             let (out, keep) = match &config.keep_results {
@@ -66,7 +67,8 @@ fn load_side(config: &Config, side: &SideSpec, name: &str) -> Result<ResultSet> 
     }
 }
 
-fn finish(set: ResultSet, side: &SideSpec, config: &Config) -> ResultSet {
+/// Applies a filtered mode's filter and marker to a side's results.
+fn finish(set: ResultSet, side: &SideSpec, config: &Resolved) -> ResultSet {
     match (&side.filter, &config.marker) {
         (Some(f), Some(marker)) => {
             let mut set = filter::apply(set, &f.regex, marker);

@@ -1,6 +1,7 @@
-//! `benchgrind report`: a static site of the results (load -> overview + one page per
-//! benchmark -> files), readable without a server or network: stylesheet and script are inlined,
-//! plots are inline SVG, flamegraphs are copied next to the pages.
+//! The site that `benchgrind report` (`cmd/report.rs`) writes: results loaded ([`load`]) ->
+//! an overview ([`overview`]) and one page per benchmark ([`page`], plots by [`plot`]) -> files,
+//! readable without a server or network: stylesheet and script are inlined, plots are inline
+//! SVG, flamegraphs are copied next to the pages.
 //!
 //! Pages are written on every core at once; the overview last, so that a browser open on it
 //! never sees pages that are not there yet.
@@ -11,128 +12,35 @@ mod overview;
 mod page;
 mod plot;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
 use load::Bench;
 
-const USAGE: &str = "\
-Usage: benchgrind report [OPTIONS] [INPUT]...
-
-Writes a static HTML report of benchmark results: an overview of every benchmark (newest value,
-change against the run before and against the baseline, regressions first; sortable and
-filterable) and a page per benchmark with a history plot per metric, its flamegraphs, the other
-tools' metrics and its baselines. Each INPUT is a benchgrind home (default:
-./target/benchgrind), a directory of summaries (e.g. a CI partition's home) or a file of
-summaries one per line (`--output-format=json`, `benchgrind merge --output-format=json`).
-Exit status: 0 written, 1 error, 2 usage.
-
-Options:
-      --out=DIR        where to write the site [default: <first INPUT directory>/report]
-      --baseline=NAME  the baseline to compare with [default: the one the run compared with,
-                       else `default`, else the first by name]
-      --open           open index.html in the browser afterwards
-  -h, --help           print this help
-";
-
-/// What `benchgrind report` was asked to do.
-#[derive(Debug, Default, PartialEq)]
-struct Config {
-    inputs: Vec<PathBuf>,
-    out: Option<PathBuf>,
-    baseline: Option<String>,
-    open: bool,
-    help: bool,
+/// What was written.
+pub struct Written {
+    /// The overview page.
+    pub index: PathBuf,
+    /// How many benchmarks.
+    pub benchmarks: usize,
+    /// How many history records were read.
+    pub records: usize,
 }
 
-impl Config {
-    fn parse(args: Vec<OsString>) -> Result<Config, String> {
-        let mut config = Config::default();
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let Some(text) = arg.to_str() else {
-                config.inputs.push(PathBuf::from(arg));
-                continue;
-            };
-            let (name, inline) = match text.split_once('=') {
-                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-                _ => (text, None),
-            };
-            let mut value = |flag: &str| {
-                inline
-                    .clone()
-                    .or_else(|| args.next().and_then(|v| v.into_string().ok()))
-                    .filter(|v| !v.is_empty())
-                    .ok_or_else(|| format!("{flag} needs a value"))
-            };
-            match name {
-                "-h" | "--help" => config.help = true,
-                "--open" if inline.is_none() => config.open = true,
-                "--out" => config.out = Some(PathBuf::from(value("--out")?)),
-                "--baseline" => config.baseline = Some(value("--baseline")?),
-                _ if text.starts_with('-') && text != "-" => {
-                    return Err(format!("unknown option `{text}`"));
-                }
-                _ => config.inputs.push(PathBuf::from(text)),
-            }
-        }
-        Ok(config)
-    }
-}
-
-/// Runs `benchgrind report`; returns the exit code.
-pub fn run(args: Vec<OsString>) -> u8 {
-    let config = match Config::parse(args) {
-        Ok(config) => config,
-        Err(e) => {
-            eprintln!("error: {e}\n\n{USAGE}");
-            return 2;
-        }
-    };
-    if config.help {
-        print!("{USAGE}");
-        return 0;
-    }
-    match report(config) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            1
-        }
-    }
-}
-
-fn report(mut config: Config) -> Result<()> {
-    let start = Instant::now();
-    if config.inputs.is_empty() {
-        config.inputs.push(PathBuf::from("target/benchgrind"));
-    }
-    let out = match &config.out {
-        Some(out) => out.clone(),
-        None => match config.inputs.iter().find(|i| i.is_dir()) {
-            Some(dir) => dir.join("report"),
-            None => bail!("pass --out=DIR: the inputs are files, and the report needs a directory"),
-        },
-    };
-    let loaded = load::load(&config.inputs, config.baseline.as_deref())?;
+/// Reads `inputs` and writes the site into `out`; `baseline` names the baseline to compare
+/// with. Warnings (skipped files) go to stderr.
+pub fn write(inputs: &[PathBuf], out: &Path, baseline: Option<&str>) -> Result<Written> {
+    let loaded = load::load(inputs, baseline)?;
     for warning in &loaded.warnings {
         eprintln!("warning: {warning}");
     }
-    let index = write_site(&loaded, &config.inputs, &out)?;
-    eprintln!(
-        "benchgrind: wrote {} ({} benchmarks, {} history records) in {:.2} s",
-        index.display(),
-        loaded.benches.len(),
-        loaded.records,
-        start.elapsed().as_secs_f64()
-    );
-    if config.open {
-        open(&index);
-    }
-    Ok(())
+    let index = write_site(&loaded, inputs, out)?;
+    Ok(Written {
+        index,
+        benchmarks: loaded.benches.len(),
+        records: loaded.records,
+    })
 }
 
 /// Writes the pages and the overview into `out`; returns the overview's path.
@@ -240,53 +148,4 @@ fn svg_size(path: &Path) -> Option<(u32, u32)> {
     let width = numbers.next()?.parse::<f64>().ok()?;
     let height = numbers.next()?.parse::<f64>().ok()?;
     (width >= 1.0 && height >= 1.0).then_some((width as u32, height as u32))
-}
-
-/// Opens the report in the desktop's browser; a failure only says where the report is.
-fn open(index: &Path) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    let started = std::process::Command::new(opener)
-        .arg(index)
-        .stdin(std::process::Stdio::null())
-        .spawn();
-    if let Err(e) = started {
-        eprintln!(
-            "warning: cannot start {opener} ({e}); open {} in a browser",
-            index.display()
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(args: &[&str]) -> Result<Config, String> {
-        Config::parse(args.iter().map(OsString::from).collect())
-    }
-
-    #[test]
-    fn options_and_inputs() {
-        let config = parse(&["--open", "--out", "site", "--baseline=main", "a", "b"]).unwrap();
-        assert_eq!(
-            config,
-            Config {
-                inputs: vec!["a".into(), "b".into()],
-                out: Some("site".into()),
-                baseline: Some("main".into()),
-                open: true,
-                help: false,
-            }
-        );
-        assert_eq!(parse(&["--out"]).unwrap_err(), "--out needs a value");
-        assert_eq!(parse(&["--frob"]).unwrap_err(), "unknown option `--frob`");
-        assert_eq!(
-            parse(&["--open=yes"]).unwrap_err(),
-            "unknown option `--open=yes`"
-        );
-    }
 }

@@ -30,6 +30,7 @@ pub fn check_valgrind() -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// A scratch directory for Callgrind's files, removed when dropped.
 struct TempDir(PathBuf);
 
 impl Drop for TempDir {
@@ -38,6 +39,7 @@ impl Drop for TempDir {
     }
 }
 
+/// Creates a fresh scratch directory under the system's temp directory.
 fn temp_dir() -> Result<TempDir, String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);

@@ -1,16 +1,19 @@
 //! What `cmp`, `diff`, `rank` and `report` share: reading result files with filters, refusing
-//! to mix metrics, ratios against the best value, the text of one cell, and the list of error
-//! rows that every comparison ends with (a failed benchmark is never silently dropped).
+//! to mix metrics, ratios against the best value, the text of one cell, the list of error rows
+//! that every comparison ends with (a failed benchmark is never silently dropped), the flags of
+//! `cmp` and `diff`, and their `--fail-above` verdict.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 
 use super::{
-    args::{self, Filters, Stat, Units},
-    results::{Measurement, Metric},
+    flags::{self, Filters, Stat, Units},
+    results::{self, Measurement, Metric},
     table::{human_duration, throughput},
 };
+use crate::exit::Outcome;
+use crate::usage::{self, UsageError};
 
 /// A measurement and the file it came from.
 #[derive(Clone, Debug)]
@@ -21,17 +24,22 @@ pub struct Entry {
     pub m: Measurement,
 }
 
-/// Reads all files, applies the filters, and checks that they hold one metric only.
-pub fn load(paths: &[PathBuf], filters: &Filters) -> anyhow::Result<(Vec<Entry>, Metric)> {
+/// The result files of a comparison command; none is a usage error.
+pub fn result_files(paths: Vec<PathBuf>) -> Result<Vec<PathBuf>, UsageError> {
     if paths.is_empty() {
-        return Err(args::usage(
+        return Err(UsageError::new(
             "no result files given (write them with `benchgrind suite measure > results.csv`)",
         ));
     }
+    Ok(paths)
+}
+
+/// Reads all files, applies the filters, and checks that they hold one metric only.
+pub fn load(paths: &[PathBuf], filters: &Filters) -> anyhow::Result<(Vec<Entry>, Metric)> {
     let mut entries = vec![];
     for path in paths {
         let source = path.display().to_string();
-        let ms = super::results::read_file(path)
+        let ms = results::read_file(path)
             .with_context(|| format!("cannot read results from {source}"))?;
         for m in ms {
             if filters.include(&m.name, &m.model, &m.engine) {
@@ -159,60 +167,79 @@ pub struct CompareFlags {
     pub row_engine: bool,
 }
 
-/// The usage lines of the shared flags.
-pub const COMPARE_USAGE: &str = "\
-    -s, --statistic <name>       median (default), mad, mean, stddev, min or max
+/// The usage lines of the shared flags (a macro, for `concat!`).
+macro_rules! compare_usage {
+    () => {
+        "-s, --statistic <name>       median (default), mad, mean, stddev, min or max
     -u, --units <unit>           throughput (default, when the haystack length is known) or time
     -t, --threshold-min <ratio>  only rows with a non-best ratio of at least this
     -T, --threshold-max <ratio>  only rows with a non-best ratio of at most this
-    --fail-above <ratio>         exit with code 3 when a ratio exceeds this or a row has an error";
+    --fail-above <ratio>         exit with code 3 when a ratio exceeds this or a row has an error"
+    };
+}
+pub(crate) use compare_usage;
 
 impl CompareFlags {
-    /// Parses the flags; `help` is printed (and `None` returned) for -h/--help.
+    /// Parses the flags; `help` is the command's usage; `cmp` accepts `cmp`'s own flags too.
     pub fn parse(
         p: &mut lexopt::Parser,
-        help: &str,
+        help: &'static str,
         cmp: bool,
-    ) -> anyhow::Result<Option<CompareFlags>> {
+    ) -> Result<CompareFlags, UsageError> {
         use lexopt::Arg::{Long, Short, Value};
         let mut c = CompareFlags::default();
-        while let Some(arg) = p.next().map_err(args::lex_err)? {
+        let mut paths = vec![];
+        while let Some(arg) = p.next()? {
             if let Some(kind) = Filters::kind(&arg) {
                 c.filters.take(kind, p)?;
                 continue;
             }
             match arg {
-                Short('h') | Long("help") => {
-                    print!("{help}");
-                    return Ok(None);
-                }
-                Value(v) => c.paths.push(PathBuf::from(v)),
-                Short('s') | Long("statistic") => c.stat = args::parse(p, "-s/--statistic")?,
-                Short('u') | Long("units") => c.units = args::parse(p, "-u/--units")?,
+                Short('h') | Long("help") => return Err(UsageError::Help(help)),
+                Value(v) => paths.push(PathBuf::from(v)),
+                Short('s') | Long("statistic") => c.stat = usage::parse(p, "-s/--statistic")?,
+                Short('u') | Long("units") => c.units = usage::parse(p, "-u/--units")?,
                 Short('t') | Long("threshold-min") => {
-                    c.range.min = Some(args::ratio(p, "-t/--threshold-min")?)
+                    c.range.min = Some(flags::ratio(p, "-t/--threshold-min")?)
                 }
                 Short('T') | Long("threshold-max") => {
-                    c.range.max = Some(args::ratio(p, "-T/--threshold-max")?)
+                    c.range.max = Some(flags::ratio(p, "-T/--threshold-max")?)
                 }
-                Long("fail-above") => c.fail_above = Some(args::ratio(p, "--fail-above")?),
+                Long("fail-above") => c.fail_above = Some(flags::ratio(p, "--fail-above")?),
                 Long("intersection") if cmp => c.intersection = true,
-                Long("row") if cmp => {
-                    c.row_engine = match args::string(p, "--row")?.as_str() {
-                        "benchmark" => false,
-                        "engine" => true,
-                        other => {
-                            return Err(args::usage(format!(
-                                "--row: expected benchmark or engine, got '{other}'"
-                            )))
-                        }
-                    }
-                }
+                Long("row") if cmp => c.row_engine = row_engine(p)?,
                 // Colour is accepted for rebar compatibility; output is never coloured.
-                Long("color") => drop(args::string(p, "--color")?),
-                other => return Err(args::lex_err(other.unexpected())),
+                Long("color") => drop(usage::string(p, "--color")?),
+                other => return Err(other.unexpected().into()),
             }
         }
-        Ok(Some(c))
+        c.paths = result_files(paths)?;
+        Ok(c)
     }
+}
+
+/// `--row`: whether the rows are engines.
+fn row_engine(p: &mut lexopt::Parser) -> Result<bool, UsageError> {
+    match usage::string(p, "--row")?.as_str() {
+        "benchmark" => Ok(false),
+        "engine" => Ok(true),
+        other => Err(UsageError::new(format!(
+            "--row: expected benchmark or engine, got '{other}'"
+        ))),
+    }
+}
+
+/// Prints the `--fail-above` violations; past the limit when there are any.
+pub fn fail_above(violations: &[String]) -> Outcome {
+    if violations.is_empty() {
+        return Outcome::Done;
+    }
+    eprintln!(
+        "error: {} result(s) fail the --fail-above check:",
+        violations.len()
+    );
+    for v in violations {
+        eprintln!("  {v}");
+    }
+    Outcome::PastLimit
 }

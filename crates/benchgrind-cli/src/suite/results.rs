@@ -74,8 +74,8 @@ pub struct Measurement {
 
 impl Measurement {
     /// The value of a statistic.
-    pub fn stat(&self, stat: super::args::Stat) -> f64 {
-        use super::args::Stat::*;
+    pub fn stat(&self, stat: super::flags::Stat) -> f64 {
+        use super::flags::Stat::*;
         match stat {
             Median => self.median,
             Mad => self.mad,
@@ -133,12 +133,17 @@ pub const REBAR_COLUMNS: [&str; 15] = [
 /// The JSON document: a format tag, a schema version and the measurements.
 #[derive(Serialize, Deserialize)]
 struct JsonDoc {
+    /// Always `benchgrind-suite-results`.
     format: String,
+    /// The schema version.
     version: u32,
+    /// One per benchmark and engine.
     measurements: Vec<Measurement>,
 }
 
+/// The `format` field of the JSON results.
 const JSON_FORMAT: &str = "benchgrind-suite-results";
+/// The `version` field of the JSON results; see `results.schema.json`.
 const JSON_VERSION: u32 = 1;
 
 /// Quotes a CSV field when it needs it (commas, quotes, line breaks).
@@ -283,6 +288,7 @@ fn csv_records(text: &str) -> Result<Vec<(usize, Vec<String>)>, usize> {
     Ok(records)
 }
 
+/// Reads rebar's CSV or the full-precision CSV (a header row, then one row per measurement).
 fn read_csv(path: &Path, text: &str) -> anyhow::Result<Vec<Measurement>> {
     let p = path.display();
     let records =
@@ -301,70 +307,77 @@ fn read_csv(path: &Path, text: &str) -> anyhow::Result<Vec<Measurement>> {
     for need in ["name", "engine", "median"] {
         anyhow::ensure!(col.contains_key(need), "{p}:1: no `{need}` column; is this a `benchgrind suite measure` or rebar results file?");
     }
-    let mut out = vec![];
-    for (line, rec) in it {
-        let get = |name: &str| {
-            col.get(name)
-                .and_then(|&i| rec.get(i))
-                .map(String::as_str)
-                .unwrap_or("")
-        };
-        let metric = match get("metric") {
-            "" | "time" => Metric::Time,
-            "instructions" => Metric::Instructions,
-            other => anyhow::bail!("{p}:{line}: unknown metric {other:?}"),
-        };
-        let num = |name: &str| -> anyhow::Result<f64> {
-            let s = get(name);
-            if s.is_empty() {
-                return Ok(0.0);
+    it.map(|(line, rec)| csv_row(&p.to_string(), line, &col, &rec))
+        .collect()
+}
+
+/// One CSV record as a measurement; `col` maps column names to their index.
+fn csv_row(
+    p: &str,
+    line: usize,
+    col: &HashMap<&str, usize>,
+    rec: &[String],
+) -> anyhow::Result<Measurement> {
+    let get = |name: &str| {
+        col.get(name)
+            .and_then(|&i| rec.get(i))
+            .map(String::as_str)
+            .unwrap_or("")
+    };
+    let metric = match get("metric") {
+        "" | "time" => Metric::Time,
+        "instructions" => Metric::Instructions,
+        other => anyhow::bail!("{p}:{line}: unknown metric {other:?}"),
+    };
+    let num = |name: &str| -> anyhow::Result<f64> {
+        let s = get(name);
+        if s.is_empty() {
+            return Ok(0.0);
+        }
+        match metric {
+            Metric::Time => {
+                parse_duration_ns(s).with_context(|| format!("{p}:{line}: column `{name}`"))
             }
-            match metric {
-                Metric::Time => {
-                    parse_duration_ns(s).with_context(|| format!("{p}:{line}: column `{name}`"))
-                }
-                Metric::Instructions => s
-                    .parse()
-                    .with_context(|| format!("{p}:{line}: column `{name}`: {s:?} is not a number")),
-            }
-        };
-        let err = get("err");
-        out.push(Measurement {
-            name: get("name").to_string(),
-            model: get("model").to_string(),
-            rebar_version: get("rebar_version").to_string(),
-            engine: get("engine").to_string(),
-            // Older rebar files call it `version`.
-            engine_version: if col.contains_key("engine_version") {
-                get("engine_version")
-            } else {
-                get("version")
-            }
-            .to_string(),
-            err: (!err.is_empty()).then(|| err.to_string()),
-            haystack_len: match get("haystack_len") {
-                "" => None,
-                s => Some(s.parse().with_context(|| {
-                    format!("{p}:{line}: column `haystack_len`: {s:?} is not a number")
-                })?),
-            },
-            metric,
-            iters: match get("iters") {
-                "" => 0,
-                s => s.parse().with_context(|| {
-                    format!("{p}:{line}: column `iters`: {s:?} is not a number")
-                })?,
-            },
-            total: num("total")?,
-            median: num("median")?,
-            mad: num("mad")?,
-            mean: num("mean")?,
-            stddev: num("stddev")?,
-            min: num("min")?,
-            max: num("max")?,
-        });
-    }
-    Ok(out)
+            Metric::Instructions => s
+                .parse()
+                .with_context(|| format!("{p}:{line}: column `{name}`: {s:?} is not a number")),
+        }
+    };
+    let err = get("err");
+    Ok(Measurement {
+        name: get("name").to_string(),
+        model: get("model").to_string(),
+        rebar_version: get("rebar_version").to_string(),
+        engine: get("engine").to_string(),
+        // Older rebar files call it `version`.
+        engine_version: if col.contains_key("engine_version") {
+            get("engine_version")
+        } else {
+            get("version")
+        }
+        .to_string(),
+        err: (!err.is_empty()).then(|| err.to_string()),
+        haystack_len: match get("haystack_len") {
+            "" => None,
+            s => Some(s.parse().with_context(|| {
+                format!("{p}:{line}: column `haystack_len`: {s:?} is not a number")
+            })?),
+        },
+        metric,
+        iters: match get("iters") {
+            "" => 0,
+            s => s
+                .parse()
+                .with_context(|| format!("{p}:{line}: column `iters`: {s:?} is not a number"))?,
+        },
+        total: num("total")?,
+        median: num("median")?,
+        mad: num("mad")?,
+        mean: num("mean")?,
+        stddev: num("stddev")?,
+        min: num("min")?,
+        max: num("max")?,
+    })
 }
 
 /// Parses `<decimal>(s|ms|us|ns)` into nanoseconds, without rounding.

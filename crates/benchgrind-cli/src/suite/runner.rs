@@ -25,6 +25,7 @@ pub struct Finished {
     pub elapsed: Duration,
 }
 
+/// Reads a pipe to its end on a thread; the bytes arrive on the returned channel.
 fn reader(mut r: impl Read + Send + 'static) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     thread::spawn(move || {
@@ -102,6 +103,7 @@ pub fn run(mut cmd: process::Command, input: Input, timeout: Duration) -> Result
     })
 }
 
+/// The last non-empty line of some output, for error messages.
 fn last_line(bytes: &[u8]) -> Option<String> {
     String::from_utf8_lossy(bytes)
         .lines()
@@ -129,11 +131,13 @@ pub fn check_status(f: &Finished) -> Result<(), String> {
     })
 }
 
+/// The signal that killed the process, if one did.
 fn signal(status: &ExitStatus) -> Option<i32> {
     use std::os::unix::process::ExitStatusExt;
     status.signal()
 }
 
+/// The usual name of a signal number.
 fn signal_name(sig: i32) -> &'static str {
     match sig {
         4 => ", SIGILL",

@@ -18,6 +18,7 @@ pub struct Summary {
     pub max: f64,
 }
 
+/// The median of sorted samples (mean of the middle two for an even count).
 fn median_of_sorted(xs: &[f64]) -> f64 {
     let n = xs.len();
     if n % 2 == 1 {

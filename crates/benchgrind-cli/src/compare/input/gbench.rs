@@ -73,6 +73,7 @@ pub fn convert(doc: &Value, label: String) -> Result<ResultSet> {
     Ok(ResultSet { label, benchmarks })
 }
 
+/// One entry of Google Benchmark's `benchmarks` array as a benchmark with its metrics.
 fn convert_entry(wire: WireBenchmark) -> Result<Benchmark> {
     let aggregate = wire.run_type.as_deref() == Some("aggregate") || wire.aggregate_name.is_some();
     let kind = match (aggregate, &wire.aggregate_name) {
@@ -147,6 +148,7 @@ fn convert_entry(wire: WireBenchmark) -> Result<Benchmark> {
     })
 }
 
+/// A metric with a single value.
 fn metric(name: &str, unit: Unit, better: Better, value: f64, geomean: bool) -> Metric {
     Metric {
         name: name.to_string(),
@@ -157,6 +159,7 @@ fn metric(name: &str, unit: Unit, better: Better, value: f64, geomean: bool) -> 
     }
 }
 
+/// Adds a repetition's values to the benchmark that already has the earlier ones.
 fn merge_repetition(into: &mut Benchmark, repetition: Benchmark) {
     if into.error.is_none() {
         into.error = repetition.error;

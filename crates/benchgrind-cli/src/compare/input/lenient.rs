@@ -3,10 +3,12 @@
 //!
 //! The tokens are rewritten, outside strings only, into strings carrying a NUL marker that no
 //! real JSON string from these tools contains; [`number`] turns them back into floats. Lines are
-//! kept, so `serde_json`'s error positions still point at the right line of the file.
+//! kept, so `serde_json`'s error positions still point at the right line of the file. Also
+//! [`describe`]: a document's top level in a few words, for the errors of every reader.
 
 use serde_json::Value;
 
+/// What marks a rewritten non-finite number inside a JSON string (an escaped NUL).
 const MARK: &str = "\\u0000";
 
 /// Rewrites the non-finite number tokens of `text` into marked strings.
@@ -66,6 +68,23 @@ pub fn number(value: &Value) -> Option<f64> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// A short description of a JSON document's top level, for errors.
+pub fn describe(doc: &Value) -> String {
+    match doc {
+        Value::Object(map) if map.is_empty() => "found an empty object".into(),
+        Value::Object(map) => {
+            let keys: Vec<_> = map.keys().take(6).map(|k| format!("`{k}`")).collect();
+            let more = if map.len() > 6 { ", ..." } else { "" };
+            format!("found keys {}{more}", keys.join(", "))
+        }
+        Value::Array(_) => "found an array".into(),
+        Value::String(_) => "found a string".into(),
+        Value::Number(_) => "found a number".into(),
+        Value::Bool(_) => "found a boolean".into(),
+        Value::Null => "found null".into(),
     }
 }
 

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
-use super::load_file;
+use super::file;
 use crate::compare::model::ResultSet;
 
 /// How to run one side's binary.
@@ -64,7 +64,7 @@ pub fn run_gbench(spec: &RunSpec, label: String) -> Result<ResultSet> {
             spec.out.display()
         );
     }
-    load_file(&spec.out, label)
+    file::load(&spec.out, label)
         .with_context(|| format!("reading the results of `{}`", spec.binary.display()))
 }
 
@@ -91,6 +91,7 @@ pub fn temp_out(side: &str) -> PathBuf {
 
 /// Removes the temporary results file however the run ends.
 struct Cleanup {
+    /// The file to remove; `None` when it is kept.
     path: Option<PathBuf>,
 }
 

@@ -47,6 +47,7 @@ pub fn convert(doc: &Value, at: &str) -> Result<Benchmark> {
     Ok(benchmark(summary))
 }
 
+/// A benchgrind summary as a benchmark: its `new` value per metric.
 fn benchmark(summary: Summary) -> Benchmark {
     let error = (summary.status == "failed").then(|| {
         summary
@@ -105,7 +106,7 @@ pub fn convert_lines(path: &Path, text: &str, label: String) -> Result<ResultSet
             bail!(
                 "{at}: not a benchgrind summary (expected an object with `version`, `id` and \
                  `metrics`, {})",
-                super::describe(&doc)
+                super::lenient::describe(&doc)
             );
         }
         let bench = convert(&doc, &at)?;
@@ -143,7 +144,7 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
             bail!(
                 "`{at}` is not a benchgrind summary (expected an object with `version`, `id` \
                  and `metrics`, {})",
-                super::describe(&doc)
+                super::lenient::describe(&doc)
             );
         }
         let bench = convert(&doc, &at)?;

@@ -11,6 +11,7 @@ use crate::compare::threshold::Violation;
 /// The CSV report; always includes repetition rows.
 pub struct Csv;
 
+/// The header record.
 const HEADER: &str =
     "benchmark,row,metric,unit,better,old,new,change,p_value,significant,samples_old,samples_new";
 
@@ -49,6 +50,7 @@ impl Reporter for Csv {
     }
 }
 
+/// The `row` field of a summary row.
 fn summary_name(of: crate::compare::diff::SummaryOf) -> &'static str {
     use crate::compare::diff::SummaryOf;
     match of {

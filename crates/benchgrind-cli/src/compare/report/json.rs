@@ -21,6 +21,7 @@ pub const VERSION: u32 = 1;
 /// The JSON report.
 pub struct Json;
 
+/// The report document.
 #[derive(Serialize)]
 struct WireReport<'a> {
     format: &'static str,
@@ -36,6 +37,7 @@ struct WireReport<'a> {
     violations: Vec<WireViolation<'a>>,
 }
 
+/// One benchmark found on both sides.
 #[derive(Serialize)]
 struct WireBench<'a> {
     name: &'a str,
@@ -46,6 +48,7 @@ struct WireBench<'a> {
     metrics_only_new: &'a [String],
 }
 
+/// One metric of a benchmark, or of the geomean.
 #[derive(Serialize)]
 struct WireMetric<'a> {
     name: &'a str,
@@ -61,6 +64,7 @@ struct WireMetric<'a> {
     repetitions: Vec<WireChange>,
 }
 
+/// A Mann-Whitney U test's result.
 #[derive(Serialize)]
 struct WireUTest {
     p_value: f64,
@@ -69,6 +73,7 @@ struct WireUTest {
     method: &'static str,
 }
 
+/// Old and new values and the change between them.
 #[derive(Serialize)]
 struct WireChange {
     old: f64,
@@ -76,6 +81,7 @@ struct WireChange {
     change: Option<f64>,
 }
 
+/// A benchmark that failed on one side.
 #[derive(Serialize)]
 struct WireFailure<'a> {
     name: &'a str,
@@ -83,6 +89,7 @@ struct WireFailure<'a> {
     message: &'a str,
 }
 
+/// A result past `--fail-above`.
 #[derive(Serialize)]
 struct WireViolation<'a> {
     benchmark: &'a str,
@@ -140,6 +147,7 @@ impl Reporter for Json {
     }
 }
 
+/// A metric's wire form.
 fn metric(m: &MetricDiff) -> WireMetric<'_> {
     WireMetric {
         name: &m.name,
@@ -165,6 +173,7 @@ fn metric(m: &MetricDiff) -> WireMetric<'_> {
     }
 }
 
+/// A change's wire form.
 fn change(c: &Change) -> WireChange {
     WireChange {
         old: c.old,
@@ -173,6 +182,7 @@ fn change(c: &Change) -> WireChange {
     }
 }
 
+/// A violation's wire form.
 fn violation(v: &Violation) -> WireViolation<'_> {
     match v {
         Violation::Worse {

@@ -1,10 +1,11 @@
-//! Writing a [`Comparison`]: one [`Reporter`] per output format, each writing into a
-//! `&mut dyn Write`, plus what the text formats share (rows, number formatting, notes).
+//! Writing a [`Comparison`]: one [`Reporter`] per output format, each in its own file and
+//! writing into a `&mut dyn Write`; here, what they share (the trait, rows, number formatting,
+//! notes). The caller picks the reporter for the `--format` given.
 
-mod csv;
-mod json;
-mod markdown;
-mod terminal;
+pub mod csv;
+pub mod json;
+pub mod markdown;
+pub mod terminal;
 
 use std::io::{self, Write};
 
@@ -56,16 +57,6 @@ pub struct Style {
     pub color: bool,
     /// Show each repetition pair, not just the summary rows.
     pub repetitions: bool,
-}
-
-/// The reporter for `format`.
-pub fn reporter(format: Format, style: Style) -> Box<dyn Reporter> {
-    match format {
-        Format::Terminal => Box::new(terminal::Terminal { style }),
-        Format::Json => Box::new(json::Json),
-        Format::Markdown => Box::new(markdown::Markdown { style }),
-        Format::Csv => Box::new(csv::Csv),
-    }
 }
 
 /// What a row of the text formats stands for.
@@ -174,6 +165,7 @@ pub fn format_value(unit: Unit, v: f64) -> String {
     }
 }
 
+/// `v` in the largest unit of `steps` (divisor, suffix) it reaches, to four digits.
 fn scaled(v: f64, steps: &[(f64, &str)]) -> String {
     let (div, suffix) = steps
         .iter()
@@ -182,6 +174,7 @@ fn scaled(v: f64, steps: &[(f64, &str)]) -> String {
     format!("{} {suffix}", four_digits(v / div))
 }
 
+/// `v` with four significant digits (fewer decimals as it grows).
 fn four_digits(v: f64) -> String {
     let a = v.abs();
     let decimals = match a {

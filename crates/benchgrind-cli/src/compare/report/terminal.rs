@@ -10,10 +10,15 @@ use super::{
 use crate::compare::diff::Comparison;
 use crate::compare::threshold::Violation;
 
+/// ANSI: worse.
 const RED: &str = "\x1b[31m";
+/// ANSI: better.
 const GREEN: &str = "\x1b[32m";
+/// ANSI: changed, direction unknown.
 const YELLOW: &str = "\x1b[33m";
+/// ANSI: a significant p-value.
 const BOLD: &str = "\x1b[1m";
+/// ANSI: back to plain.
 const RESET: &str = "\x1b[0m";
 
 /// The terminal table.

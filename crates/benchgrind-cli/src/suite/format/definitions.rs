@@ -17,6 +17,7 @@ use toml::{Spanned, Value};
 
 use super::{inputs, location, parse_toml_at, Problem};
 
+/// A definition file: benchmarks and the group's analysis text.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct WireFile {
@@ -25,6 +26,7 @@ struct WireFile {
     analysis: Option<String>,
 }
 
+/// One `[[bench]]` entry, as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct WireBench {
@@ -114,10 +116,12 @@ pub struct Definitions {
     pub analysis: BTreeMap<String, String>,
 }
 
+/// Whether a name piece (group or benchmark) matches rebar's `^[-A-Za-z0-9]+$`.
 fn valid_piece(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
+/// Every `*.toml` file below `dir`, recursively.
 fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
     entries.sort_by_key(|e| e.file_name());
@@ -153,6 +157,7 @@ pub fn load(dir: &Path) -> Definitions {
     out
 }
 
+/// Loads one definition file into `out`, its problems included.
 fn load_file(
     root: &Path,
     path: &Path,
@@ -214,6 +219,7 @@ fn segments(text: &str) -> Vec<std::ops::Range<usize>> {
     starts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
+/// Resolves the `[[bench]]` entries of one file into definitions.
 #[allow(clippy::too_many_arguments)]
 fn load_benches(
     path: &Path,
@@ -296,6 +302,7 @@ fn load_benches(
     }
 }
 
+/// The `count` value: one number for every engine, or a list of engine regexes with counts.
 fn counts(v: &Value) -> Result<Vec<CountRule>, String> {
     let rule = |engine: &str, count: i64| -> Result<CountRule, String> {
         let count = u64::try_from(count)

@@ -15,13 +15,16 @@ use anyhow::Context;
 use serde::Deserialize;
 
 use super::{location, parse_toml, Problem};
+use crate::suite::flags::Filter;
 
+/// `engines.toml`, as written.
 #[derive(Deserialize)]
 struct WireFile {
     #[serde(default)]
     engine: Vec<WireEngine>,
 }
 
+/// One `[[engine]]`.
 #[derive(Deserialize)]
 struct WireEngine {
     name: toml::Spanned<String>,
@@ -36,6 +39,7 @@ struct WireEngine {
     clean: Vec<WireCommand>,
 }
 
+/// A command: `run`, `build` or `clean` entry.
 #[derive(Deserialize)]
 struct WireCommand {
     cwd: Option<String>,
@@ -46,12 +50,14 @@ struct WireCommand {
     envs: Vec<WireEnv>,
 }
 
+/// An environment variable of a command.
 #[derive(Deserialize)]
 struct WireEnv {
     name: String,
     value: String,
 }
 
+/// `[engine.version]`: a command or a file, and a regex with a `version` group.
 #[derive(Deserialize)]
 struct WireVersion {
     cwd: Option<String>,
@@ -64,6 +70,7 @@ struct WireVersion {
     regex: Option<String>,
 }
 
+/// A dependency check: a command and, optionally, a regex its output must match.
 #[derive(Deserialize)]
 struct WireDependency {
     cwd: Option<String>,
@@ -242,6 +249,78 @@ pub struct Engine {
     pub clean: Vec<Command>,
 }
 
+impl Engine {
+    /// Resolves one engine's wire form, found at `loc`; its problems go to `bad`. `None` when
+    /// the engine cannot be used at all (a problem with a dependency check still gives one).
+    fn from_wire(w: WireEngine, loc: &str, bad: &mut dyn FnMut(String)) -> Option<Engine> {
+        let cwd = w.cwd.as_deref();
+        let v = w.version;
+        if v.bin.is_none() && v.file.is_none() {
+            bad("[engine.version] needs either `bin` (a command) or `file`".into());
+            return None;
+        }
+        let version_regex = match v
+            .regex
+            .as_deref()
+            .map(|r| compile(r, "version"))
+            .transpose()
+        {
+            Ok(Some(re)) if !re.capture_names().any(|n| n == Some("version")) => {
+                bad(format!(
+                    "the version regex {:?} has no `(?P<version>...)` group",
+                    re.as_str()
+                ));
+                return None;
+            }
+            Ok(re) => re,
+            Err(m) => {
+                bad(m);
+                return None;
+            }
+        };
+        let mut dependency = vec![];
+        for d in w.dependency {
+            match d
+                .regex
+                .as_deref()
+                .map(|r| compile(r, "dependency"))
+                .transpose()
+            {
+                Ok(regex) => dependency.push(Dependency {
+                    cmd: Command::from_wire(cwd, d.cwd, d.bin, d.args, d.envs),
+                    regex,
+                }),
+                Err(m) => bad(m),
+            }
+        }
+        let commands = |list: Vec<WireCommand>| -> Vec<Command> {
+            list.into_iter()
+                .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
+                .collect()
+        };
+        Some(Engine {
+            name: w.name.into_inner(),
+            location: loc.to_string(),
+            version: Version {
+                cmd: Some(Command::from_wire(
+                    cwd,
+                    v.cwd,
+                    v.bin.unwrap_or_default(),
+                    v.args,
+                    v.envs,
+                ))
+                .filter(|c| !c.bin.is_empty()),
+                file: v.file,
+                regex: version_regex,
+            },
+            run: Command::from_wire(cwd, w.run.cwd, w.run.bin, w.run.args, w.run.envs),
+            dependency,
+            build: commands(w.build),
+            clean: commands(w.clean),
+        })
+    }
+}
+
 /// All engines, by name.
 #[derive(Clone, Debug, Default)]
 pub struct Engines {
@@ -253,6 +332,15 @@ pub struct Engines {
     pub order: Vec<String>,
 }
 
+/// Loads `dir/engines.toml` for a command that needs it, turning its problems into one error
+/// listing them all.
+pub fn load(dir: &Path) -> anyhow::Result<Engines> {
+    Engines::load(dir).map_err(|problems| {
+        let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        anyhow::anyhow!("{}", list.join("\n       "))
+    })
+}
+
 /// Checks an engine or benchmark-engine name against rebar's format.
 pub fn valid_engine_name(name: &str) -> bool {
     !name.is_empty()
@@ -261,11 +349,21 @@ pub fn valid_engine_name(name: &str) -> bool {
         })
 }
 
+/// Compiles a regex from the file; `what` names it in the error.
 fn compile(re: &str, what: &str) -> Result<regex::bytes::Regex, String> {
     regex::bytes::Regex::new(re).map_err(|e| format!("invalid {what} regex {re:?}: {e}"))
 }
 
 impl Engines {
+    /// The engines whose names pass `filter`, in file order.
+    pub fn selected(&self, filter: &Filter) -> Vec<&Engine> {
+        self.order
+            .iter()
+            .filter(|n| filter.include(n))
+            .map(|n| &self.by_name[n])
+            .collect()
+    }
+
     /// Loads `dir/engines.toml`. Any problem here is fatal for the commands that need engines:
     /// every problem found is returned, each with `engines.toml:line`.
     pub fn load(dir: &Path) -> Result<Engines, Vec<Problem>> {
@@ -284,7 +382,7 @@ impl Engines {
         let mut problems = vec![];
         for w in wire.engine {
             let loc = location(&path, &text, Some(w.name.span().start));
-            let name = w.name.into_inner();
+            let name = w.name.get_ref().clone();
             let mut bad = |m: String| {
                 problems.push(Problem {
                     location: loc.clone(),
@@ -299,76 +397,10 @@ impl Engines {
                 bad("defined twice; engine names must be unique".into());
                 continue;
             }
-            let cwd = w.cwd.as_deref();
-            let v = w.version;
-            if v.bin.is_none() && v.file.is_none() {
-                bad("[engine.version] needs either `bin` (a command) or `file`".into());
-                continue;
+            if let Some(engine) = Engine::from_wire(w, &loc, &mut bad) {
+                engines.order.push(name.clone());
+                engines.by_name.insert(name, engine);
             }
-            let version_regex = match v
-                .regex
-                .as_deref()
-                .map(|r| compile(r, "version"))
-                .transpose()
-            {
-                Ok(Some(re)) if !re.capture_names().any(|n| n == Some("version")) => {
-                    bad(format!(
-                        "the version regex {:?} has no `(?P<version>...)` group",
-                        re.as_str()
-                    ));
-                    continue;
-                }
-                Ok(re) => re,
-                Err(m) => {
-                    bad(m);
-                    continue;
-                }
-            };
-            let mut dependency = vec![];
-            for d in w.dependency {
-                match d
-                    .regex
-                    .as_deref()
-                    .map(|r| compile(r, "dependency"))
-                    .transpose()
-                {
-                    Ok(regex) => dependency.push(Dependency {
-                        cmd: Command::from_wire(cwd, d.cwd, d.bin, d.args, d.envs),
-                        regex,
-                    }),
-                    Err(m) => bad(m),
-                }
-            }
-            let engine = Engine {
-                name: name.clone(),
-                location: loc.clone(),
-                version: Version {
-                    cmd: Some(Command::from_wire(
-                        cwd,
-                        v.cwd,
-                        v.bin.unwrap_or_default(),
-                        v.args,
-                        v.envs,
-                    ))
-                    .filter(|c| !c.bin.is_empty()),
-                    file: v.file,
-                    regex: version_regex,
-                },
-                run: Command::from_wire(cwd, w.run.cwd, w.run.bin, w.run.args, w.run.envs),
-                dependency,
-                build: w
-                    .build
-                    .into_iter()
-                    .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
-                    .collect(),
-                clean: w
-                    .clean
-                    .into_iter()
-                    .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
-                    .collect(),
-            };
-            engines.order.push(name.clone());
-            engines.by_name.insert(name, engine);
         }
         if problems.is_empty() {
             Ok(engines)

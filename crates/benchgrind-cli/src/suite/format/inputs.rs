@@ -10,7 +10,9 @@ use toml::{value::Table, Value};
 
 /// Files already read, by path.
 pub struct Cache {
+    /// The suite directory.
     dir: PathBuf,
+    /// What was read, by path.
     files: HashMap<PathBuf, Arc<[u8]>>,
 }
 
@@ -23,6 +25,7 @@ impl Cache {
         }
     }
 
+    /// Reads `sub/rel` below the suite directory once; later reads share the bytes.
     fn read(&mut self, sub: &str, rel: &str) -> Result<Arc<[u8]>, String> {
         let path = self.dir.join(sub).join(rel);
         if let Some(data) = self.files.get(&path) {
@@ -36,6 +39,7 @@ impl Cache {
     }
 }
 
+/// Rejects keys of an inline table other than `allowed`.
 fn check_keys(t: &Table, allowed: &[&str]) -> Result<(), String> {
     match t.keys().find(|k| !allowed.contains(&k.as_str())) {
         Some(k) => Err(format!(
@@ -46,6 +50,7 @@ fn check_keys(t: &Table, allowed: &[&str]) -> Result<(), String> {
     }
 }
 
+/// An optional string key.
 fn opt_str<'a>(t: &'a Table, key: &str) -> Result<Option<&'a str>, String> {
     match t.get(key) {
         None => Ok(None),
@@ -54,6 +59,7 @@ fn opt_str<'a>(t: &'a Table, key: &str) -> Result<Option<&'a str>, String> {
     }
 }
 
+/// An optional boolean key (false when absent).
 fn opt_bool(t: &Table, key: &str) -> Result<bool, String> {
     match t.get(key) {
         None => Ok(false),
@@ -62,6 +68,7 @@ fn opt_bool(t: &Table, key: &str) -> Result<bool, String> {
     }
 }
 
+/// An optional non-negative integer key.
 fn opt_usize(t: &Table, key: &str) -> Result<Option<usize>, String> {
     match t.get(key) {
         None => Ok(None),
@@ -72,6 +79,7 @@ fn opt_usize(t: &Table, key: &str) -> Result<Option<usize>, String> {
     }
 }
 
+/// A string or a list of strings.
 fn string_list(v: &Value) -> Result<Vec<String>, String> {
     match v {
         Value::String(s) => Ok(vec![s.clone()]),
@@ -142,6 +150,8 @@ pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, String> {
     }
 }
 
+/// Trims leading and trailing whitespace (Unicode whitespace when the bytes are UTF-8, else
+/// ASCII).
 fn trim(raw: &[u8]) -> Vec<u8> {
     match std::str::from_utf8(raw) {
         Ok(s) => s.trim().as_bytes().to_vec(),

@@ -1,6 +1,6 @@
 //! `benchgrind merge`: the summaries of several runs (for example the shares of a suite split
 //! with `--partition=K/N` across CI machines) as one report and one exit status, as if one run
-//! had measured them all.
+//! had measured them all, with the bench harness's own reporters.
 
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
@@ -11,10 +11,15 @@ use benchgrind_runner::report::json::Json;
 use benchgrind_runner::report::markdown::Markdown;
 use benchgrind_runner::report::terminal::{Style, Terminal};
 use benchgrind_runner::report::{Reporter, RunSummary};
-use benchgrind_runner::result::Outcome;
+use benchgrind_runner::result::Outcome as BenchOutcome;
 use benchgrind_runner::summary::Summary;
 
-const USAGE: &str = "\
+use crate::compare::input::summary::find_files;
+use crate::exit::Outcome;
+use crate::usage::UsageError;
+
+/// The help text.
+pub const USAGE: &str = "\
 Usage: benchgrind merge [OPTIONS] INPUT...
 
 Reports the benchmark summaries of several runs as one run: each INPUT is a summary.json, a file
@@ -28,66 +33,95 @@ Options:
   -h, --help                   print this help
 ";
 
-/// Runs `benchgrind merge`; returns the exit code.
-pub fn run(args: Vec<OsString>) -> u8 {
-    match run_inner(args) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            1
-        }
-    }
+/// Which report, as `--output-format` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OutputFormat {
+    /// The terminal report of a bench run.
+    Default,
+    /// One JSON summary per line.
+    Json,
+    /// Indented JSON summaries.
+    PrettyJson,
+    /// A Markdown table.
+    Markdown,
 }
 
-fn run_inner(args: Vec<OsString>) -> Result<u8> {
-    let mut inputs = Vec::new();
-    let mut format = "default".to_owned();
-    let mut color = std::env::var("BENCHGRIND_COLOR").unwrap_or_default();
-    for arg in args {
-        let Some(text) = arg.to_str() else {
-            inputs.push(PathBuf::from(arg));
-            continue;
-        };
-        if text == "-h" || text == "--help" {
-            print!("{USAGE}");
-            return Ok(0);
-        } else if let Some(v) = text.strip_prefix("--output-format=") {
-            format = v.to_owned();
-        } else if let Some(v) = text.strip_prefix("--color=") {
-            color = v.to_owned();
-        } else if text.starts_with('-') {
-            eprintln!("error: unknown option `{text}`\n\n{USAGE}");
-            return Ok(2);
-        } else {
-            inputs.push(PathBuf::from(text));
+/// What `merge` was asked.
+#[derive(Debug)]
+pub struct Config {
+    /// Summary files and directories, in the order given.
+    inputs: Vec<PathBuf>,
+    /// `--output-format`.
+    format: OutputFormat,
+    /// Whether the terminal report is colored (`--color`, `BENCHGRIND_COLOR`, else a terminal).
+    color: bool,
+}
+
+impl Config {
+    /// Parses the arguments after `merge`. Only the `--flag=value` forms are flags; anything else
+    /// not starting with `-` is an input.
+    pub fn parse(args: Vec<OsString>) -> Result<Config, UsageError> {
+        let mut inputs = Vec::new();
+        let mut format = "default".to_owned();
+        let mut color = std::env::var("BENCHGRIND_COLOR").unwrap_or_default();
+        for arg in args {
+            let Some(text) = arg.to_str() else {
+                inputs.push(PathBuf::from(arg));
+                continue;
+            };
+            if text == "-h" || text == "--help" {
+                return Err(UsageError::Help(USAGE));
+            } else if let Some(v) = text.strip_prefix("--output-format=") {
+                format = v.to_owned();
+            } else if let Some(v) = text.strip_prefix("--color=") {
+                color = v.to_owned();
+            } else if text.starts_with('-') {
+                return Err(UsageError::new(format!("unknown option `{text}`")).hint(USAGE));
+            } else {
+                inputs.push(PathBuf::from(text));
+            }
         }
-    }
-    if inputs.is_empty() {
-        eprintln!("error: no input\n\n{USAGE}");
-        return Ok(2);
-    }
-    let style = Style {
-        color: match color.as_str() {
+        if inputs.is_empty() {
+            return Err(UsageError::new("no input").hint(USAGE));
+        }
+        let color = match color.as_str() {
             "always" => true,
             "never" => false,
             _ => std::io::stdout().is_terminal(),
-        },
-    };
-    let mut reporter: Box<dyn Reporter> = match format.as_str() {
-        "default" => Box::new(Terminal { style }),
-        "json" => Box::new(Json { pretty: false }),
-        "pretty-json" => Box::new(Json { pretty: true }),
-        "markdown" => Box::new(Markdown::default()),
-        other => {
-            eprintln!(
-                "error: --output-format is `{other}`; use default, json, pretty-json or markdown"
-            );
-            return Ok(2);
-        }
-    };
+        };
+        let format = match format.as_str() {
+            "default" => OutputFormat::Default,
+            "json" => OutputFormat::Json,
+            "pretty-json" => OutputFormat::PrettyJson,
+            "markdown" => OutputFormat::Markdown,
+            other => {
+                return Err(UsageError::new(format!(
+                    "--output-format is `{other}`; use default, json, pretty-json or markdown"
+                )))
+            }
+        };
+        Ok(Config {
+            inputs,
+            format,
+            color,
+        })
+    }
+}
 
+/// Runs `merge`: failed when a benchmark failed, past the limit when one regressed.
+pub fn run(config: &Config) -> Result<Outcome> {
+    let mut reporter: Box<dyn Reporter> = match config.format {
+        OutputFormat::Default => Box::new(Terminal {
+            style: Style {
+                color: config.color,
+            },
+        }),
+        OutputFormat::Json => Box::new(Json { pretty: false }),
+        OutputFormat::PrettyJson => Box::new(Json { pretty: true }),
+        OutputFormat::Markdown => Box::new(Markdown::default()),
+    };
     let mut summaries = Vec::new();
-    for input in &inputs {
+    for input in &config.inputs {
         load(input, &mut summaries)?;
     }
     let mut seen = std::collections::HashMap::new();
@@ -103,26 +137,37 @@ fn run_inner(args: Vec<OsString>) -> Result<u8> {
     }
     // The order of one run: bench file, then the order the ids came in within it.
     summaries.sort_by(|a, b| a.0.file.cmp(&b.0.file));
+    let tally = report(reporter.as_mut(), &summaries)?;
+    Ok(if !tally.failed.is_empty() {
+        Outcome::Failed
+    } else if !tally.regressions.is_empty() {
+        Outcome::PastLimit
+    } else {
+        Outcome::Done
+    })
+}
 
+/// Reports every summary as one run's benchmark, then the run's end; returns the tally.
+fn report(reporter: &mut dyn Reporter, summaries: &[(Summary, PathBuf)]) -> Result<RunSummary> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut tally = RunSummary {
         file: unique(summaries.iter().map(|s| s.0.file.as_str())),
         ..RunSummary::default()
     };
-    for (summary, from) in &summaries {
+    for (summary, from) in summaries {
         let result = summary
             .to_result()
             .map_err(anyhow::Error::msg)
             .with_context(|| format!("in {}", from.display()))?;
         reporter.bench(&mut out, &result)?;
         match &result.outcome {
-            Outcome::Failed { reason } => {
+            BenchOutcome::Failed { reason } => {
                 tally
                     .failed
                     .push((summary.id.clone(), reason.clone(), result.log.clone()));
             }
-            Outcome::Measured { .. } => tally.measured += 1,
+            BenchOutcome::Measured { .. } => tally.measured += 1,
         }
         for r in &result.regressions {
             tally.regressions.push((summary.id.clone(), r.describe()));
@@ -131,15 +176,11 @@ fn run_inner(args: Vec<OsString>) -> Result<u8> {
     }
     reporter.finish(&mut out, &tally)?;
     out.flush()?;
-    Ok(if !tally.failed.is_empty() {
-        1
-    } else if !tally.regressions.is_empty() {
-        3
-    } else {
-        0
-    })
+    Ok(tally)
 }
 
+/// The names of the bench files, each once (the summaries come sorted by file), joined for the
+/// run's header.
 fn unique<'a>(files: impl Iterator<Item = &'a str>) -> String {
     let mut names: Vec<&str> = files.collect();
     names.dedup();
@@ -150,11 +191,7 @@ fn unique<'a>(files: impl Iterator<Item = &'a str>) -> String {
 fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
     if input.is_dir() {
         let mut files = Vec::new();
-        crate::compare::input::summary::find_files(
-            input,
-            &|name| name == "summary.json",
-            &mut files,
-        )?;
+        find_files(input, &|name| name == "summary.json", &mut files)?;
         if files.is_empty() {
             bail!(
                 "{} holds no summary.json; write them with --save-summary",

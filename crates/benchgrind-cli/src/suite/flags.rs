@@ -1,51 +1,13 @@
-//! Flag values shared by the `suite` subcommands: filters, statistics, units, durations.
+//! Flag values shared by the `suite` commands: filters, statistics, units, durations, and the
+//! suite directory with engine filters of `build` and `clean`.
 //!
-//! Every subcommand lexes its own flags with `lexopt` and uses these types for the values, so
-//! `-f`, `-s` or `--max-time` mean the same thing everywhere. Bad values are usage errors (exit 2).
+//! Every command (`suite/cmd/`) lexes its own flags with `lexopt` and uses these types for the
+//! values, so `-f`, `-s` or `--max-time` mean the same thing everywhere. Bad values are usage
+//! errors (exit code 2).
 
-use std::{fmt, str::FromStr, time::Duration};
+use std::{path::PathBuf, str::FromStr, time::Duration};
 
-use lexopt::ValueExt;
-
-/// A usage error: a bad flag or value. `suite::run` maps it to exit code 2 and prints the hint.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
-/// Builds a usage error (exit code 2) from a message.
-pub fn usage(msg: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(UsageError(msg.into()))
-}
-
-/// Turns a lexopt error (unknown flag, missing value) into a usage error.
-pub fn lex_err(err: lexopt::Error) -> anyhow::Error {
-    usage(err.to_string())
-}
-
-/// Reads the value of `flag` as a UTF-8 string.
-pub fn string(p: &mut lexopt::Parser, flag: &str) -> anyhow::Result<String> {
-    let v = p.value().map_err(lex_err)?;
-    v.string()
-        .map_err(|_| usage(format!("{flag}: the value is not valid UTF-8")))
-}
-
-/// Reads the value of `flag` and parses it; a bad value is a usage error naming the flag.
-pub fn parse<T>(p: &mut lexopt::Parser, flag: &str) -> anyhow::Result<T>
-where
-    T: FromStr,
-    T::Err: fmt::Display,
-{
-    let s = string(p, flag)?;
-    s.parse::<T>()
-        .map_err(|e| usage(format!("{flag}: invalid value '{s}': {e}")))
-}
+use crate::usage::{self, UsageError};
 
 /// A duration flag value: `<decimal>(s|ms|us|ns)`, as rebar accepts it (e.g. `3s`, `500ms`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -79,14 +41,15 @@ impl FromStr for HumanDuration {
 /// name must match one; the last matching pattern decides.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
+    /// Each pattern and whether it excludes, in the order given.
     rules: Vec<(regex::Regex, bool)>,
 }
 
 impl Filter {
     /// Adds a pattern; `exclude` makes it a `-F`/`-E`/`-M` rule.
-    pub fn add(&mut self, flag: &str, pattern: &str, exclude: bool) -> anyhow::Result<()> {
+    pub fn add(&mut self, flag: &str, pattern: &str, exclude: bool) -> Result<(), UsageError> {
         let re = regex::Regex::new(pattern)
-            .map_err(|e| usage(format!("{flag}: invalid regex '{pattern}': {e}")))?;
+            .map_err(|e| UsageError::new(format!("{flag}: invalid regex '{pattern}': {e}")))?;
         self.rules.push((re, exclude));
         Ok(())
     }
@@ -134,9 +97,9 @@ impl Filters {
         &mut self,
         kind: (usize, &'static str, bool),
         p: &mut lexopt::Parser,
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), UsageError> {
         let (which, flag, exclude) = kind;
-        let pattern = string(p, flag)?;
+        let pattern = usage::string(p, flag)?;
         let filter = match which {
             0 => &mut self.name,
             1 => &mut self.model,
@@ -151,14 +114,19 @@ impl Filters {
     }
 }
 
-/// The usage lines of the filter flags, shared by every command's help.
-pub const FILTER_USAGE: &str = "\
-    -f, --filter <regex>        include benchmarks whose full name matches (repeatable)
+/// The usage lines of the filter flags, shared by the commands' help texts (a macro, so that
+/// `concat!` can build each `USAGE` as one constant).
+macro_rules! filter_usage {
+    () => {
+        "-f, --filter <regex>        include benchmarks whose full name matches (repeatable)
     -F, --filter-not <regex>    exclude benchmarks whose full name matches
     -e, --engine <regex>        include engines whose name matches
     -E, --engine-not <regex>    exclude engines whose name matches
     -m, --model <regex>         include models that match
-    -M, --model-not <regex>     exclude models that match";
+    -M, --model-not <regex>     exclude models that match"
+    };
+}
+pub(crate) use filter_usage;
 
 /// The aggregate statistic a comparison is made on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -217,14 +185,53 @@ impl FromStr for Units {
 }
 
 /// A ratio given to `-t`, `-T` or `--fail-above`: a positive decimal number.
-pub fn ratio(p: &mut lexopt::Parser, flag: &str) -> anyhow::Result<f64> {
-    let r: f64 = parse(p, flag)?;
+pub fn ratio(p: &mut lexopt::Parser, flag: &str) -> Result<f64, UsageError> {
+    let r: f64 = usage::parse(p, flag)?;
     if !(r.is_finite() && r > 0.0) {
-        return Err(usage(format!(
+        return Err(UsageError::new(format!(
             "{flag}: the ratio must be a positive number, got {r}"
         )));
     }
     Ok(r)
+}
+
+/// The usage lines of the flags of `build` and `clean` (a macro, for `concat!`).
+macro_rules! engine_usage {
+    () => {
+        "    -d, --dir <dir>             the suite directory (default: ./benchmarks)
+    -e, --engine <regex>        only engines whose name matches (repeatable)
+    -E, --engine-not <regex>    skip engines whose name matches
+    -h, --help                  print this help
+"
+    };
+}
+pub(crate) use engine_usage;
+
+/// The flags of `build` and `clean`: `-d/--dir` and the engine filters; `help` is the
+/// command's usage, for `-h/--help`.
+pub fn dir_and_engines(
+    p: &mut lexopt::Parser,
+    help: &'static str,
+) -> Result<(PathBuf, Filter), UsageError> {
+    use lexopt::Arg::{Long, Short};
+    let mut dir = PathBuf::from("benchmarks");
+    let mut filter = Filter::default();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Short('h') | Long("help") => return Err(UsageError::Help(help)),
+            Short('d') | Long("dir") => dir = PathBuf::from(usage::string(p, "-d/--dir")?),
+            Short('e') | Long("engine") => {
+                filter.add("-e/--engine", &usage::string(p, "-e/--engine")?, false)?
+            }
+            Short('E') | Long("engine-not") => filter.add(
+                "-E/--engine-not",
+                &usage::string(p, "-E/--engine-not")?,
+                true,
+            )?,
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    Ok((dir, filter))
 }
 
 #[cfg(test)]

@@ -1,29 +1,13 @@
-//! `suite rank`: engines ordered by the geometric mean of their speed ratios (value / best value
-//! of the benchmark), over every benchmark they measured without error.
+//! The ranking of `suite rank` and `suite report`: engines ordered by the geometric mean of their
+//! speed ratios (value / best value of the benchmark), over every benchmark they measured without
+//! error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{
-    args::{self, Filters, Stat},
+    flags::Stat,
     grouped::{self, Entry},
-    table,
 };
-
-const USAGE: &str = "\
-Rank engines by the geometric mean of their speed ratios across benchmarks.
-
-USAGE:
-    benchgrind suite rank [OPTIONS] <results> ...
-
-    A ratio of 1.00 means the engine was the best on every benchmark it ran. Use
-    --intersection to count only benchmarks that every engine measured.
-
-OPTIONS:
-{filters}
-    -s, --statistic <name>       median (default), mad, mean, stddev, min or max
-    --intersection               only benchmarks that every engine measured without error
-    -h, --help                   print this help
-";
 
 /// One engine's line in the ranking.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,14 +22,14 @@ pub struct Rank {
     pub count: usize,
 }
 
-/// Computes the ranking of the error-free entries.
+/// Computes the ranking of the error-free entries; with `intersection`, only over benchmarks
+/// that every engine measured.
 pub fn ranking(entries: &[Entry], stat: Stat, intersection: bool) -> Vec<Rank> {
     let mut by_bench: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
     for e in entries.iter().filter(|e| e.m.err.is_none()) {
         by_bench.entry(&e.m.name).or_default().push(e);
     }
-    let all: std::collections::BTreeSet<&str> =
-        entries.iter().map(|e| e.m.engine.as_str()).collect();
+    let all: BTreeSet<&str> = entries.iter().map(|e| e.m.engine.as_str()).collect();
     let mut logs: BTreeMap<&str, (f64, usize, &str)> = BTreeMap::new();
     for row in by_bench.values() {
         if intersection && row.len() < all.len() {
@@ -77,53 +61,6 @@ pub fn ranking(entries: &[Entry], stat: Stat, intersection: bool) -> Vec<Rank> {
             .then(a.engine.cmp(&b.engine))
     });
     ranks
-}
-
-/// Runs `suite rank`.
-pub fn run(p: &mut lexopt::Parser) -> anyhow::Result<u8> {
-    use lexopt::Arg::{Long, Short, Value};
-    let (mut paths, mut filters, mut stat, mut intersection) =
-        (vec![], Filters::default(), Stat::default(), false);
-    while let Some(arg) = p.next().map_err(args::lex_err)? {
-        if let Some(kind) = Filters::kind(&arg) {
-            filters.take(kind, p)?;
-            continue;
-        }
-        match arg {
-            Short('h') | Long("help") => {
-                print!("{}", USAGE.replace("{filters}", args::FILTER_USAGE));
-                return Ok(0);
-            }
-            Value(v) => paths.push(std::path::PathBuf::from(v)),
-            Short('s') | Long("statistic") => stat = args::parse(p, "-s/--statistic")?,
-            Long("intersection") => intersection = true,
-            other => return Err(args::lex_err(other.unexpected())),
-        }
-    }
-    let (entries, _) = grouped::load(&paths, &filters)?;
-    let mut rows = table::header(
-        &[
-            "Engine",
-            "Version",
-            "Geometric mean of speed ratios",
-            "Benchmark count",
-        ]
-        .map(String::from),
-    );
-    for r in ranking(&entries, stat, intersection) {
-        rows.push(vec![
-            r.engine,
-            r.version,
-            format!("{:.2}", r.geomean),
-            r.count.to_string(),
-        ]);
-    }
-    print!("{}", table::render(&rows));
-    print!(
-        "{}",
-        grouped::errors_section(&entries.iter().collect::<Vec<_>>(), false)
-    );
-    Ok(0)
 }
 
 #[cfg(test)]

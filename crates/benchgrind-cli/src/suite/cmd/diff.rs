@@ -1,0 +1,162 @@
+//! `suite diff`: the same engine across result files (e.g. before and after a change), one row
+//! per benchmark and engine, one column per file. With `--fail-above R` it exits with code 3
+//! when the last file's value is more than R times the first file's, or is an error.
+
+use std::collections::BTreeMap;
+
+use crate::exit::Outcome;
+use crate::suite::{
+    flags::filter_usage,
+    grouped::{self, compare_usage, CompareFlags, Entry},
+    table,
+};
+use crate::usage::UsageError;
+
+/// The help text.
+pub const USAGE: &str = concat!(
+    "\
+Compare the same engines across result files, e.g. before and after a change.
+
+USAGE:
+    benchgrind suite diff [OPTIONS] <old-results> <new-results> ...
+
+    One row per benchmark and engine, one column per file; each cell is the statistic and how
+    many times the best file's value it is. --fail-above compares the last file to the first.
+
+OPTIONS:
+",
+    filter_usage!(),
+    "\n",
+    compare_usage!(),
+    "
+    -h, --help                   print this help
+"
+);
+
+/// What `suite diff` was asked.
+#[derive(Debug)]
+pub struct Config {
+    /// The flags `cmp` and `diff` share.
+    flags: CompareFlags,
+}
+
+impl Config {
+    /// Parses the flags after `suite diff`.
+    pub fn parse(p: &mut lexopt::Parser) -> Result<Config, UsageError> {
+        let flags = CompareFlags::parse(p, USAGE, false)?;
+        Ok(Config { flags })
+    }
+}
+
+/// One benchmark and engine's entries: file -> entry.
+type BySource<'a> = BTreeMap<&'a str, &'a Entry>;
+
+/// Runs `suite diff`.
+pub fn run(config: &Config) -> anyhow::Result<Outcome> {
+    let f = &config.flags;
+    let (entries, _) = grouped::load(&f.paths, &f.filters)?;
+    let sources: Vec<String> = f.paths.iter().map(|p| p.display().to_string()).collect();
+    let mut groups: BTreeMap<(&str, &str), BySource> = BTreeMap::new();
+    for e in &entries {
+        if groups
+            .entry((&e.m.name, &e.m.engine))
+            .or_default()
+            .insert(&e.source, e)
+            .is_some()
+        {
+            anyhow::bail!(
+                "{}: benchmark '{}' with engine '{}' appears twice in the same file",
+                e.source,
+                e.m.name,
+                e.m.engine
+            );
+        }
+    }
+    let mut head = vec!["benchmark".to_string(), "engine".to_string()];
+    head.extend(sources.iter().cloned());
+    let mut rows = table::header(&head);
+    let mut shown: Vec<&Entry> = vec![];
+    let mut violations = vec![];
+    for ((bench, engine), by_src) in &groups {
+        let ok: Vec<&&Entry> = by_src.values().filter(|e| e.m.err.is_none()).collect();
+        let best = ok
+            .iter()
+            .map(|e| e.m.stat(f.stat))
+            .fold(f64::INFINITY, f64::min);
+        if !f.range.show(&others(&ok, f, best)) {
+            continue;
+        }
+        if let Some(limit) = f.fail_above {
+            if let Some(v) = violation(f, &sources, by_src, limit) {
+                violations.push(format!("{bench} {engine}: {v}"));
+            }
+        }
+        let mut row = vec![bench.to_string(), engine.to_string()];
+        for src in &sources {
+            row.push(match by_src.get(src.as_str()) {
+                None => "-".into(),
+                Some(e) if e.m.err.is_some() => "ERROR".into(),
+                Some(e) => grouped::cell(
+                    &e.m,
+                    f.stat,
+                    f.units,
+                    grouped::ratio(e.m.stat(f.stat), best),
+                ),
+            });
+            shown.extend(by_src.get(src.as_str()));
+        }
+        rows.push(row);
+    }
+    print!("{}", table::render(&rows));
+    print!("{}", grouped::errors_section(&shown, true));
+    Ok(grouped::fail_above(&violations))
+}
+
+/// The ratios of the values that are not the (first) best one, for `-t`/`-T`.
+fn others(ok: &[&&Entry], f: &CompareFlags, best: f64) -> Vec<f64> {
+    let mut best_seen = false;
+    ok.iter()
+        .filter_map(|e| {
+            let v = e.m.stat(f.stat);
+            if v == best && !best_seen {
+                best_seen = true;
+                None
+            } else {
+                Some(grouped::ratio(v, best))
+            }
+        })
+        .collect()
+}
+
+/// What is past `--fail-above` between the first and the last file, if anything.
+fn violation(
+    f: &CompareFlags,
+    sources: &[String],
+    by_src: &BySource,
+    limit: f64,
+) -> Option<String> {
+    let (first, last) = (
+        by_src.get(sources[0].as_str()),
+        by_src.get(sources[sources.len() - 1].as_str()),
+    );
+    match (first, last) {
+        (_, Some(l)) if l.m.err.is_some() => Some(format!(
+            "error in {}: {}",
+            l.source,
+            l.m.err.as_deref().unwrap_or_default()
+        )),
+        (Some(a), Some(b)) if a.m.err.is_none() && sources.len() > 1 => {
+            let r = grouped::ratio(b.m.stat(f.stat), a.m.stat(f.stat));
+            (r > limit).then(|| {
+                format!(
+                    "{r:.2}x from {} to {}, above --fail-above {limit} ({} -> {})",
+                    a.source,
+                    b.source,
+                    grouped::value(&a.m, f.stat),
+                    grouped::value(&b.m, f.stat),
+                )
+            })
+        }
+        _ => None,
+    }
+}

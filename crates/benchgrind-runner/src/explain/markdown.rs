@@ -1,0 +1,265 @@
+//! A pull-request comment (GitHub-flavoured Markdown) on a run's changes: a summary of how many
+//! benchmarks improved, regressed, stayed, came and went, a table of the benchmarks, and per
+//! changed benchmark a collapsible `<details>` block with its attribution and the differential
+//! flamegraph.
+
+use std::fmt::Write as _;
+
+use super::model::{Explanation, FunctionChange, Status};
+use super::terminal::{short_file, signed};
+
+/// One benchmark of the comment.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    /// The benchmark's id (`file::group::function::id`).
+    pub id: &'a str,
+    /// What happened to it.
+    pub outcome: Outcome<'a>,
+    /// A link or path to its differential flamegraph, if there is one.
+    pub flamegraph: Option<&'a str>,
+}
+
+/// What happened to a benchmark.
+#[derive(Debug, Clone, Copy)]
+pub enum Outcome<'a> {
+    /// In both runs.
+    Compared(&'a Explanation),
+    /// Only in the new run.
+    New,
+    /// Only in the old run.
+    Gone,
+}
+
+/// The verdict on one benchmark, by its ranking metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Improved,
+    Regressed,
+    Unchanged,
+    New,
+    Gone,
+}
+
+impl Verdict {
+    fn of(outcome: &Outcome) -> Verdict {
+        match outcome {
+            Outcome::New => Verdict::New,
+            Outcome::Gone => Verdict::Gone,
+            Outcome::Compared(e) => match e.total[e.rank].diff() {
+                d if d < 0 => Verdict::Improved,
+                d if d > 0 => Verdict::Regressed,
+                _ => Verdict::Unchanged,
+            },
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Verdict::Improved => "improved",
+            Verdict::Regressed => "regressed",
+            Verdict::Unchanged => "unchanged",
+            Verdict::New => "new",
+            Verdict::Gone => "gone",
+        }
+    }
+}
+
+/// The comment: summary, table, then a details block per changed benchmark with its first
+/// `top` functions and up to `lines` source lines under each.
+pub fn render(entries: &[Entry], top: usize, lines: usize) -> String {
+    let mut md = String::from("## benchgrind: why the counts changed\n\n");
+    let verdicts: Vec<Verdict> = entries.iter().map(|e| Verdict::of(&e.outcome)).collect();
+    let all = [
+        Verdict::Improved,
+        Verdict::Regressed,
+        Verdict::Unchanged,
+        Verdict::New,
+        Verdict::Gone,
+    ];
+    md.push_str("| improved | regressed | unchanged | new | gone |\n|---:|---:|---:|---:|---:|\n|");
+    for v in all {
+        let _ = write!(md, " {} |", verdicts.iter().filter(|&&x| x == v).count());
+    }
+    md.push_str(
+        "\n\n| benchmark | metric | old | new | change | |\n|---|---|---:|---:|---:|---|\n",
+    );
+    for (entry, verdict) in entries.iter().zip(&verdicts) {
+        let (metric, old, new, change) = match entry.outcome {
+            Outcome::Compared(e) => {
+                let t = e.total[e.rank];
+                let pct = if t.old == 0 {
+                    String::new()
+                } else {
+                    format!(" ({:+.2}%)", t.diff() as f64 * 100.0 / t.old as f64)
+                };
+                let change = format!("{}{pct}", signed(t.diff()));
+                (
+                    e.rank_metric().name(),
+                    t.old.to_string(),
+                    t.new.to_string(),
+                    change,
+                )
+            }
+            _ => ("", String::new(), String::new(), String::new()),
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {metric} | {old} | {new} | {change} | {} |",
+            code(entry.id),
+            verdict.word()
+        );
+    }
+    for entry in entries {
+        if let Outcome::Compared(e) = entry.outcome {
+            if e.changed() {
+                details(&mut md, entry, e, top, lines);
+            }
+        }
+    }
+    md
+}
+
+impl Explanation {
+    /// The comment for this one benchmark (see [`render`]).
+    pub fn to_markdown(
+        &self,
+        id: &str,
+        flamegraph: Option<&str>,
+        top: usize,
+        lines: usize,
+    ) -> String {
+        let entry = Entry {
+            id,
+            outcome: Outcome::Compared(self),
+            flamegraph,
+        };
+        render(&[entry], top, lines)
+    }
+}
+
+/// The collapsible block of one benchmark.
+fn details(md: &mut String, entry: &Entry, e: &Explanation, top: usize, lines: usize) {
+    let k = e.rank;
+    let t = e.total[k];
+    let metric = e.rank_metric().name();
+    // A blank line after `<summary>` so that the Markdown inside is parsed as Markdown.
+    let _ = write!(
+        md,
+        "\n<details>\n<summary>{}: {metric} {}</summary>\n\n",
+        html(entry.id),
+        signed(t.diff())
+    );
+    md.push_str("| self diff | old self | new self | incl. diff | function | where |\n");
+    md.push_str("|---:|---:|---:|---:|---|---|\n");
+    let shown = e.functions.len().min(top);
+    for f in &e.functions[..shown] {
+        function_row(md, f, k);
+    }
+    let other = e.other(top)[k];
+    let rest = e.functions.len() - shown;
+    if rest > 0 || other != 0 {
+        let _ = writeln!(
+            md,
+            "| {} | | | | other ({rest} more functions) | |",
+            signed(other)
+        );
+    }
+    let _ = writeln!(
+        md,
+        "| **{}** | {} | {} | | **total** | |",
+        signed(t.diff()),
+        t.old,
+        t.new
+    );
+    let with_lines: Vec<&FunctionChange> = e.functions[..shown]
+        .iter()
+        .filter(|f| !f.lines.is_empty())
+        .collect();
+    if e.has_lines && lines > 0 && !with_lines.is_empty() {
+        md.push_str("\n| self diff | old | new | line | function |\n|---:|---:|---:|---|---|\n");
+        for f in with_lines {
+            let changed = f.lines.iter().filter(|l| l.self_cost[k].diff() != 0);
+            for l in changed.take(lines) {
+                let c = l.self_cost[k];
+                let place = format!("{}:{}", short_file(&l.file), l.line);
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} |",
+                    signed(c.diff()),
+                    c.old,
+                    c.new,
+                    code(&place),
+                    code(&f.short)
+                );
+            }
+        }
+    }
+    if let Some(svg) = entry.flamegraph {
+        let _ = writeln!(
+            md,
+            "\nDifferential flamegraph: [{}]({})",
+            escape(svg),
+            svg.replace(' ', "%20")
+        );
+    }
+    md.push_str("\n</details>\n");
+}
+
+fn function_row(md: &mut String, f: &FunctionChange, k: usize) {
+    let s = f.self_cost[k];
+    let mark = match f.status {
+        Status::Changed => "",
+        Status::New => " **new**",
+        Status::Gone => " **gone**",
+    };
+    let file = f.place();
+    let _ = writeln!(
+        md,
+        "| {} | {} | {} | {} | {}{mark} | {} |",
+        signed(s.diff()),
+        s.old,
+        s.new,
+        signed(f.inclusive[k].diff()),
+        code(&f.short),
+        file.map(code).unwrap_or_default()
+    );
+}
+
+/// A code span for a table cell: `|` escaped (GFM splits cells on it even in code), and a
+/// fence longer than any run of backticks inside.
+fn code(text: &str) -> String {
+    let text = text.replace('|', "\\|");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Text inside raw HTML (`<summary>`): no Markdown there, so escape what HTML would read.
+fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Link text: brackets escaped.
+fn escape(text: &str) -> String {
+    text.replace('[', "\\[").replace(']', "\\]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_survive_pipes_and_backticks() {
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(html("<T as X>::f"), "&lt;T as X&gt;::f");
+    }
+}

@@ -1,0 +1,528 @@
+//! A Callgrind profile read for attribution: each function's self and inclusive cost, and its
+//! self cost per source line.
+//!
+//! [`parse::callgrind`](crate::parse::callgrind) reads only totals and
+//! [`parse::callgraph`](crate::parse::callgraph) only names and call edges; attribution also
+//! needs each function's object and file (to tell apart two `helper`s) and the positions of cost
+//! lines, so this reader follows the whole format: `ob=`/`fl=`/`fi=`/`fe=` with name
+//! compression (`(id) name` defines, `(id)` refers; one table each for objects, files and
+//! functions), `positions:` (`line`, `instr line`, ...) with subposition compression (`+n`,
+//! `-n`, `*` relative to the same column of the previous cost line; `calls=` target positions
+//! are not cost lines and do not move it, as `callgrind_annotate` reads them), and the cost
+//! line after `calls=`, which is the call's inclusive cost and is never added to the caller's
+//! self cost. Parts of several dumps add up.
+//!
+//! Definitions, both exact:
+//! - self cost of F: the sum of F's cost lines (not those after `calls=`). Callgrind's contexts
+//!   of a function (recursion levels `fib'2`, callers `helper'step` with `--separate-callers`)
+//!   are merged into it, so the self costs add up to the total.
+//! - inclusive cost of F: its self cost plus the inclusive cost of every call F makes to another
+//!   function. Calls of F to itself (direct recursion, after the merge) are left out, as their
+//!   cost is already in F's self cost and in the calls it makes. For a function that is not
+//!   recursive this is what `callgrind_annotate --inclusive=yes` shows. Mutual recursion
+//!   (`a -> b -> a`) is counted along each call, as Callgrind's own call costs count it.
+//!
+//! Functions are told apart by object, file (`fl=`, the file the function is defined in;
+//! `fi=`/`fe=` only move the cost lines of inlined code to another file) and name.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::names;
+use crate::parse::ParseError;
+
+/// A function of a profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// The name as Callgrind wrote it, without recursion level and callers
+    /// ([`names::base_name`]).
+    pub name: String,
+    /// The object (`ob=`), when the profile says.
+    pub object: Option<String>,
+    /// The source file of the function (`fl=`), when the profile says.
+    pub file: Option<String>,
+    /// Self cost per event.
+    pub self_cost: Vec<u64>,
+    /// Inclusive cost per event (see the module documentation).
+    pub inclusive: Vec<u64>,
+    /// Self cost per source line: `(index into Profile::files, line)` to costs. Empty without
+    /// line information; line 0 (unknown) is not recorded.
+    pub lines: HashMap<(usize, u64), Vec<u64>>,
+}
+
+/// A Callgrind profile, function by function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Event names in file order.
+    pub events: Vec<String>,
+    /// The `totals:` lines added up over parts; `None` when the file has none.
+    pub totals: Option<Vec<u64>>,
+    /// The `cmd:` header.
+    pub cmd: Option<String>,
+    /// Whether cost lines carry a source line (`positions:` names `line`).
+    pub has_lines: bool,
+    /// Source files named by cost lines, for [`Function::lines`].
+    pub files: Vec<String>,
+    /// The functions, in order of first appearance.
+    pub functions: Vec<Function>,
+}
+
+impl Profile {
+    /// The sum of the self costs: the profile's total per event.
+    pub fn self_sum(&self) -> Vec<u64> {
+        let mut sum = vec![0; self.events.len()];
+        for f in &self.functions {
+            add(&mut sum, &f.self_cost);
+        }
+        sum
+    }
+
+    /// The totals: the `totals:` lines, or the sum of the self costs when there are none.
+    pub fn totals(&self) -> Vec<u64> {
+        self.totals.clone().unwrap_or_else(|| self.self_sum())
+    }
+}
+
+/// Reads and parses a Callgrind out file.
+pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
+    let bytes = std::fs::read(path).map_err(|e| ParseError {
+        path: path.to_owned(),
+        line: None,
+        message: format!("cannot read the Callgrind profile: {e}"),
+    })?;
+    parse(path, &bytes)
+}
+
+/// Parses the bytes of a Callgrind out file; `path` names it in errors and in the result.
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
+    let mut reader = Reader::new(path);
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = String::from_utf8_lossy(raw);
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        reader.line(line).map_err(|message| ParseError {
+            path: path.to_owned(),
+            line: Some(i + 1),
+            message,
+        })?;
+    }
+    reader.finish()
+}
+
+fn add(sum: &mut [u64], costs: &[u64]) {
+    for (s, c) in sum.iter_mut().zip(costs) {
+        *s += c;
+    }
+}
+
+/// Where a cost line after `calls=` goes.
+struct Call {
+    /// The callee is the current function itself (recursion).
+    recursive: bool,
+}
+
+/// The state of a read in progress.
+struct Reader {
+    profile: Profile,
+    /// Compressed names: objects, files, functions.
+    tables: [HashMap<String, String>; 3],
+    index: HashMap<(Option<String>, Option<String>, String), usize>,
+    file_index: HashMap<String, usize>,
+    /// Which position column is the line, and how many columns there are.
+    line_column: Option<usize>,
+    columns: usize,
+    last: Vec<i64>,
+    object: Option<String>,
+    file: Option<String>,
+    /// The file of the following cost lines (`fi=`/`fe=`, else `fl=`).
+    cost_file: Option<usize>,
+    current: Option<usize>,
+    callee_object: Option<String>,
+    callee: Option<String>,
+    call: Option<Call>,
+}
+
+const OBJECTS: usize = 0;
+const FILES: usize = 1;
+const FUNCTIONS: usize = 2;
+
+impl Reader {
+    fn new(path: &Path) -> Reader {
+        Reader {
+            profile: Profile {
+                path: path.to_owned(),
+                events: Vec::new(),
+                totals: None,
+                cmd: None,
+                has_lines: true,
+                files: Vec::new(),
+                functions: Vec::new(),
+            },
+            tables: Default::default(),
+            index: HashMap::new(),
+            file_index: HashMap::new(),
+            line_column: Some(0),
+            columns: 1,
+            last: vec![0],
+            object: None,
+            file: None,
+            cost_file: None,
+            current: None,
+            callee_object: None,
+            callee: None,
+            call: None,
+        }
+    }
+
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        let first = line.as_bytes()[0];
+        if first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'*') {
+            return self.cost_line(line);
+        }
+        // A cost line right after `calls=` is the call's; anything else in between is damage.
+        if self.call.take().is_some() {
+            return Err(format!(
+                "`calls=` is not followed by the cost line of the call but by `{line}`"
+            ));
+        }
+        let Some((key, value)) = line.split_once(['=', ':']) else {
+            return Err(format!("unrecognised line `{line}`"));
+        };
+        let value = value.trim();
+        match key {
+            "events" => self.events(value)?,
+            "positions" => self.positions(value)?,
+            "totals" => self.totals(value)?,
+            "cmd" => self.profile.cmd = Some(value.to_owned()),
+            "ob" => self.object = Some(self.name(OBJECTS, value)?),
+            "fl" => {
+                let file = self.name(FILES, value)?;
+                self.cost_file = Some(self.intern_file(&file));
+                self.file = Some(file);
+            }
+            "fi" | "fe" => {
+                let file = self.name(FILES, value)?;
+                self.cost_file = Some(self.intern_file(&file));
+            }
+            "fn" => self.function(value)?,
+            "cob" => self.callee_object = Some(self.name(OBJECTS, value)?),
+            // The callee's file does not enter its identity here (see `calls`).
+            "cfi" | "cfl" | "jfi" => {
+                self.name(FILES, value)?;
+            }
+            "cfn" => self.callee = Some(self.name(FUNCTIONS, value)?),
+            "jfn" => {
+                self.name(FUNCTIONS, value)?;
+            }
+            "calls" => self.calls(value)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn events(&mut self, value: &str) -> Result<(), String> {
+        if !self.profile.events.is_empty() {
+            // Every part repeats its header; a different one cannot be added up.
+            let names: Vec<&str> = value.split_whitespace().collect();
+            if names != self.profile.events {
+                return Err(format!(
+                    "a later part counts other events (`{value}`) than the first (`{}`)",
+                    self.profile.events.join(" ")
+                ));
+            }
+            return Ok(());
+        }
+        self.profile.events = value.split_whitespace().map(str::to_owned).collect();
+        if self.profile.events.is_empty() {
+            return Err("the `events:` line names no event".into());
+        }
+        Ok(())
+    }
+
+    fn positions(&mut self, value: &str) -> Result<(), String> {
+        let names: Vec<&str> = value.split_whitespace().collect();
+        if names.is_empty() {
+            return Err("the `positions:` line is empty".into());
+        }
+        self.columns = names.len();
+        self.line_column = names.iter().position(|n| *n == "line");
+        self.profile.has_lines = self.line_column.is_some();
+        self.last = vec![0; names.len()];
+        Ok(())
+    }
+
+    fn totals(&mut self, value: &str) -> Result<(), String> {
+        let n = self.events_len("totals:")?;
+        let values = counts(value.split_whitespace(), n)?;
+        let totals = self.profile.totals.get_or_insert_with(|| vec![0; n]);
+        add(totals, &values);
+        Ok(())
+    }
+
+    fn events_len(&self, what: &str) -> Result<usize, String> {
+        match self.profile.events.len() {
+            0 => Err(format!("`{what}` comes before the `events:` line")),
+            n => Ok(n),
+        }
+    }
+
+    /// Resolves name compression in table `kind`.
+    fn name(&mut self, kind: usize, value: &str) -> Result<String, String> {
+        let Some(rest) = value.strip_prefix('(') else {
+            return Ok(value.to_owned());
+        };
+        let (id, name) = rest
+            .split_once(')')
+            .ok_or_else(|| format!("an unclosed `(` of a name id in `{value}`"))?;
+        let name = name.trim();
+        let table = &mut self.tables[kind];
+        if name.is_empty() {
+            table
+                .get(id)
+                .cloned()
+                .ok_or_else(|| format!("name id ({id}) is used before it is defined"))
+        } else {
+            table.insert(id.to_owned(), name.to_owned());
+            Ok(name.to_owned())
+        }
+    }
+
+    fn intern_file(&mut self, file: &str) -> usize {
+        if let Some(&i) = self.file_index.get(file) {
+            return i;
+        }
+        self.profile.files.push(file.to_owned());
+        self.file_index
+            .insert(file.to_owned(), self.profile.files.len() - 1);
+        self.profile.files.len() - 1
+    }
+
+    fn function(&mut self, value: &str) -> Result<(), String> {
+        let n = self.events_len("fn=")?;
+        let raw = self.name(FUNCTIONS, value)?;
+        let name = names::base_name(&raw).to_owned();
+        let key = (self.object.clone(), self.file.clone(), name);
+        let functions = &mut self.profile.functions;
+        let id = *self.index.entry(key.clone()).or_insert_with(|| {
+            functions.push(Function {
+                name: key.2,
+                object: key.0,
+                file: key.1,
+                self_cost: vec![0; n],
+                inclusive: vec![0; n],
+                lines: HashMap::new(),
+            });
+            functions.len() - 1
+        });
+        self.current = Some(id);
+        // Inlined code moved the cost lines elsewhere; a new function starts in its own file.
+        self.cost_file = self.file.clone().map(|f| self.intern_file(&f));
+        Ok(())
+    }
+
+    fn calls(&mut self, value: &str) -> Result<(), String> {
+        let Some(callee) = self.callee.take() else {
+            return Err("`calls=` without a `cfn=` before it".into());
+        };
+        let Some(current) = self.current else {
+            return Err("`calls=` before any `fn=`".into());
+        };
+        let count = value.split_whitespace().next().unwrap_or("");
+        count
+            .parse::<u64>()
+            .map_err(|_| format!("`{count}` is not a call count in `calls={value}`"))?;
+        let object = self.callee_object.take().or_else(|| self.object.clone());
+        let caller = &self.profile.functions[current];
+        let recursive = names::base_name(&callee) == caller.name && object == caller.object;
+        self.call = Some(Call { recursive });
+        Ok(())
+    }
+
+    fn cost_line(&mut self, line: &str) -> Result<(), String> {
+        let n = self.events_len("a cost line")?;
+        let Some(current) = self.current else {
+            return Err(format!("the cost line `{line}` comes before any `fn=`"));
+        };
+        let mut fields = line.split_whitespace();
+        let mut source_line = None;
+        for column in 0..self.columns {
+            let field = fields
+                .next()
+                .ok_or_else(|| format!("a position is missing in cost line `{line}`"))?;
+            let pos = position(field, self.last[column])
+                .ok_or_else(|| format!("`{field}` is not a position in cost line `{line}`"))?;
+            self.last[column] = pos;
+            if self.line_column == Some(column) {
+                source_line = Some(pos);
+            }
+        }
+        let costs = counts(fields, n).map_err(|m| format!("{m} in cost line `{line}`"))?;
+        let function = &mut self.profile.functions[current];
+        match self.call.take() {
+            Some(Call { recursive: true }) => {}
+            Some(Call { recursive: false }) => add(&mut function.inclusive, &costs),
+            None => {
+                add(&mut function.self_cost, &costs);
+                add(&mut function.inclusive, &costs);
+                if let (Some(file), Some(l)) = (self.cost_file, source_line) {
+                    if l > 0 {
+                        let slot = function
+                            .lines
+                            .entry((file, l as u64))
+                            .or_insert_with(|| vec![0; n]);
+                        add(slot, &costs);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Profile, ParseError> {
+        if self.profile.events.is_empty() {
+            return Err(ParseError {
+                path: self.profile.path,
+                line: None,
+                message: "no `events:` line: this is not a Callgrind profile, or it is truncated"
+                    .into(),
+            });
+        }
+        if self.call.is_some() {
+            return Err(ParseError {
+                path: self.profile.path,
+                line: None,
+                message: "the file ends after `calls=`, before the cost of the call: it is \
+                          truncated"
+                    .into(),
+            });
+        }
+        Ok(self.profile)
+    }
+}
+
+/// A position field: absolute (decimal or `0x` hex), `+n`/`-n` relative to `last`, or `*`.
+fn position(field: &str, last: i64) -> Option<i64> {
+    let number = |s: &str| match s.strip_prefix("0x") {
+        Some(hex) => i64::from_str_radix(hex, 16).ok(),
+        None => s.parse::<i64>().ok(),
+    };
+    match field.as_bytes()[0] {
+        b'*' if field.len() == 1 => Some(last),
+        b'+' => last.checked_add(number(&field[1..])?),
+        b'-' => last.checked_sub(number(&field[1..])?),
+        _ => number(field),
+    }
+}
+
+/// Up to `n` counts; missing ones are zero.
+fn counts<'a>(fields: impl Iterator<Item = &'a str>, n: usize) -> Result<Vec<u64>, String> {
+    let mut out = vec![0; n];
+    for (slot, field) in fields.enumerate() {
+        let value = field
+            .parse::<u64>()
+            .map_err(|_| format!("`{field}` is not a count"))?;
+        *out.get_mut(slot)
+            .ok_or_else(|| format!("more than {n} counts"))? = value;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Profile, ParseError> {
+        parse(Path::new("t.out"), text.as_bytes())
+    }
+
+    fn by_name<'a>(profile: &'a Profile, name: &str) -> &'a Function {
+        profile
+            .functions
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    // The shape Callgrind writes: compressed names, relative lines, an inlined file, a call
+    // whose cost line sits between two self cost lines, a recursion level.
+    const TEXT: &str = "positions: line\nevents: Ir Dr\nob=(1) /bin/p\nfl=(1) a.c\n\
+        fn=(1) main\n10 5 1\n+2 3\ncfn=(2) work\ncalls=1 20\n* 100 10\n+1 1\n\
+        fi=(2) h.h\n7 4\nfe=(1)\n14 1\n\
+        fn=(2)\n20 60 6\ncfn=(3) fib\ncalls=1 -10\n* 40 4\n\
+        fl=(3) b.c\nfn=(3)\n5 10 1\ncfn=(4) fib'2\ncalls=2 5\n* 30 3\nfn=(4)\n5 30 3\n\
+        totals: 115 11\n";
+
+    #[test]
+    fn self_inclusive_and_lines() {
+        let profile = p(TEXT).unwrap();
+        let main = by_name(&profile, "main");
+        assert_eq!(main.self_cost, [14, 1]);
+        assert_eq!(main.inclusive, [114, 11]);
+        assert_eq!(main.file.as_deref(), Some("a.c"));
+        assert_eq!(main.object.as_deref(), Some("/bin/p"));
+        let line = |f: &Function, file: &str, l: u64| {
+            let file = profile.files.iter().position(|x| x == file).unwrap();
+            f.lines.get(&(file, l)).cloned()
+        };
+        // 10, +2 = 12, the call at * = 12 (not a self line), +1 = 13, then h.h:7 and a.c:14.
+        assert_eq!(line(main, "a.c", 10), Some(vec![5, 1]));
+        assert_eq!(line(main, "a.c", 12), Some(vec![3, 0]));
+        assert_eq!(line(main, "a.c", 13), Some(vec![1, 0]));
+        assert_eq!(line(main, "h.h", 7), Some(vec![4, 0]));
+        assert_eq!(line(main, "a.c", 14), Some(vec![1, 0]));
+        let fib = by_name(&profile, "fib");
+        // fib'2 is merged into fib; the call between the levels is recursion.
+        assert_eq!(fib.self_cost, [40, 4]);
+        assert_eq!(fib.inclusive, [40, 4]);
+        assert_eq!(fib.file.as_deref(), Some("b.c"));
+        assert_eq!(by_name(&profile, "work").inclusive, [100, 10]);
+        assert_eq!(profile.functions.len(), 3);
+        assert_eq!(profile.self_sum(), [114, 11]);
+        assert_eq!(profile.totals, Some(vec![115, 11]));
+    }
+
+    #[test]
+    fn instruction_and_line_positions() {
+        let text = "positions: instr line\nevents: Ir\nfl=a.c\nfn=f\n0x10 3 1\n+4 +1 2\n* -1 4\n";
+        let profile = p(text).unwrap();
+        let f = &profile.functions[0];
+        assert_eq!(f.self_cost, [7]);
+        assert_eq!(f.lines[&(0, 3)], [5]);
+        assert_eq!(f.lines[&(0, 4)], [2]);
+        assert!(p("positions: instr\nevents: Ir\nfn=f\n1 2\n")
+            .unwrap()
+            .functions[0]
+            .lines
+            .is_empty());
+    }
+
+    #[test]
+    fn damaged_files_name_the_line() {
+        for (text, line, words) in [
+            ("events: Ir\nfn=a\n1 x\n", 3, "`x` is not a count"),
+            ("events: Ir\n1 2\n", 2, "before any `fn=`"),
+            ("events: Ir\nfn=(4)\n", 2, "used before it is defined"),
+            ("events: Ir\nfn=a\ncalls=1 2\n", 3, "without a `cfn=`"),
+            (
+                "events: Ir\nfn=a\ncfn=b\ncalls=1 2\nfn=c\n",
+                5,
+                "not followed by the cost",
+            ),
+            ("events: Ir\nfn=a\nx 1\n", 3, "unrecognised line"),
+            ("events: Ir\nfn=a\n1 1 2\n", 3, "more than 1 counts"),
+            ("events: Ir\nfn=a\n+x 1\n", 3, "not a position"),
+        ] {
+            let e = p(text).unwrap_err();
+            assert_eq!(e.line, Some(line), "{text}: {e}");
+            assert!(e.to_string().contains(words), "{e}");
+            assert!(e.to_string().starts_with(&format!("t.out:{line}: ")), "{e}");
+        }
+        let e = p("events: Ir\nfn=a\ncfn=b\ncalls=1 2\n").unwrap_err();
+        assert!(e.to_string().contains("truncated"), "{e}");
+        assert!(p("").unwrap_err().to_string().contains("no `events:`"));
+    }
+}

@@ -1,0 +1,322 @@
+//! The machine fingerprint: what, besides the code, decides the counts. Stored with every
+//! summary and baseline, and compared wherever two sets of counts are (previous run, baseline,
+//! `benchgrind compare`, `merge`), so that a change of Valgrind, of the CPU Valgrind shows the
+//! program, of glibc, rustc, the cache geometry or the target is named instead of passing for a
+//! change of the code.
+//!
+//! The CPU is the one Valgrind presents to the program, not the host's: Valgrind 3.19 shows an
+//! AMD EPYC host as an Intel i7-4910MQ with AVX2 and no AVX-512, so most hosts look alike, and
+//! code that picks an implementation by CPU features picks by what Valgrind shows. It is read
+//! with CPUID by the bench binary itself, started under `valgrind --tool=none` with
+//! [`PROBE_FLAG`]; the answer depends only on Valgrind and the host CPU, so it is cached per
+//! pair in the home directory and the probe runs once per machine and Valgrind.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+/// The flag that makes the bench binary print [`cpu_seen`] and exit.
+pub const PROBE_FLAG: &str = "--benchgrind-cpu-probe";
+
+/// The file in the home directory that caches probe answers.
+const CACHE_FILE: &str = ".cpu-under-valgrind";
+
+/// What decides the counts, besides the code.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fingerprint {
+    /// `valgrind --version`, e.g. `valgrind-3.19.0`.
+    pub valgrind: String,
+    /// The CPU as Valgrind shows it to the program: vendor, brand, family/model/stepping and
+    /// the features that decide code paths.
+    pub cpu: String,
+    /// The glibc version the bench binary runs with.
+    pub glibc: String,
+    /// The rustc that built the bench binary.
+    pub rustc: String,
+    /// The simulated caches, as passed to Callgrind.
+    pub cache: String,
+    /// The target triple.
+    pub target: String,
+}
+
+/// One field that differs between two fingerprints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The field's name, as in the JSON summary.
+    pub field: &'static str,
+    /// Its value on the side compared with.
+    pub old: String,
+    /// Its value now.
+    pub new: String,
+}
+
+impl Fingerprint {
+    /// The fields, named as in the JSON summary.
+    fn fields(&self) -> [(&'static str, &str); 6] {
+        [
+            ("valgrind", &self.valgrind),
+            ("cpu", &self.cpu),
+            ("glibc", &self.glibc),
+            ("rustc", &self.rustc),
+            ("cache", &self.cache),
+            ("target", &self.target),
+        ]
+    }
+
+    /// The fields in which `old` differs from `self`. A field empty on either side (written by
+    /// an older version, or not known) is not a difference.
+    pub fn differences(&self, old: &Fingerprint) -> Vec<Difference> {
+        self.fields()
+            .into_iter()
+            .zip(old.fields())
+            .filter(|((_, new), (_, old))| !new.is_empty() && !old.is_empty() && new != old)
+            .map(|((field, new), (_, old))| Difference {
+                field,
+                old: old.to_owned(),
+                new: new.to_owned(),
+            })
+            .collect()
+    }
+
+    /// The fingerprint of this process and the given Valgrind: everything but the CPU, which
+    /// [`cpu_under_valgrind`] finds.
+    pub fn local(valgrind_version: &str, cache: &str, cpu: String) -> Fingerprint {
+        Fingerprint {
+            valgrind: valgrind_version.to_owned(),
+            cpu,
+            glibc: glibc_version(),
+            rustc: env!("BENCHGRIND_RUSTC_VERSION").to_owned(),
+            cache: cache.to_owned(),
+            target: env!("BENCHGRIND_TARGET_TRIPLE").to_owned(),
+        }
+    }
+}
+
+/// Says which fields differ, for a report: `machine differs from the previous run: valgrind
+/// valgrind-3.19.0 -> valgrind-3.22.0; cpu ...`; `None` when nothing does.
+pub fn describe(differences: &[Difference], compared_with: &str) -> Option<String> {
+    if differences.is_empty() {
+        return None;
+    }
+    let fields: Vec<String> = differences
+        .iter()
+        .map(|d| format!("{} `{}` -> `{}`", d.field, d.old, d.new))
+        .collect();
+    Some(format!(
+        "the machine differs from the {compared_with}: {}; counts may differ for that reason",
+        fields.join("; ")
+    ))
+}
+
+/// The glibc version, from `gnu_get_libc_version`.
+fn glibc_version() -> String {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn gnu_get_libc_version() -> *const std::ffi::c_char;
+        }
+        // SAFETY: glibc returns a pointer to a static, NUL-terminated string.
+        unsafe { std::ffi::CStr::from_ptr(gnu_get_libc_version()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        String::new()
+    }
+}
+
+/// The CPU as this process sees it through CPUID: `vendor | brand | fms HEX | features`.
+/// Under Valgrind it is Valgrind's answer.
+pub fn cpu_seen() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::describe()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::env::consts::ARCH.to_owned()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::{__cpuid, __cpuid_count, CpuidResult};
+
+    fn bytes(registers: &[u32]) -> String {
+        let raw: Vec<u8> = registers.iter().flat_map(|r| r.to_le_bytes()).collect();
+        String::from_utf8_lossy(&raw)
+            .trim_matches(char::from(0))
+            .trim()
+            .to_owned()
+    }
+
+    // `unsafe` until Rust 1.87 made CPUID safe; the MSRV is older.
+    #[allow(unused_unsafe)]
+    fn leaf(leaf: u32) -> CpuidResult {
+        // SAFETY: CPUID exists on every x86_64 CPU and has no side effects.
+        unsafe { __cpuid(leaf) }
+    }
+
+    /// Vendor, brand, family/model/stepping and the features that decide code paths.
+    #[allow(unused_unsafe)]
+    pub(super) fn describe() -> String {
+        let l0 = leaf(0);
+        let vendor = bytes(&[l0.ebx, l0.edx, l0.ecx]);
+        let brand = if leaf(0x8000_0000).eax >= 0x8000_0004 {
+            let regs: Vec<u32> = (0x8000_0002..=0x8000_0004)
+                .map(leaf)
+                .flat_map(|r| [r.eax, r.ebx, r.ecx, r.edx])
+                .collect();
+            bytes(&regs)
+        } else {
+            String::new()
+        };
+        let l1 = leaf(1);
+        let l7 = if l0.eax >= 7 {
+            // SAFETY: as above; leaf 7 exists (checked against the highest leaf).
+            unsafe { __cpuid_count(7, 0) }
+        } else {
+            CpuidResult {
+                eax: 0,
+                ebx: 0,
+                ecx: 0,
+                edx: 0,
+            }
+        };
+        let flags = [
+            ("sse4.2", l1.ecx >> 20),
+            ("popcnt", l1.ecx >> 23),
+            ("aes", l1.ecx >> 25),
+            ("avx", l1.ecx >> 28),
+            ("fma", l1.ecx >> 12),
+            ("bmi1", l7.ebx >> 3),
+            ("avx2", l7.ebx >> 5),
+            ("bmi2", l7.ebx >> 8),
+            ("avx512f", l7.ebx >> 16),
+            ("sha", l7.ebx >> 29),
+        ];
+        let features: Vec<&str> = flags
+            .iter()
+            .filter(|(_, bit)| bit & 1 == 1)
+            .map(|(name, _)| *name)
+            .collect();
+        format!(
+            "{vendor} | {brand} | fms {:x} | {}",
+            l1.eax,
+            features.join(",")
+        )
+    }
+}
+
+/// The CPU Valgrind shows the program, from the cache in `home` or by running `exe` with
+/// [`PROBE_FLAG`] under `valgrind --tool=none`. Empty when the probe fails: a fingerprint
+/// field left empty is never reported as a difference.
+pub fn cpu_under_valgrind(valgrind: &Path, version: &str, exe: &Path, home: &Path) -> String {
+    let key = format!("{version} on {}", cpu_seen());
+    let cache = home.join(CACHE_FILE);
+    let cached = std::fs::read_to_string(&cache).unwrap_or_default();
+    if let Some(answer) = cached_answer(&cached, &key) {
+        return answer.to_owned();
+    }
+    let Ok(output) = Command::new(valgrind)
+        .args(["--tool=none", "-q"])
+        .arg(exe)
+        .arg(PROBE_FLAG)
+        .env_clear()
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+    else {
+        return String::new();
+    };
+    let answer = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    if !output.status.success() || answer.is_empty() || answer.contains('\n') {
+        return String::new();
+    }
+    let mut lines: Vec<&str> = cached.lines().filter(|l| !l.starts_with(&key)).collect();
+    let line = format!("{key}\t{answer}");
+    lines.push(&line);
+    let _ = crate::store::write_atomic(&cache, (lines.join("\n") + "\n").as_bytes());
+    answer
+}
+
+/// The answer cached for `key` in the cache file's text (`KEY\tANSWER` lines).
+fn cached_answer<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .find_map(|l| l.split_once('\t').filter(|(k, _)| *k == key))
+        .map(|(_, answer)| answer)
+        .filter(|a| !a.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Fingerprint {
+        Fingerprint {
+            valgrind: "valgrind-3.19.0".into(),
+            cpu: "GenuineIntel | Intel(R) Core(TM) i7-4910MQ CPU @ 2.90GHz | fms 306c3 | avx2"
+                .into(),
+            glibc: "2.36".into(),
+            rustc: "1.95.0".into(),
+            cache: "--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64".into(),
+            target: "x86_64-unknown-linux-gnu".into(),
+        }
+    }
+
+    #[test]
+    fn names_each_differing_field() {
+        let old = sample();
+        assert!(old.differences(&old).is_empty());
+        let mut new = sample();
+        new.valgrind = "valgrind-3.22.0".into();
+        new.glibc = "2.40".into();
+        let d = new.differences(&old);
+        let fields: Vec<&str> = d.iter().map(|d| d.field).collect();
+        assert_eq!(fields, ["valgrind", "glibc"]);
+        assert_eq!(
+            (d[0].old.as_str(), d[0].new.as_str()),
+            ("valgrind-3.19.0", "valgrind-3.22.0")
+        );
+        let text = describe(&d, "previous run").unwrap();
+        assert!(
+            text.contains("valgrind `valgrind-3.19.0` -> `valgrind-3.22.0`"),
+            "{text}"
+        );
+        assert!(text.contains("glibc `2.36` -> `2.40`"), "{text}");
+        assert_eq!(describe(&[], "previous run"), None);
+    }
+
+    #[test]
+    fn unknown_fields_are_no_difference() {
+        let old = Fingerprint {
+            cpu: String::new(),
+            ..sample()
+        };
+        let mut new = sample();
+        new.cpu = "AuthenticAMD | x | fms 1 | avx2".into();
+        assert!(new.differences(&old).is_empty());
+        assert!(new.differences(&Fingerprint::default()).is_empty());
+    }
+
+    #[test]
+    fn local_values() {
+        let local = Fingerprint::local("valgrind-3.19.0", "geometry", String::new());
+        assert!(local.rustc.starts_with("1."), "{}", local.rustc);
+        assert!(!local.target.is_empty());
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        assert!(local.glibc.starts_with("2."), "{}", local.glibc);
+        #[cfg(target_arch = "x86_64")]
+        assert!(cpu_seen().contains(" | fms "), "{}", cpu_seen());
+    }
+
+    #[test]
+    fn cache_lines() {
+        let text = "v1 on a\tanswer a\nv2 on b\tanswer b\nv3 on c\t\n";
+        assert_eq!(cached_answer(text, "v2 on b"), Some("answer b"));
+        assert_eq!(cached_answer(text, "v3 on c"), None);
+        assert_eq!(cached_answer(text, "v9"), None);
+    }
+}
