@@ -71,8 +71,8 @@ pub struct Cli {
     pub test_mode: bool,
     /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
     pub bench_flag: bool,
-    /// `--history`: append this run to `<home>/history/` (history.rs).
-    pub history: crate::history::History,
+    /// `--history=off`: do not append this run to `<home>/history/` (history.rs).
+    pub no_history: bool,
 }
 
 /// How measured processes are started.
@@ -421,10 +421,7 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
     cli.regression_fail_fast = get("--regression-fail-fast").map(yes_no).transpose()?;
     cli.deterministic_random = get("--deterministic-random").map(yes_no).transpose()?;
     cli.test_mode = get("--test-mode").map(yes_no).transpose()?.unwrap_or(false);
-    cli.history = match get("--history").map(yes_no).transpose()? {
-        Some(false) => crate::history::History::Off,
-        _ => crate::history::History::On,
-    };
+    cli.no_history = get("--history").map(yes_no).transpose()? == Some(false);
     cli.jobs = get("--jobs")
         .map(|g| match g.value.parse::<usize>() {
             Ok(n) if n > 0 => Ok(n),

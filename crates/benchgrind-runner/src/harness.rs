@@ -317,8 +317,7 @@ pub fn execute_plan(
         summary: &mut summary,
         by_id: HashMap::new(),
         history: crate::history::Recorder::new(
-            cli.history,
-            runs,
+            runs && !cli.no_history,
             &plan.home,
             main.package,
             main.bench_file,

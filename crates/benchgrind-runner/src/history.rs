@@ -27,16 +27,6 @@ pub const VERSION: u32 = 1;
 /// The directory below the home that holds the history.
 pub const DIR: &str = "history";
 
-/// Whether a run appends to the history (`--history=on|off`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum History {
-    /// Append (the default).
-    #[default]
-    On,
-    /// Write nothing.
-    Off,
-}
-
 /// How much history is kept: the newest files within both bounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
@@ -142,10 +132,10 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recorder for a run of `file` in `package`; `history` off (or `runs` false, as with
-    /// `--load-baseline`, which measures nothing) makes it record nothing.
-    pub fn new(history: History, runs: bool, home: &Path, package: &str, file: &str) -> Self {
-        let record = (history == History::On && runs).then(|| Record {
+    /// A recorder for a run of `file` in `package`; not `enabled` (`--history=off`, or
+    /// `--load-baseline`, which measures nothing), it records nothing.
+    pub fn new(enabled: bool, home: &Path, package: &str, file: &str) -> Self {
+        let record = enabled.then(|| Record {
             version: VERSION,
             unix_ms: 0,
             date: String::new(),
