@@ -120,8 +120,9 @@ fn three_runs_with_a_change_in_the_middle_make_a_report_a_browser_shows() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let h = format!("--home={}", home.display());
-    // A 10% instruction change in the second run (past strict's 5% limit), none in the third.
-    for (work, extra, code) in [("1000", "100", 0), ("1100", "1000", 3), ("1100", "1000", 0)] {
+    // A 10% instruction change in the second run (past strict's 5% limit), none in the third;
+    // `fibonacci_and_extra` changes in every run, so its page explains the last change.
+    for (work, extra, code) in [("1000", "100", 0), ("1100", "1000", 3), ("1100", "2000", 0)] {
         let out = run(
             REGRESS,
             &[&h, "--save-summary"],
@@ -194,6 +195,18 @@ fn three_runs_with_a_change_in_the_middle_make_a_report_a_browser_shows() {
          callgrind.Ir.diff.flamegraph.svg",
     );
     assert!(flame_page.exists(), "the differential flamegraph is copied");
+    // What changed last, by function: extra_work's 1000 more loop iterations, and nothing on
+    // the page of a benchmark whose last run changed nothing.
+    let flame_text = std::fs::read_to_string(
+        site.join("bench/benchgrind-e2e.e2e_tools.flame.fibonacci_and_extra.with_extra.html"),
+    )
+    .unwrap();
+    let what = &flame_text[flame_text.find("id=\"attribution\"").expect("attributed")..];
+    let body = &what[what.find("<tbody>").unwrap()..];
+    let first_row = &body[..body.find("</tr>").unwrap()];
+    assert!(first_row.contains("extra_work"), "{first_row}");
+    assert!(first_row.contains("class=\"worse\">+"), "{first_row}");
+    assert!(!page_text.contains("id=\"attribution\""));
 
     let Some(chromium) = chromium() else { return };
     check_in_browser(&chromium, &home, &site, &page, tmp.path());

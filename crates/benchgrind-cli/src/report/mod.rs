@@ -6,6 +6,7 @@
 //! Pages are written on every core at once; the overview last, so that a browser open on it
 //! never sees pages that are not there yet.
 
+mod change;
 mod html;
 mod load;
 mod overview;

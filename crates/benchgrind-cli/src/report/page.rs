@@ -1,8 +1,8 @@
 //! `benchgrind report`: one benchmark's page (`bench/<slug>.html`): its newest values against
-//! the run before and every saved baseline, the limits it passed, the other tools' metrics, a
-//! history plot per metric (plot.rs), its flamegraphs (copied next to the page and embedded, so
-//! their own search and zoom work), and the attribution of the last change when the run
-//! recorded one.
+//! the run before and every saved baseline, the limits it passed, what changed by function
+//! (change.rs, or what the run recorded), the other tools' metrics, a history plot per metric
+//! (plot.rs) and its flamegraphs (copied next to the page and embedded, so their own search and
+//! zoom work).
 
 use std::fmt::Write as _;
 
@@ -24,10 +24,12 @@ pub fn write(bench: &Bench, flamegraphs: &[Flame]) -> Result<String, String> {
     header(&mut body, bench);
     metrics_table(&mut body, bench);
     regressions(&mut body, bench);
+    if !attribution(&mut body, bench) {
+        super::change::section(&mut body, bench);
+    }
     tools(&mut body, bench);
     history(&mut body, bench)?;
     flames(&mut body, bench, flamegraphs);
-    attribution(&mut body, bench);
     Ok(html::page(&bench.id, &body, ""))
 }
 
@@ -266,10 +268,11 @@ fn flames(out: &mut String, bench: &Bench, files: &[Flame]) {
     }
 }
 
-/// HOOK(explain): the attribution of the last change to functions. Another change adds it to
-/// the summary (under `attribution`, or `explain`) or next to it (`attribution.json`); shown as
-/// recorded: a list of objects as a table, anything else as JSON. Nothing is shown without it.
-fn attribution(out: &mut String, bench: &Bench) {
+/// HOOK(explain): the attribution of the last change as the run recorded it, if a run records
+/// it in the summary (`attribution` or `explain`) or next to it (`attribution.json`): a list of
+/// objects as a table, anything else as JSON. Returns whether it showed one; without, the page
+/// attributes the change itself from the two profiles (change.rs).
+fn attribution(out: &mut String, bench: &Bench) -> bool {
     let from_summary = bench
         .raw
         .as_ref()
@@ -281,7 +284,7 @@ fn attribution(out: &mut String, bench: &Bench) {
         serde_json::from_str::<Value>(&text).ok()
     };
     let Some(value) = from_summary.or_else(from_file) else {
-        return;
+        return false;
     };
     out.push_str("<h2>What changed</h2><div id=\"attribution\">");
     match value.as_array() {
@@ -319,6 +322,7 @@ fn attribution(out: &mut String, bench: &Bench) {
         }
     }
     out.push_str("</div>");
+    true
 }
 
 #[cfg(test)]
