@@ -85,6 +85,13 @@ impl Config {
 /// Runs `report`: the site written, or an error naming the input at fault.
 pub fn run(config: &Config) -> Result<Outcome> {
     let start = Instant::now();
+    if let Some(missing) = config.inputs.iter().find(|i| !i.exists()) {
+        bail!(
+            "{} does not exist: run the benchmarks first (`cargo bench`), or pass the home they \
+             wrote (--home), a directory of summaries or a file of summaries",
+            missing.display()
+        );
+    }
     let out = match &config.out {
         Some(out) => out.clone(),
         None => match config.inputs.iter().find(|i| i.is_dir()) {
