@@ -63,6 +63,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--load-baseline", "new"),
         ("--output-format", "json"),
         ("--save-summary", "pretty-json"),
+        ("--history", "off"),
         ("--deterministic-random", "no"),
         ("--random-seed", "7"),
         ("--jobs", "3"),

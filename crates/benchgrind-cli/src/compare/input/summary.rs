@@ -1,5 +1,5 @@
 //! benchgrind's own results into a [`ResultSet`]: the JSON summary of a benchmark (version 1,
-//! `benchgrind_runner::summary::Summary`, schema `crates/benchgrind-runner/schemas/
+//! `benchgrind_runner::report::summary::Summary`, schema `crates/benchgrind-runner/schemas/
 //! summary.v1.schema.json`), one per file as `--save-summary` writes it, one per line as
 //! `--output-format=json` prints it, or every `summary.json` below a directory.
 //!
