@@ -93,6 +93,16 @@ impl Fingerprint {
     }
 }
 
+/// The `'static` name of a field read back from a file; unknown names read as `other`.
+pub fn field_name(name: &str) -> &'static str {
+    Fingerprint::default()
+        .fields()
+        .into_iter()
+        .map(|(field, _)| field)
+        .find(|field| *field == name)
+        .unwrap_or("other")
+}
+
 /// Says which fields differ, for a report: `machine differs from the previous run: valgrind
 /// valgrind-3.19.0 -> valgrind-3.22.0; cpu ...`; `None` when nothing does.
 pub fn describe(differences: &[Difference], compared_with: &str) -> Option<String> {

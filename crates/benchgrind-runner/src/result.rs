@@ -96,6 +96,12 @@ pub struct BenchResult {
     pub flamegraphs: Vec<PathBuf>,
     /// What the benchmark printed that is to be shown (`--nocapture`), under its own header.
     pub output: Captured,
+    /// The machine that produced the new values, when known.
+    pub fingerprint: Option<crate::fingerprint::Fingerprint>,
+    /// The fields in which the machine of the old values differs.
+    pub machine: Vec<crate::fingerprint::Difference>,
+    /// What looks wrong with the benchmark although it ran (e.g. it measures almost nothing).
+    pub warnings: Vec<String>,
 }
 
 impl BenchResult {

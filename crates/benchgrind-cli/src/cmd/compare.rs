@@ -5,6 +5,8 @@
 //! run yet), loads both sides (files read, binaries run), compares, checks the limits and writes
 //! the report. The stages are in `compare/`.
 
+use crate::compare::model::ResultSet;
+use benchgrind_runner::fingerprint::describe;
 use std::ffi::OsString;
 use std::io::{self, Write};
 
@@ -110,6 +112,7 @@ impl Config {
 pub fn run(config: &Config) -> Result<Outcome> {
     let resolved = Resolved::resolve(&config.raw).map_err(|e| usage::hint(e, HINT))?;
     let (old, new) = sides::load(&resolved)?;
+    warn_machines(&old, &new);
     let comparison = diff::compare(&old, &new, resolved.options);
     let violations = threshold::check(&comparison, &resolved.limits);
     let reporter = reporter(resolved.format, resolved.style);
@@ -138,6 +141,27 @@ pub fn run(config: &Config) -> Result<Outcome> {
         Exit::Threshold as u8
     );
     Ok(Outcome::PastLimit)
+}
+
+/// Says on stderr which fields of the machine fingerprint differ between the two sides' summaries
+/// (the first machine of each side; summaries without one say nothing).
+fn warn_machines(old: &ResultSet, new: &ResultSet) {
+    let (Some(old_machine), Some(new_machine)) = (old.machines.first(), new.machines.first())
+    else {
+        return;
+    };
+    let differences = new_machine.differences(old_machine);
+    if let Some(text) = describe(&differences, "old side") {
+        eprintln!("benchgrind compare: note: {text}");
+    }
+    for (side, set) in [("old", old), ("new", new)] {
+        if set.machines.len() > 1 {
+            eprintln!(
+                "benchgrind compare: note: the {side} side holds values from {} different machines",
+                set.machines.len()
+            );
+        }
+    }
 }
 
 /// The reporter of a `--format`.

@@ -135,6 +135,7 @@ pub fn run(config: &Config) -> Result<Outcome> {
             );
         }
     }
+    warn_machines(&summaries);
     // The order of one run: bench file, then the order the ids came in within it.
     summaries.sort_by(|a, b| a.0.file.cmp(&b.0.file));
     let tally = report(reporter.as_mut(), &summaries)?;
@@ -145,6 +146,25 @@ pub fn run(config: &Config) -> Result<Outcome> {
     } else {
         Outcome::Done
     })
+}
+
+/// Says on stderr when the shares come from machines that differ, naming the fields: their
+/// counts may differ for that reason alone.
+fn warn_machines(summaries: &[(Summary, PathBuf)]) {
+    let mut machines = summaries
+        .iter()
+        .filter_map(|(s, from)| s.fingerprint.as_ref().map(|f| (f, from)));
+    let Some((first, first_from)) = machines.next() else {
+        return;
+    };
+    for (other, from) in machines {
+        let differences = other.differences(first);
+        let what = format!("machine of {}", first_from.display());
+        if let Some(text) = benchgrind_runner::fingerprint::describe(&differences, &what) {
+            eprintln!("benchgrind merge: note: {}: {text}", from.display());
+            return;
+        }
+    }
 }
 
 /// Reports every summary as one run's benchmark, then the run's end; returns the tally.

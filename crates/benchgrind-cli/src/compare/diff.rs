@@ -333,6 +333,7 @@ mod tests {
         ResultSet {
             label: "x".into(),
             benchmarks,
+            ..ResultSet::default()
         }
     }
 

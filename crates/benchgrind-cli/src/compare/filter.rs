@@ -40,6 +40,7 @@ mod tests {
                 bench("BM_copy/8"),
                 bench("BM_memcpy/64"),
             ],
+            ..ResultSet::default()
         };
         let m = marker("BM_memcpy", "BM_copy");
         let kept = apply(set, &Regex::new("BM_memcpy").unwrap(), &m);

@@ -75,12 +75,15 @@ pub struct Benchmark {
 }
 
 /// All the benchmarks of one side of a comparison.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct ResultSet {
     /// Where the results came from (a path, or a binary and its filter), for the report.
     pub label: String,
     /// The benchmarks, in the input's order.
     pub benchmarks: Vec<Benchmark>,
+    /// The machines that produced benchgrind summaries' values (their fingerprints, each once),
+    /// so that a comparison can say when the two sides come from different machines.
+    pub machines: Vec<benchgrind_runner::fingerprint::Fingerprint>,
 }
 
 impl Kind {

@@ -155,6 +155,7 @@ mod tests {
                 ],
                 error: None,
             }],
+            ..ResultSet::default()
         }
     }
 

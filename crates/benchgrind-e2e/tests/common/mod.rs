@@ -76,6 +76,8 @@ pub fn blocks(report: &str) -> Vec<Block> {
                 || text.starts_with("out:")
                 || text.starts_with("Baselines:")
                 || text.starts_with("Performance has regressed")
+                || text.starts_with("Warning:")
+                || text.starts_with("Machine:")
             {
                 continue;
             }

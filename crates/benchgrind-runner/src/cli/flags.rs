@@ -166,6 +166,18 @@ pub(crate) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--fail-on-empty",
+        env: "BENCHGRIND_FAIL_ON_EMPTY",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "fail benchmarks that measure almost nothing (under 10 instructions)",
+        repeats: false,
+        set: |cli, g| {
+            cli.fail_on_empty = yes_no(g)?;
+            Ok(())
+        },
+    },
+    Flag {
         name: "--save-baseline",
         env: "BENCHGRIND_SAVE_BASELINE",
         takes: Takes::Optional("default"),

@@ -58,6 +58,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--tools", "dhat,memcheck"),
         ("--regression", "ir=5%"),
         ("--regression-fail-fast", "yes"),
+        ("--fail-on-empty", "yes"),
         ("--save-baseline", "main"),
         ("--baseline", "main"),
         ("--load-baseline", "new"),

@@ -28,6 +28,8 @@ pub struct Cli {
     pub regression: Option<RegressionConfig>,
     /// `--regression-fail-fast`.
     pub regression_fail_fast: Option<bool>,
+    /// `--fail-on-empty`: a benchmark that measures almost nothing fails.
+    pub fail_on_empty: bool,
     /// `--save-baseline`: save the run under this name.
     pub save_baseline: Option<String>,
     /// `--baseline`: compare with this baseline instead of the previous run.

@@ -92,6 +92,9 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         tools: Vec::new(),
         flamegraphs: Vec::new(),
         output: Captured::default(),
+        fingerprint: None,
+        machine: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

@@ -28,6 +28,8 @@ pub(super) struct Emitter<'a> {
     pub by_id: HashMap<(usize, String), Vec<Comparison>>,
     /// This run's record for `<home>/history/`.
     pub history: crate::history::Recorder,
+    /// The machine of this run, when benchmarks run under Valgrind.
+    pub fingerprint: Option<crate::fingerprint::Fingerprint>,
 }
 
 impl Emitter<'_> {
@@ -36,6 +38,8 @@ impl Emitter<'_> {
         if compare_by_id {
             self.compare_by_id(job, &mut result);
         }
+        super::checks::machine(self.cli, job, self.fingerprint.as_ref(), &mut result);
+        super::checks::empty(job, &mut result);
         self.progress.clear();
         let _ = self.reporter.bench(self.out, &result);
         let _ = self.out.flush();
@@ -78,6 +82,10 @@ impl Emitter<'_> {
                 match tool_failure(&result.tools) {
                     Some((reason, log)) => {
                         summary.failed.push((job.id.full(), reason, Some(log)));
+                    }
+                    None if self.cli.fail_on_empty && super::checks::is_empty(result) => {
+                        let reason = "measures almost nothing (--fail-on-empty)".to_owned();
+                        summary.failed.push((job.id.full(), reason, None));
                     }
                     None => summary.measured += 1,
                 }

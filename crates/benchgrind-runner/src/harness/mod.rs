@@ -7,6 +7,7 @@
 
 mod baseline;
 mod bench;
+mod checks;
 mod emit;
 mod phases;
 mod test_mode;
@@ -183,6 +184,17 @@ fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> Pat
     }
 }
 
+/// The machine of this run: Valgrind, the CPU it shows the bench binary, and the rest.
+fn machine(plan: &Plan, setup: &Setup) -> Option<crate::fingerprint::Fingerprint> {
+    use crate::fingerprint::{cpu_under_valgrind, Fingerprint};
+    let valgrind = crate::execute::valgrind::locate().ok()?;
+    let (major, minor, patch) = valgrind.version;
+    let version = format!("valgrind-{major}.{minor}.{patch}");
+    let cpu = cpu_under_valgrind(&valgrind.path, &version, &setup.exe, &plan.home);
+    let cache = crate::execute::args::CACHE_GEOMETRY.join(" ");
+    Some(Fingerprint::local(&version, &cache, cpu))
+}
+
 /// How the command line asks benchmarks to run.
 fn mode(cli: &Cli) -> Mode {
     match (&cli.load_baseline, &cli.canned) {
@@ -206,14 +218,18 @@ fn measure_and_report(
         cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
         plan.jobs.len(),
     );
+    let fingerprint = match setup.mode {
+        Mode::Valgrind(_) => machine(plan, setup),
+        _ => None,
+    };
     let summary = execute_plan(
         main,
         plan,
         cli,
         &mut executors,
-        reporter.as_mut(),
-        out,
+        (reporter.as_mut(), &mut *out),
         progress,
+        fingerprint,
     );
     drop(executors);
     let _ = reporter.finish(out, &summary);

@@ -31,9 +31,9 @@ pub fn execute_plan(
     plan: &Plan,
     cli: &Cli,
     executors: &mut [Box<dyn Executor + Send>],
-    reporter: &mut dyn Reporter,
-    out: &mut dyn Write,
+    (reporter, out): (&mut dyn Reporter, &mut dyn Write),
     mut progress: Progress,
+    fingerprint: Option<crate::fingerprint::Fingerprint>,
 ) -> RunSummary {
     let start = Instant::now();
     let mut summary = RunSummary {
@@ -56,6 +56,7 @@ pub fn execute_plan(
             main.package,
             main.bench_file,
         ),
+        fingerprint,
     };
     let mut stopped = false;
     for phase in phases(&hooks) {

@@ -2,6 +2,7 @@
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
 //! `schemas/summary.v1.schema.json`; the domain types stay in [`crate::result`].
 
+use crate::fingerprint::{Difference, Fingerprint};
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -56,6 +57,26 @@ pub struct Summary {
     /// The other tools' results by tool (`dhat`, `memcheck`, ...); absent when none ran.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tools: BTreeMap<String, WireTool>,
+    /// The machine that produced the new values; absent when not known (older summaries).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<Fingerprint>,
+    /// The fields in which the machine of the old values differs; absent when none does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub machine_differences: Vec<WireDifference>,
+    /// What looks wrong although the benchmark ran; absent when nothing does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// A fingerprint field that differs between the machines of the new and the old values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireDifference {
+    /// The field, as in [`Fingerprint`]'s JSON.
+    pub field: String,
+    /// Its value on the side compared with.
+    pub old: String,
+    /// Its value now.
+    pub new: String,
 }
 
 /// One other tool's result.
@@ -254,6 +275,17 @@ impl Summary {
             },
             duration_secs: result.duration.as_secs_f64(),
             tools,
+            fingerprint: result.fingerprint.clone(),
+            machine_differences: result
+                .machine
+                .iter()
+                .map(|d| WireDifference {
+                    field: d.field.to_owned(),
+                    old: d.old.clone(),
+                    new: d.new.clone(),
+                })
+                .collect(),
+            warnings: result.warnings.clone(),
         }
     }
 
@@ -334,6 +366,17 @@ impl Summary {
                 .map(|(name, wire)| wire.to_result(name, &self.id))
                 .collect::<Result<Vec<_>, String>>()?,
             flamegraphs: Vec::new(),
+            fingerprint: self.fingerprint.clone(),
+            machine: self
+                .machine_differences
+                .iter()
+                .map(|d| Difference {
+                    field: crate::fingerprint::field_name(&d.field),
+                    old: d.old.clone(),
+                    new: d.new.clone(),
+                })
+                .collect(),
+            warnings: self.warnings.clone(),
         })
     }
 }

@@ -54,6 +54,7 @@ impl Reporter for Terminal {
                 for tool in &result.tools {
                     tool_section(out, style, tool)?;
                 }
+                notes(out, style, result)?;
             }
         }
         Ok(())
@@ -62,6 +63,18 @@ impl Reporter for Terminal {
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
         write_tally(out, summary)
     }
+}
+
+/// The warnings of a benchmark and the fields in which the machine of its old values differs.
+fn notes(out: &mut dyn Write, style: Style, result: &BenchResult) -> io::Result<()> {
+    for warning in &result.warnings {
+        writeln!(out, "  {} {warning}", style.paint("1;33", "Warning:"))?;
+    }
+    let compared_with = result.old_source.describe();
+    if let Some(text) = crate::fingerprint::describe(&result.machine, &compared_with) {
+        writeln!(out, "  {} {text}", style.paint("1;33", "Machine:"))?;
+    }
+    Ok(())
 }
 
 /// Whether to color the output.

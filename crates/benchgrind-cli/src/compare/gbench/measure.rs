@@ -259,6 +259,7 @@ pub fn result_set(m: &Measurement, first: EventKind, label: &str) -> ResultSet {
     ResultSet {
         label: format!("{label} [Callgrind: {}]", m.counting.short()),
         benchmarks,
+        ..ResultSet::default()
     }
 }
 

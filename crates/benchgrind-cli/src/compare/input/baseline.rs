@@ -77,7 +77,11 @@ pub fn load(home: &Path, name: &str, label: String) -> Result<ResultSet> {
             error: None,
         });
     }
-    Ok(ResultSet { label, benchmarks })
+    Ok(ResultSet {
+        label,
+        benchmarks,
+        ..ResultSet::default()
+    })
 }
 
 /// `file::group::function[::id]` from the profile's directory below `home`.

@@ -44,9 +44,12 @@ pub fn load(path: &Path, label: String) -> Result<ResultSet> {
     }
     if summary::recognise(&doc) {
         let bench = summary::convert(&doc, &path.display().to_string())?;
+        let mut machines = Vec::new();
+        summary::note_machine(&mut machines, &doc);
         return Ok(ResultSet {
             label,
             benchmarks: vec![bench],
+            machines,
         });
     }
     bail!(

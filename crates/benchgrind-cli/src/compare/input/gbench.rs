@@ -70,7 +70,11 @@ pub fn convert(doc: &Value, label: String) -> Result<ResultSet> {
             None => benchmarks.push(bench),
         }
     }
-    Ok(ResultSet { label, benchmarks })
+    Ok(ResultSet {
+        label,
+        benchmarks,
+        ..ResultSet::default()
+    })
 }
 
 /// One entry of Google Benchmark's `benchmarks` array as a benchmark with its metrics.

@@ -9,6 +9,7 @@
 //! their `id` (`file::group::function::id`); every metric becomes a single-sample metric where
 //! lower is better, as the bench binary's own regression limits treat them.
 
+use benchgrind_runner::fingerprint::Fingerprint;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -88,6 +89,7 @@ fn benchmark(summary: Summary) -> Benchmark {
 /// was recognised by the caller. Errors name `path:line`.
 pub fn convert_lines(path: &Path, text: &str, label: String) -> Result<ResultSet> {
     let mut benchmarks = Vec::new();
+    let mut machines = Vec::new();
     let mut origins = BTreeMap::new();
     for (index, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -110,9 +112,14 @@ pub fn convert_lines(path: &Path, text: &str, label: String) -> Result<ResultSet
             );
         }
         let bench = convert(&doc, &at)?;
+        note_machine(&mut machines, &doc);
         push_unique(&mut benchmarks, &mut origins, bench, at)?;
     }
-    Ok(ResultSet { label, benchmarks })
+    Ok(ResultSet {
+        label,
+        benchmarks,
+        machines,
+    })
 }
 
 /// Reads every `summary.json` below `dir`, in path order.
@@ -128,6 +135,7 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
     }
     files.sort();
     let mut benchmarks = Vec::new();
+    let mut machines = Vec::new();
     let mut origins = BTreeMap::new();
     for file in files {
         let at = file.display().to_string();
@@ -148,9 +156,27 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
             );
         }
         let bench = convert(&doc, &at)?;
+        note_machine(&mut machines, &doc);
         push_unique(&mut benchmarks, &mut origins, bench, at)?;
     }
-    Ok(ResultSet { label, benchmarks })
+    Ok(ResultSet {
+        label,
+        benchmarks,
+        machines,
+    })
+}
+
+/// Keeps the fingerprint of a summary's machine, each distinct one once.
+pub fn note_machine(machines: &mut Vec<Fingerprint>, doc: &Value) {
+    let Some(fingerprint) = doc
+        .get("fingerprint")
+        .and_then(|f| Fingerprint::deserialize(f).ok())
+    else {
+        return;
+    };
+    if !machines.contains(&fingerprint) {
+        machines.push(fingerprint);
+    }
 }
 
 /// Adds `bench` unless its id was already read: two results for one id cannot be matched.

@@ -1,0 +1,102 @@
+//! What the harness checks of each result before reporting it, beside the limits: whether the
+//! machine that produced the values differs from the one that produced what they are compared
+//! with (the [`Fingerprint`], kept next to the profiles as `fingerprint.json` and
+//! `baseline.NAME.fingerprint.json`), and whether a benchmark measures almost nothing (the
+//! compiler removed or hoisted its work), which would make every later change look huge.
+
+use std::path::PathBuf;
+
+use crate::cli::Cli;
+use crate::config::EventKind;
+use crate::fingerprint::Fingerprint;
+use crate::plan::{Job, JobKind};
+use crate::result::{BenchResult, Outcome, Source};
+use crate::store;
+
+/// Below this many instructions a library benchmark's window holds suspiciously little: a call,
+/// a return and a handful of instructions of real work at most.
+pub const EMPTY_BELOW: u64 = 10;
+
+/// The fingerprint file of the current values of a benchmark.
+const CURRENT: &str = "fingerprint.json";
+
+/// Where the fingerprint of `source`'s values of `job` is kept.
+fn file(job: &Job, source: &Source) -> Option<PathBuf> {
+    match source {
+        Source::Run | Source::PreviousRun => Some(job.paths.dir.join(CURRENT)),
+        Source::Baseline(name) => Some(job.paths.dir.join(format!("baseline.{name}.{CURRENT}"))),
+    }
+}
+
+fn read(path: Option<PathBuf>) -> Option<Fingerprint> {
+    let text = std::fs::read_to_string(path?).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Attaches the fingerprint of the new values and names the fields in which the machine of the
+/// old values differs. A run's fingerprint becomes the benchmark's current one (and, with
+/// `--save-baseline`, the baseline's); with `--load-baseline` both sides are saved ones.
+pub(super) fn machine(
+    cli: &Cli,
+    job: &Job,
+    this_run: Option<&Fingerprint>,
+    result: &mut BenchResult,
+) {
+    if !matches!(result.outcome, Outcome::Measured { .. }) {
+        return;
+    }
+    let new = match (&result.new_source, this_run) {
+        (Source::Run, Some(fingerprint)) => Some(fingerprint.clone()),
+        (Source::Run, None) => None,
+        (source, _) => read(file(job, source)),
+    };
+    let Some(new) = new else {
+        return;
+    };
+    let old_source = match &result.old_source {
+        // The previous run's fingerprint is the current file until this run replaces it.
+        Source::PreviousRun | Source::Run => Source::PreviousRun,
+        other => other.clone(),
+    };
+    if let Some(old) = read(file(job, &old_source)) {
+        result.machine = new.differences(&old);
+    }
+    if result.new_source == Source::Run {
+        let json = serde_json::to_string_pretty(&new).unwrap_or_default() + "\n";
+        let mut targets = vec![job.paths.dir.join(CURRENT)];
+        if let Some(name) = &cli.save_baseline {
+            targets.push(job.paths.dir.join(format!("baseline.{name}.{CURRENT}")));
+        }
+        for path in targets {
+            if let Err(e) = store::write_atomic(&path, json.as_bytes()) {
+                eprintln!("warning: cannot write {}: {e}", path.display());
+            }
+        }
+    }
+    result.fingerprint = Some(new);
+}
+
+/// Warns when a library benchmark's window holds fewer than [`EMPTY_BELOW`] instructions.
+pub(super) fn empty(job: &Job, result: &mut BenchResult) {
+    let Outcome::Measured { new, .. } = &result.outcome else {
+        return;
+    };
+    if !matches!(job.kind, JobKind::Library(_)) {
+        return;
+    }
+    if let Some(ir) = new.get(EventKind::Ir).filter(|ir| *ir < EMPTY_BELOW) {
+        result.warnings.push(format!(
+            "measures almost nothing ({ir} instructions): the compiler may have removed or \
+             hoisted the work; pass inputs and results through black_box, or take them as \
+             arguments (--fail-on-empty makes this fail)"
+        ));
+    }
+}
+
+/// Whether a warning of [`empty`] is among the result's.
+pub(super) fn is_empty(result: &BenchResult) -> bool {
+    result
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("measures almost nothing"))
+}
