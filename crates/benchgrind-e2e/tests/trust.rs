@@ -152,3 +152,35 @@ fn cli() -> Option<PathBuf> {
     eprintln!("NOTE: skipping the compare half: build the CLI (cargo build -p benchgrind-cli)");
     None
 }
+
+#[test]
+fn other_tools_get_no_callgrind_request() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let output = run(
+        BIN,
+        &[
+            &home_arg,
+            "--tools=dhat,memcheck",
+            "--exact",
+            "e2e_lib::fib_group::bench_fibonacci::short",
+        ],
+        home.path(),
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let dir = home
+        .path()
+        .join("benchgrind-e2e/e2e_lib/fib_group/bench_fibonacci.short");
+    for log in ["dhat.log", "memcheck.log"] {
+        let text = std::fs::read_to_string(dir.join(log)).unwrap();
+        assert!(
+            text.contains("Command:"),
+            "{log} is Valgrind's log:\n{text}"
+        );
+        assert!(
+            !text.contains("unknown") && !text.contains("client request"),
+            "{log}:\n{text}"
+        );
+    }
+}

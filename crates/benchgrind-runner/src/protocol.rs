@@ -27,6 +27,11 @@ pub const RANDOM_SEED_ENV: &str = "BENCHGRIND_RANDOM_SEED";
 
 /// The symbol that `--toggle-collect` names on targets without client requests: the measured
 /// window runs inside it.
+/// Set for a measured process that runs under another tool than Callgrind (its name): the
+/// measured window then sends no Callgrind request, which that tool would log as unknown.
+pub const TOOL_ENV: &str = "BENCHGRIND_TOOL";
+
+/// The symbol that `--toggle-collect` names on targets without client requests.
 pub const FALLBACK_SYMBOL: &str = "__benchgrind_measured";
 
 /// The files a fork server's child writes its stdout and stderr to, in the bench's directory.

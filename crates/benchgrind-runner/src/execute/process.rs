@@ -34,7 +34,8 @@ impl Executor for ProcessExecutor {
                 let out = kind.out_file().map(|f| job.paths.file(f, Which::New));
                 let log = job.paths.file(&kind.log_file(), Which::New);
                 let args = tool_args(tool, &job.paths);
-                self.run_measured(job, *index, args, out.as_deref(), &log)
+                let files = (out.as_deref(), log.as_path());
+                self.run_measured(job, *index, args, files, Some(kind.id()))
             }
             JobKind::Binary(binary) => super::binary::run_tool(self, job, binary, tool),
         };
@@ -59,19 +60,19 @@ impl ProcessExecutor {
         args.extend(file_args(job));
         let profile = job.paths.file("callgrind.out", Which::New);
         let log = job.paths.file("callgrind.log", Which::New);
-        self.run_measured(job, index, args, Some(&profile), &log)
+        self.run_measured(job, index, args, (Some(&profile), &log), None)
     }
 
     /// Runs the bench binary as the measured process of `index` under Valgrind with `args`;
-    /// `expected`, if given, must exist afterwards, and `log` is where Valgrind's complaints are
-    /// looked for.
+    /// of `(expected, log)`, the first, if given, must exist afterwards, and the log is where
+    /// Valgrind's complaints are looked for. `tool` names a tool other than Callgrind.
     fn run_measured(
         &self,
         job: &Job,
         index: [usize; 3],
         args: Vec<String>,
-        expected: Option<&Path>,
-        log: &Path,
+        (expected, log): (Option<&Path>, &Path),
+        tool: Option<&str>,
     ) -> (Status, Captured) {
         if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
             let reason = format!(
@@ -91,6 +92,9 @@ impl ProcessExecutor {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if let Some(tool) = tool {
+            cmd.env(crate::protocol::TOOL_ENV, tool);
+        }
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }

@@ -101,6 +101,19 @@ fn measured_process_allocating(table: Table) {
     }
 }
 
+/// Whether the harness said this process runs under another tool than Callgrind.
+fn under_other_tool() -> bool {
+    let mut name = [0u8; 32];
+    let key = crate::protocol::TOOL_ENV.as_bytes();
+    name[..key.len()].copy_from_slice(key);
+    // SAFETY: `name` is NUL-terminated (the key is shorter than the buffer); getenv reads the
+    // environment without allocating and returns a pointer into it or null.
+    let value = unsafe { libc::getenv(name.as_ptr().cast()) };
+    // SAFETY: a non-null result points to a NUL-terminated string that lives as long as the
+    // environment, which nothing changes here.
+    !value.is_null() && unsafe { CStr::from_ptr(value) }.to_bytes() != b"callgrind"
+}
+
 /// `--benchgrind-run G F B [--benchgrind-seed=N]`: runs one bench and exits.
 fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
     let number = |a: Option<&[u8]>| std::str::from_utf8(a?).ok()?.parse::<u64>().ok();
@@ -119,6 +132,9 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
         eprintln!("benchgrind: {FLAG} needs three indices and an optional {SEED_FLAG}=N");
         std::process::exit(2);
     };
+    if under_other_tool() {
+        window::not_callgrind();
+    }
     let code = match lookup(table, index) {
         Some(bench) => {
             if let Some(seed) = seed {
