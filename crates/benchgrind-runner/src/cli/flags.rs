@@ -411,8 +411,8 @@ pub(crate) const FLAGS: &[Flag] = &[
         takes: Takes::Value,
         value: "=METRIC",
         help: "what that file's real_time and cpu_time hold: ir (instructions), estimatedcycles \
-               (cycles), l1hits, llhits, ramhits, totalrw or a Callgrind event; every metric is \
-               also a counter [default: ir]",
+               (cycles), l1hits, llhits, ramhits, totalrw, or a cache event from dr to dlmw; every \
+               metric is also a counter [default: ir]",
         repeats: false,
         set: |cli, g| {
             let metric = EventKind::from_choice(&g.value).ok_or_else(|| {

@@ -281,6 +281,7 @@ pub(super) mod tests {
         other.id = "f::g::other::id".into();
         let mut failed = ok.clone();
         failed.id = "f::g::func::id2".into();
+        failed.bench_id = Some("id2".into());
         failed.status = "failed".into();
         failed.error = Some("panicked at 'boom'".into());
         failed.metrics.clear();

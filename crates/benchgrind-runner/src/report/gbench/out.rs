@@ -100,3 +100,51 @@ impl Reporter for BenchmarkOut {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::json::tests::{context, summaries};
+    use super::*;
+
+    /// Hands the test summaries to a reporter for `path` and writes the file.
+    fn written(path: &Path, format: BenchmarkOutFormat) -> Result<String, String> {
+        let mut out = BenchmarkOut::new(path, format, EventKind::Ir);
+        let mut stdout = Vec::new();
+        for s in summaries() {
+            out.bench(&mut stdout, &s.to_result().unwrap()).unwrap();
+        }
+        out.finish(&mut stdout, &RunSummary::default()).unwrap();
+        assert!(
+            stdout.is_empty(),
+            "the file's reporter writes nothing on stdout"
+        );
+        out.write(|| context(EventKind::Ir))?;
+        Ok(std::fs::read_to_string(path).unwrap())
+    }
+
+    #[test]
+    fn each_format_lands_in_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        let entries = entries(&summaries());
+        let text = written(&path, BenchmarkOutFormat::Json).unwrap();
+        assert_eq!(text, json(&entries, &context(EventKind::Ir)) + "\n");
+        let text = written(&path, BenchmarkOutFormat::Csv).unwrap();
+        assert_eq!(text, csv::csv(&entries, EventKind::Ir));
+        let text = written(&path, BenchmarkOutFormat::Console).unwrap();
+        assert!(
+            text.starts_with("f::g::func id:()\n  Instructions:"),
+            "{text}"
+        );
+        assert!(text.contains("FAILED: panicked at 'boom'"), "{text}");
+        let missing = dir.path().join("no/such/dir/out.json");
+        let e = written(&missing, BenchmarkOutFormat::Json).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "cannot write the --benchmark_out file {}: ",
+                missing.display()
+            )),
+            "{e}"
+        );
+    }
+}
