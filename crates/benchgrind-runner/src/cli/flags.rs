@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::values::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
-use crate::config::{is_file_name, normalize_valgrind_arg, RegressionConfig, ToolList};
+use super::gbfilter::GbFilter;
+use super::values::{BenchmarkOutFormat, Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
+use crate::config::{is_file_name, normalize_valgrind_arg, EventKind, RegressionConfig, ToolList};
 
 /// A usage error: the message names the flag, variable or value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -398,6 +399,86 @@ pub(crate) const FLAGS: &[Flag] = &[
         repeats: false,
         set: |cli, g| {
             cli.test_mode = yes_no(g)?;
+            Ok(())
+        },
+    },
+    // Google Benchmark's flags, so that its tools (compare.py) read a bench binary's run.
+    Flag {
+        name: "--benchmark_out",
+        env: "BENCHGRIND_BENCHMARK_OUT",
+        takes: Takes::Value,
+        value: "=FILE",
+        help: "also write the run to FILE as Google Benchmark does, for its compare.py",
+        repeats: false,
+        set: |cli, g| {
+            cli.benchmark_out = Some(PathBuf::from(&g.value));
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--benchmark_out_format",
+        env: "BENCHGRIND_BENCHMARK_OUT_FORMAT",
+        takes: Takes::Value,
+        value: "=json|csv|console",
+        help: "the format of that file: Google Benchmark's JSON or CSV, or the terminal report \
+               [default: json]",
+        repeats: false,
+        set: |cli, g| {
+            cli.benchmark_out_format = match g.lowercase().as_str() {
+                "json" => BenchmarkOutFormat::Json,
+                "csv" => BenchmarkOutFormat::Csv,
+                "console" => BenchmarkOutFormat::Console,
+                _ => return Err(g.invalid("use json, csv or console")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--benchmark_metric",
+        env: "BENCHGRIND_BENCHMARK_METRIC",
+        takes: Takes::Value,
+        value: "=METRIC",
+        help: "what that file's real_time and cpu_time hold: ir (instructions), estimatedcycles \
+               (cycles), l1hits, llhits, ramhits, totalrw, or a cache event from dr to dlmw; every \
+               metric is also a counter [default: ir]",
+        repeats: false,
+        set: |cli, g| {
+            let metric = EventKind::from_choice(&g.value).ok_or_else(|| {
+                let names: Vec<&str> = EventKind::CHOICES.iter().map(|k| k.name()).collect();
+                g.invalid(&format!(
+                    "use instructions, cycles or one of {}",
+                    names.join(", ")
+                ))
+            })?;
+            cli.benchmark_metric = Some(metric);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--benchmark_filter",
+        env: "BENCHGRIND_BENCHMARK_FILTER",
+        takes: Takes::Value,
+        value: "=REGEX",
+        help: "run only benchmarks whose id REGEX matches a part of, as Google Benchmark \
+               filters (`-REGEX`: those it does not match); REGEX may use . [a-z] [^:] \\d \\w \
+               \\s (a|b) * + ? {m,n} ^ $",
+        repeats: false,
+        set: |cli, g| {
+            let filter =
+                GbFilter::parse(&g.value).map_err(|e| UsageError(format!("{}: {e}", g.source)))?;
+            cli.benchmark_filter = Some(filter);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--benchmark_list_tests",
+        env: "BENCHGRIND_BENCHMARK_LIST_TESTS",
+        takes: Takes::Optional("true"),
+        value: "[=true|false]",
+        help: "print the ids of the benchmarks, one per line, without running them",
+        repeats: false,
+        set: |cli, g| {
+            cli.benchmark_list_tests = yes_no(g)?;
             Ok(())
         },
     },

@@ -7,15 +7,19 @@
 //! [`crate::config`] only (the text forms of tools and limits).
 
 mod flags;
+mod gbfilter;
 mod parse;
 mod usage;
 mod values;
 
 pub use flags::UsageError;
+pub use gbfilter::GbFilter;
 pub use parse::parse;
 pub use usage::usage;
 
-pub use values::{Cli, Color, Isolation, JsonStyle, LogLevel, Nocapture, OutputFormat};
+pub use values::{
+    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, LogLevel, Nocapture, OutputFormat,
+};
 
 #[cfg(test)]
 mod tests;

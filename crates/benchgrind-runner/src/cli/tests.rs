@@ -71,6 +71,11 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--isolation", "process"),
         ("--partition", "2/3"),
         ("--test-mode", "yes"),
+        ("--benchmark_out", "out.json"),
+        ("--benchmark_out_format", "csv"),
+        ("--benchmark_metric", "estimatedcycles"),
+        ("--benchmark_filter", "^e2e::.*fib"),
+        ("--benchmark_list_tests", "true"),
     ];
     assert_eq!(cases.len(), FLAGS.len());
     for (flag, value) in cases {
@@ -230,4 +235,73 @@ fn filters_match_parts_exact_ids_or_wildcards() {
     let mut skip = cli(&[], false);
     skip.skip.push("short".into());
     assert!(!skip.selects(id));
+}
+
+#[test]
+fn google_benchmark_flags() {
+    let cli = parse_with(
+        &[
+            "--benchmark_out",
+            "a.json",
+            "--benchmark_out_format=CONSOLE",
+            "--benchmark_metric=cycles",
+        ],
+        &[],
+    )
+    .unwrap();
+    assert_eq!(cli.benchmark_out, Some(PathBuf::from("a.json")));
+    assert_eq!(cli.benchmark_out_format, BenchmarkOutFormat::Console);
+    assert_eq!(cli.benchmark_metric(), EventKind::EstimatedCycles);
+    let cli = parse_with(&["--benchmark_list_tests"], &[]).unwrap();
+    assert!(cli.benchmark_list_tests && !cli.list);
+    assert_eq!(cli.benchmark_metric(), EventKind::Ir);
+    assert_eq!(cli.benchmark_out_format, BenchmarkOutFormat::Json);
+    for (metric, kind) in [("IR", EventKind::Ir), ("l1hits", EventKind::L1hits)] {
+        let flag = format!("--benchmark_metric={metric}");
+        assert_eq!(parse_with(&[&flag], &[]).unwrap().benchmark_metric(), kind);
+    }
+    let bad = [
+        ("--benchmark_out_format=xml", "use json, csv or console"),
+        (
+            "--benchmark_metric=speed",
+            "use instructions, cycles or one of Ir, L1hits",
+        ),
+        ("--benchmark_metric=SysCount", "`SysCount`"),
+        (
+            "--benchmark_filter=fib(",
+            "--benchmark_filter: `fib(` has an unclosed `(`",
+        ),
+        ("--benchmark_list_tests=maybe", "use yes or no"),
+    ];
+    for (arg, message) in bad {
+        let e = parse_with(&[arg], &[]).unwrap_err().0;
+        assert!(e.contains(message), "{arg}: {e}");
+    }
+    let e = parse_with(&[], &[("BENCHGRIND_BENCHMARK_FILTER", "a\\b")]).unwrap_err();
+    assert!(
+        e.0.starts_with("BENCHGRIND_BENCHMARK_FILTER: `a\\b` has `\\b`"),
+        "{}",
+        e.0
+    );
+}
+
+#[test]
+fn benchmark_filter_applies_beside_the_positional_filters() {
+    let ids = [
+        "e2e::fib::fib::short",
+        "e2e::fib::fib::long",
+        "e2e::sort::bubble::short",
+    ];
+    let selected = |args: &[&str]| -> Vec<&str> {
+        let cli = parse_with(args, &[]).unwrap();
+        ids.iter().copied().filter(|id| cli.selects(id)).collect()
+    };
+    assert_eq!(selected(&["--benchmark_filter=short$"]), [ids[0], ids[2]]);
+    assert_eq!(selected(&["--benchmark_filter=-short$"]), [ids[1]]);
+    assert_eq!(selected(&["--benchmark_filter=all"]), ids);
+    assert_eq!(selected(&["fib", "--benchmark_filter=short"]), [ids[0]]);
+    assert_eq!(
+        selected(&["--skip=bubble", "--benchmark_filter=(fib|sort)::"]),
+        ids[..2]
+    );
 }

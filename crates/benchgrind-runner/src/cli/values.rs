@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::config::{RegressionConfig, ValgrindTool};
+use super::gbfilter::GbFilter;
+use crate::config::{EventKind, RegressionConfig, ValgrindTool};
 
 /// What the command line and environment ask for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -69,6 +70,29 @@ pub struct Cli {
     pub canned: Option<PathBuf>,
     /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
     pub bench_flag: bool,
+    /// `--benchmark_out`: also write the run to this file, as Google Benchmark would.
+    pub benchmark_out: Option<PathBuf>,
+    /// `--benchmark_out_format`: the format of that file.
+    pub benchmark_out_format: BenchmarkOutFormat,
+    /// `--benchmark_filter`: Google Benchmark's filter, beside the positional ones.
+    pub benchmark_filter: Option<GbFilter>,
+    /// `--benchmark_list_tests`: print the ids, one per line, instead of running.
+    pub benchmark_list_tests: bool,
+    /// `--benchmark_metric`: what fills Google Benchmark's time fields (default: Ir); see
+    /// [`Cli::benchmark_metric`].
+    pub benchmark_metric: Option<EventKind>,
+}
+
+/// The formats of `--benchmark_out`, Google Benchmark's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BenchmarkOutFormat {
+    /// Google Benchmark's JSON (what compare.py reads).
+    #[default]
+    Json,
+    /// Google Benchmark's CSV columns.
+    Csv,
+    /// The terminal report, without color.
+    Console,
 }
 
 /// How measured processes are started.
@@ -158,7 +182,17 @@ impl Cli {
                 id.contains(f.as_str())
             }
         };
-        (self.filters.is_empty() || self.filters.iter().any(hit)) && !self.skip.iter().any(hit)
+        (self.filters.is_empty() || self.filters.iter().any(hit))
+            && !self.skip.iter().any(hit)
+            && self
+                .benchmark_filter
+                .as_ref()
+                .map_or(true, |f| f.selects(id))
+    }
+
+    /// The metric of `--benchmark_metric`, instructions unless chosen.
+    pub fn benchmark_metric(&self) -> EventKind {
+        self.benchmark_metric.unwrap_or(EventKind::Ir)
     }
 }
 

@@ -124,6 +124,36 @@ impl EventKind {
         (EventKind::Bim, "Bim"),
     ];
 
+    /// The metrics a user picks for Google Benchmark's time fields (`--benchmark_metric` of a
+    /// bench binary, `--metric` of `benchgrind gbench` and `compare`): those Callgrind counts
+    /// in every run benchgrind starts.
+    pub const CHOICES: [EventKind; 14] = [
+        EventKind::Ir,
+        EventKind::L1hits,
+        EventKind::LLhits,
+        EventKind::RamHits,
+        EventKind::TotalRW,
+        EventKind::EstimatedCycles,
+        EventKind::Dr,
+        EventKind::Dw,
+        EventKind::I1mr,
+        EventKind::D1mr,
+        EventKind::D1mw,
+        EventKind::ILmr,
+        EventKind::DLmr,
+        EventKind::DLmw,
+    ];
+
+    /// One of [`CHOICES`](Self::CHOICES) by name in any case, or `instructions` (Ir) or
+    /// `cycles` (EstimatedCycles).
+    pub fn from_choice(value: &str) -> Option<EventKind> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "instructions" => Some(EventKind::Ir),
+            "cycles" => Some(EventKind::EstimatedCycles),
+            name => Self::from_name(name).filter(|k| Self::CHOICES.contains(k)),
+        }
+    }
+
     /// The event of a Callgrind event name.
     pub fn from_callgrind(name: &str) -> Option<EventKind> {
         Self::RAW.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)

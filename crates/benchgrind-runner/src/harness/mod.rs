@@ -7,6 +7,7 @@
 
 mod baseline;
 mod bench;
+mod benchmark_out;
 mod checks;
 mod emit;
 mod phases;
@@ -23,7 +24,7 @@ use crate::cli::{self, Cli, OutputFormat};
 use crate::execute::{self, Mode, Setup};
 use crate::plan::{self, Plan};
 use crate::report::progress::Progress;
-use crate::report::{self, RunSummary};
+use crate::report::{self, Reporter, RunSummary};
 use crate::spec::Main;
 use crate::store;
 
@@ -124,12 +125,8 @@ fn harness(
         .map_err(|e| format!("cannot find the path of this bench binary: {e}"))?;
     let manifest_dir = PathBuf::from(main.manifest_dir);
     let plan = plan::plan(main, &cli, home(&cli, &exe, &manifest_dir))?;
-    if cli.list {
-        if !cli.ignored {
-            for job in &plan.jobs {
-                let _ = writeln!(out, "{}: benchmark", job.id.full());
-            }
-        }
+    if cli.list || cli.benchmark_list_tests {
+        list(&plan, &cli, out);
         return Ok(End::Ok);
     }
     if plan.jobs.is_empty() {
@@ -156,6 +153,12 @@ fn harness(
             .min(plan.jobs.len()),
     };
     if test_mode {
+        if let Some(path) = &cli.benchmark_out {
+            eprintln!(
+                "benchgrind: test mode measures nothing; {} is not written",
+                path.display()
+            );
+        }
         let mut executors = execute::executors(&setup)?;
         let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
         return Ok(if passed { End::Ok } else { End::Failed });
@@ -168,6 +171,18 @@ fn harness(
     } else {
         End::Ok
     })
+}
+
+/// `--list` as libtest (and nextest) reads it, or `--benchmark_list_tests` as Google
+/// Benchmark prints it: one id per line.
+fn list(plan: &Plan, cli: &Cli, out: &mut dyn Write) {
+    if cli.ignored {
+        return;
+    }
+    let suffix = if cli.list { ": benchmark" } else { "" };
+    for job in &plan.jobs {
+        let _ = writeln!(out, "{}{suffix}", job.id.full());
+    }
 }
 
 /// The root of the output files: `--home`, else below the target directory; per target triple
@@ -212,8 +227,14 @@ fn measure_and_report(
     setup: &Setup,
     out: &mut dyn Write,
 ) -> Result<RunSummary, String> {
+    let mut benchmark_out = benchmark_out::reporter(cli)?;
+    let date = report::gbench::context::local_date();
     let mut executors = execute::executors(setup)?;
-    let mut reporter = report::reporter(cli.output_format, cli.color);
+    let mut stdout_reporter = report::reporter(cli.output_format, cli.color);
+    let mut reporter = report::Both {
+        first: stdout_reporter.as_mut(),
+        second: benchmark_out.as_mut().map(|r| r as &mut dyn Reporter),
+    };
     let progress = Progress::new(
         cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
         plan.jobs.len(),
@@ -227,12 +248,15 @@ fn measure_and_report(
         plan,
         cli,
         &mut executors,
-        (reporter.as_mut(), &mut *out),
+        (&mut reporter, &mut *out),
         progress,
         fingerprint,
     );
     drop(executors);
     let _ = reporter.finish(out, &summary);
     let _ = out.flush();
+    if let Some(file) = &benchmark_out {
+        file.write(|| benchmark_out::context(plan, cli, &setup.mode, &setup.exe, date))?;
+    }
     Ok(summary)
 }

@@ -14,6 +14,10 @@
 //!   the server touches only stack buffers, so every child starts from the same state. It is in
 //!   `server`.
 //!
+//! A third flag, [`PROBE_FLAG`], makes it print the CPU it sees and exit: started under
+//! `valgrind --tool=none`, that is the CPU Valgrind shows the benchmarks
+//! ([`crate::fingerprint::cpu_under_valgrind`]).
+//!
 //! A binary benchmark's setup and teardown run in a process of their own ([`hook`]); the body
 //! of a library benchmark runs in the measured [`window`]. Flags and formats are
 //! [`crate::protocol`]'s.
@@ -27,6 +31,7 @@ use std::ffi::{c_char, c_int, CStr};
 use std::io::Write;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
+use crate::fingerprint::PROBE_FLAG;
 use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
 use server::serve;
 use table::lookup;
@@ -75,10 +80,8 @@ pub fn measured_process(table: Table) {
     if first == SERVER_FLAG.as_bytes() {
         serve(table);
     }
-    if first == crate::fingerprint::PROBE_FLAG.as_bytes() {
-        // The CPU as Valgrind shows it, for the machine fingerprint.
-        println!("{}", crate::fingerprint::cpu_seen());
-        std::process::exit(0);
+    if first == PROBE_FLAG.as_bytes() {
+        cpu_probe();
     }
     if first != FLAG.as_bytes() {
         return;
@@ -97,6 +100,7 @@ fn measured_process_allocating(table: Table) {
     match args.get(1).map(Vec::as_slice) {
         Some(first) if first == SERVER_FLAG.as_bytes() => serve(table),
         Some(first) if first == FLAG.as_bytes() => run_one(table, [get(2), get(3), get(4), get(5)]),
+        Some(first) if first == PROBE_FLAG.as_bytes() => cpu_probe(),
         _ => {}
     }
 }
@@ -112,6 +116,14 @@ fn under_other_tool() -> bool {
     // SAFETY: a non-null result points to a NUL-terminated string that lives as long as the
     // environment, which nothing changes here.
     !value.is_null() && unsafe { CStr::from_ptr(value) }.to_bytes() != b"callgrind"
+}
+
+/// [`PROBE_FLAG`]: prints the CPU as this process sees it (under `valgrind --tool=none`, as
+/// Valgrind shows it) and exits.
+fn cpu_probe() -> ! {
+    println!("{}", crate::fingerprint::cpu_seen());
+    let _ = std::io::stdout().flush();
+    std::process::exit(0);
 }
 
 /// `--benchgrind-run G F B [--benchgrind-seed=N]`: runs one bench and exits.

@@ -9,7 +9,7 @@ mod reporter;
 pub mod summary;
 pub mod terminal;
 
-pub use reporter::{write_output, write_tally, Reporter, RunSummary};
+pub use reporter::{write_output, write_tally, Both, Reporter, RunSummary};
 
 use crate::cli::{Color, OutputFormat};
 

@@ -137,31 +137,11 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, UsageError> {
     }))
 }
 
-/// A `--metric` value: `instructions`, `cycles`, or a Callgrind metric name in any case.
+/// A `--metric` value: `instructions`, `cycles`, or a Callgrind metric name in any case (the
+/// bench binaries' `--benchmark_metric` takes the same, [`EventKind::from_choice`]).
 pub fn parse_metric(value: &str) -> Result<EventKind, String> {
-    const CHOICES: [EventKind; 14] = [
-        EventKind::Ir,
-        EventKind::L1hits,
-        EventKind::LLhits,
-        EventKind::RamHits,
-        EventKind::TotalRW,
-        EventKind::EstimatedCycles,
-        EventKind::Dr,
-        EventKind::Dw,
-        EventKind::I1mr,
-        EventKind::D1mr,
-        EventKind::D1mw,
-        EventKind::ILmr,
-        EventKind::DLmr,
-        EventKind::DLmw,
-    ];
-    let kind = match value.to_ascii_lowercase().as_str() {
-        "instructions" => Some(EventKind::Ir),
-        "cycles" => Some(EventKind::EstimatedCycles),
-        _ => EventKind::from_name(value).filter(|k| CHOICES.contains(k)),
-    };
-    kind.ok_or_else(|| {
-        let names: Vec<_> = CHOICES.iter().map(|k| k.name()).collect();
+    EventKind::from_choice(value).ok_or_else(|| {
+        let names: Vec<_> = EventKind::CHOICES.iter().map(|k| k.name()).collect();
         format!(
             "`--metric {value}`: expected instructions, cycles or one of {}",
             names.join(", ")

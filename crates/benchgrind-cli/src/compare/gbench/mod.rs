@@ -73,11 +73,7 @@ pub fn environment(
     valgrind: &benchgrind_runner::execute::valgrind::Valgrind,
 ) -> gbjson::Environment {
     let (major, minor, patch) = valgrind.version;
-    gbjson::Environment {
-        valgrind: format!("valgrind-{major}.{minor}.{patch}"),
-        date: gbjson::now_utc(),
-        host_name: gbjson::host_name(),
-    }
+    gbjson::Environment::now(format!("valgrind-{major}.{minor}.{patch}"))
 }
 
 /// One side of `compare --metric`: the benchmarks of `binary` measured, their Google Benchmark

@@ -1,0 +1,79 @@
+//! Google Benchmark's `--benchmark_out` in the run: the file's directory checked before
+//! anything runs, the reporter that collects the run ([`crate::report::gbench::BenchmarkOut`]),
+//! and the JSON context, built after the run from what only the harness knows: the Valgrind
+//! that ran, the CPU it shows the bench binary (asked once per machine and Valgrind with
+//! [`crate::fingerprint::PROBE_FLAG`]), the cache arguments of the plan's Callgrind command
+//! line and how this binary was built.
+
+use std::path::Path;
+
+use crate::cli::Cli;
+use crate::execute::{args::callgrind_args, valgrind, Mode};
+use crate::fingerprint::cpu_under_valgrind;
+use crate::plan::Plan;
+use crate::report::gbench::{context, BenchmarkOut, Context};
+
+/// What a JSON file says of how its counts were taken.
+const COUNTING: &str = "one call of each benchmark: a library benchmark's function between \
+benchgrind's client requests (its setup and teardown outside), a binary benchmark's command as \
+configured";
+
+/// The `--benchmark_out` reporter, when asked for; fails before anything runs when the file's
+/// directory does not exist.
+pub(super) fn reporter(cli: &Cli) -> Result<Option<BenchmarkOut>, String> {
+    let Some(path) = &cli.benchmark_out else {
+        return Ok(None);
+    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        return Err(format!(
+            "--benchmark_out={}: the directory {} does not exist; create it or write elsewhere",
+            path.display(),
+            dir.display()
+        ));
+    }
+    Ok(Some(BenchmarkOut::new(
+        path,
+        cli.benchmark_out_format,
+        cli.benchmark_metric(),
+    )))
+}
+
+/// The JSON context of a run that started at `date`. Valgrind's version and CPU are left
+/// empty when the run used no Valgrind (canned profiles) or it cannot be found.
+pub(super) fn context(plan: &Plan, cli: &Cli, mode: &Mode, exe: &Path, date: String) -> Context {
+    let valgrind = match mode {
+        Mode::Valgrind(_) | Mode::Nothing => valgrind::locate().ok(),
+        Mode::Native | Mode::Canned(_) => None,
+    };
+    let (version, cpu) = match valgrind {
+        Some(v) => {
+            let (major, minor, patch) = v.version;
+            let version = format!("valgrind-{major}.{minor}.{patch}");
+            let cpu = cpu_under_valgrind(&v.path, &version, exe, &plan.home);
+            (version, cpu)
+        }
+        None => (String::new(), String::new()),
+    };
+    let args = plan
+        .jobs
+        .first()
+        .map(|job| callgrind_args(job, &cli.callgrind_args))
+        .unwrap_or_default();
+    Context {
+        date,
+        host_name: context::host_name(),
+        executable: exe.display().to_string(),
+        cpu,
+        library_build_type: if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
+        .to_owned(),
+        valgrind: version,
+        cache_args: context::cache_args(&args),
+        metric: cli.benchmark_metric(),
+        counting: COUNTING.to_owned(),
+    }
+}
