@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::report::json::Json;
 use benchgrind_runner::report::markdown::Markdown;
-use benchgrind_runner::report::summary::Summary;
+use benchgrind_runner::report::summary::{check_version, Summary};
 use benchgrind_runner::report::terminal::{Style, Terminal};
 use benchgrind_runner::report::{Reporter, RunSummary};
 use benchgrind_runner::result::Outcome as BenchOutcome;
+use serde::Deserialize;
 
 use crate::compare::input::summary::find_files;
 use crate::exit::Outcome;
@@ -223,13 +224,17 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
         bail!("{} holds no summary", input.display());
     }
     for (line, doc) in documents {
-        let summary: Summary = serde_json::from_str(doc).with_context(|| {
+        let at = format!("{}:{line}", input.display());
+        let not_one = || {
             format!(
-                "{}:{line}: not a benchgrind summary (write them with --output-format=json or \
-                 --save-summary)",
-                input.display()
+                "{at}: not a benchgrind summary (write them with --output-format=json or \
+                 --save-summary)"
             )
-        })?;
+        };
+        let value: serde_json::Value = serde_json::from_str(doc).with_context(not_one)?;
+        let version = value.get("version").and_then(serde_json::Value::as_u64);
+        check_version(version, &at).map_err(anyhow::Error::msg)?;
+        let summary = Summary::deserialize(value).with_context(not_one)?;
         out.push((summary, input.to_owned()));
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::config::{RegressionConfig, ValgrindTool};
+use crate::config::{ExplainPolicy, RegressionConfig, ValgrindTool};
 
 /// What the command line and environment ask for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -36,6 +36,8 @@ pub struct Cli {
     pub load_baseline: Option<String>,
     /// `--output-format`.
     pub output_format: OutputFormat,
+    /// `--explain`: when to show why a benchmark's counts changed.
+    pub explain: ExplainPolicy,
     /// `--save-summary`: write `summary.json` next to each benchmark's files.
     pub save_summary: Option<JsonStyle>,
     /// `--list`: print the benchmarks instead of running them.

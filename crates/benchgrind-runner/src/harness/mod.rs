@@ -8,6 +8,7 @@
 mod baseline;
 mod bench;
 mod emit;
+mod explain;
 mod phases;
 mod test_mode;
 mod tools;

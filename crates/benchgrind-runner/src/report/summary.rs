@@ -1,6 +1,8 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v1.schema.json`; the domain types stay in [`crate::result`].
+//! `schemas/summary.v2.schema.json` (version 2 adds `explanation`, the attribution of the change
+//! to functions; `schemas/summary.v1.schema.json` stays for older files, which read as version 2
+//! without one). The domain types stay in [`crate::result`].
 
 use std::collections::BTreeMap;
 
@@ -8,16 +10,41 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::regression::{Limit, Regression};
 use crate::compare::{change, Change};
+use crate::explain::wire::WireExplanation;
 use crate::result::{BenchResult, Outcome};
 use crate::result::{ToolOutcome, ToolResult};
 
-/// The version of this format; bumped on any incompatible change.
-pub const VERSION: u32 = 1;
+/// The version of this format that this benchgrind writes; bumped on any change of shape.
+pub const VERSION: u32 = 2;
+
+/// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
+/// [`Summary`] (the fields a version lacks are absent).
+pub const OLDEST_VERSION: u32 = 1;
+
+/// Whether a summary of `version` can be read; if not, why, naming `what` (a file, `file:line`
+/// or a benchmark id) and what to do.
+pub fn check_version(version: Option<u64>, what: &str) -> Result<(), String> {
+    match version {
+        Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => Ok(()),
+        Some(v) if v > u64::from(VERSION) => Err(format!(
+            "{what}: summary version {v} is newer than this benchgrind understands (it reads \
+             versions {OLDEST_VERSION} to {VERSION}); update benchgrind to read it"
+        )),
+        Some(v) => Err(format!(
+            "{what}: summary version {v} is not a version benchgrind wrote (it reads versions \
+             {OLDEST_VERSION} to {VERSION})"
+        )),
+        None => Err(format!(
+            "{what}: no summary version (expected a whole number `version`, {OLDEST_VERSION} to \
+             {VERSION})"
+        )),
+    }
+}
 
 /// One benchmark's summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// Always [`VERSION`].
+    /// [`VERSION`] when written; from [`OLDEST_VERSION`] on when read.
     pub version: u32,
     /// `file::group::function::id` (without `::id` when the bench has none).
     pub id: String,
@@ -56,6 +83,10 @@ pub struct Summary {
     /// The other tools' results by tool (`dhat`, `memcheck`, ...); absent when none ran.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tools: BTreeMap<String, WireTool>,
+    /// Why the Callgrind counts changed (version 2): every changed function, ranked; absent on a
+    /// first run, when they did not change, or with `--explain=never`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<WireExplanation>,
 }
 
 /// One other tool's result.
@@ -254,6 +285,7 @@ impl Summary {
             },
             duration_secs: result.duration.as_secs_f64(),
             tools,
+            explanation: result.explained.as_ref().map(|x| x.explanation.to_wire()),
         }
     }
 
@@ -277,12 +309,7 @@ impl Summary {
         use crate::plan::BenchId;
         use crate::result::{BenchResult, Outcome, Source};
 
-        if self.version != VERSION {
-            return Err(format!(
-                "summary version {} of {} (this benchgrind reads version {VERSION})",
-                self.version, self.id
-            ));
-        }
+        check_version(Some(u64::from(self.version)), &self.id)?;
         let metric = |name: &str| {
             EventKind::from_name(name)
                 .ok_or_else(|| format!("unknown metric `{name}` in the summary of {}", self.id))
@@ -334,6 +361,7 @@ impl Summary {
                 .map(|(name, wire)| wire.to_result(name, &self.id))
                 .collect::<Result<Vec<_>, String>>()?,
             flamegraphs: Vec::new(),
+            explained: None,
         })
     }
 }
