@@ -234,3 +234,148 @@ fn a_function_inlined_away_is_gone_and_its_caller_grew() {
         "{err}"
     );
 }
+
+fn cmark_gfm(markdown: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("cmark-gfm")
+        .args(["--extension", "table", "--unsafe"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("cmark-gfm runs; install it with `bash .ci/deps`");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(markdown.as_bytes()).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The cells of the first row of the first table body in `html`.
+fn first_row(html: &str) -> Vec<String> {
+    let body = html.split("<tbody>").nth(1).expect("a table body");
+    let row = body.split("</tr>").next().unwrap();
+    row.split("<td")
+        .skip(1)
+        .map(|c| {
+            let c = &c[c.find('>').unwrap() + 1..];
+            c[..c.find("</td>").unwrap()].to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn markdown_output_is_a_pull_request_comment() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home_arg(home.path());
+    let before = [("E2E_EXTRA", "100"), ("E2E_INLINE", "0")];
+    run(BIN, &[&h], home.path(), &before);
+    let terminal = run(BIN, &[&h], home.path(), &before);
+    let after = [("E2E_EXTRA", "150"), ("E2E_INLINE", "1")];
+    let md = run(
+        BIN,
+        &[&h, "--output-format=markdown", "--regression=ir=5%"],
+        home.path(),
+        &after,
+    );
+    // Only the comment on stdout; the tally goes to stderr.
+    let markdown = stdout(&md);
+    println!("{markdown}");
+    assert_eq!(md.status.code(), Some(3), "{markdown}");
+    assert!(markdown.starts_with("## benchgrind: why the counts changed\n"));
+    let html = cmark_gfm(&markdown);
+    println!("{html}");
+    let tables: Vec<&str> = html.split("<table>").skip(1).collect();
+    // Counts, benchmarks, and per changed benchmark its functions and their source lines.
+    assert_eq!(tables.len(), 6, "{html}");
+    assert_eq!(
+        first_row(tables[0]),
+        ["1", "1", "0", "0", "0"],
+        "improved, regressed, unchanged, new, gone"
+    );
+    let old_ir = blocks(&stdout(&terminal))[0].get("Instructions");
+    let two_deep = first_row(tables[1]);
+    assert_eq!(
+        two_deep[0],
+        "<code>e2e_explain::explain::two_deep::helper</code>"
+    );
+    assert_eq!(two_deep[2], old_ir.to_string());
+    assert!(
+        two_deep[5].starts_with("regressed, <strong>past a limit</strong>: Instructions ("),
+        "{two_deep:?}"
+    );
+    let details: Vec<&str> = html.split("<details>").skip(1).collect();
+    assert_eq!(details.len(), 2, "{html}");
+    assert!(details[0].starts_with("\n<summary>e2e_explain::explain::two_deep::helper: Ir +"));
+    let helper = first_row(details[0]);
+    assert_eq!(
+        helper[4], "<code>e2e_explain::leaf_helper</code>",
+        "{helper:?}"
+    );
+    let total: i64 = two_deep[3].parse::<i64>().unwrap() - old_ir as i64;
+    assert_eq!(helper[0], format!("+{total}"));
+    assert!(details[0].contains("<strong>total</strong>"));
+    // The source lines of the change (the loop's, inlined from the standard library).
+    let line = first_row(&details[0][details[0].find("<th>line</th>").unwrap()..]);
+    assert_eq!(line[4], "<code>e2e_explain::leaf_helper</code>", "{line:?}");
+    assert!(line[0].starts_with('+'), "{line:?}");
+    // The link to the differential flamegraph, which the run drew.
+    let svg = home
+        .path()
+        .join("benchgrind-e2e/e2e_explain/explain/two_deep.helper")
+        .join("callgrind.Ir.diff.flamegraph.svg");
+    assert!(svg.is_file());
+    let link = format!("Differential flamegraph: <a href=\"{}\">", svg.display());
+    assert!(details[0].contains(&link), "{}", details[0]);
+    assert!(
+        details[1].contains("<code>e2e_explain::checksum_helper</code> <strong>gone</strong>"),
+        "{}",
+        details[1]
+    );
+    for block in &details {
+        assert!(block.contains("</details>"));
+        assert!(!block.contains('|'), "a table row did not render: {block}");
+    }
+}
+
+#[test]
+fn load_baseline_explains_two_saved_baselines_without_running() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home_arg(home.path());
+    let main = run(
+        BIN,
+        &[&h, "two_deep", "--save-baseline=main"],
+        home.path(),
+        &[("E2E_EXTRA", "100")],
+    );
+    assert_eq!(main.status.code(), Some(0));
+    let live = run(
+        BIN,
+        &[&h, "two_deep", "--save-baseline=new", "--baseline=main"],
+        home.path(),
+        &[("E2E_EXTRA", "300")],
+    );
+    let live_report = stdout(&live);
+    let header = "e2e_explain::explain::two_deep";
+    let live_rows = explanation(&live_report, header);
+    let loaded = run(
+        BIN,
+        &[&h, "two_deep", "--load-baseline=new", "--baseline=main"],
+        home.path(),
+        &[
+            ("BENCHGRIND_VALGRIND", "/nonexistent/valgrind"),
+            ("PATH", "/nonexistent"),
+        ],
+    );
+    let report = stdout(&loaded);
+    println!("{report}");
+    assert_eq!(loaded.status.code(), Some(0), "{report}");
+    let rows = explanation(&report, header);
+    assert_eq!(rows, live_rows);
+    let Row::Function(diff, name) = &rows[0] else {
+        panic!("{rows:?}")
+    };
+    assert!(name.starts_with("e2e_explain::leaf_helper "), "{rows:?}");
+    assert_eq!(*diff, instructions_diff(&report, header));
+    assert!(adds_up(&rows));
+}

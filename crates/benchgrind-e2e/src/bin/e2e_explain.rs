@@ -2,9 +2,13 @@
 //! test can change them without rebuilding: `E2E_EXTRA` adds work to `leaf_helper`, two calls
 //! below the benchmark (`two_deep` -> `middle` -> `leaf_helper`); `E2E_INLINE=1` makes
 //! `checksum_caller` run an inlined copy of `checksum_helper`'s body instead of calling it, as if
-//! the compiler had inlined it away.
+//! the compiler had inlined it away. Differential flamegraphs are drawn, for the Markdown
+//! report's links.
 
-use benchgrind::{library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig};
+use benchgrind::{
+    library_benchmark, library_benchmark_group, main, FlamegraphConfig, FlamegraphKind,
+    LibraryBenchmarkConfig,
+};
 use std::hint::black_box;
 
 fn from_env(n: u64) -> (u64, u64, bool) {
@@ -64,7 +68,12 @@ fn inlining(input: (u64, u64, bool)) -> u64 {
     checksum_caller(input.0, input.2)
 }
 
-library_benchmark_group!(name = explain; benchmarks = two_deep, inlining);
+library_benchmark_group!(
+    name = explain;
+    config = LibraryBenchmarkConfig::default()
+        .flamegraph(FlamegraphConfig::default().kind(FlamegraphKind::All));
+    benchmarks = two_deep, inlining
+);
 
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_envs(["E2E_EXTRA", "E2E_INLINE"]);
