@@ -379,3 +379,63 @@ fn load_baseline_explains_two_saved_baselines_without_running() {
     assert_eq!(*diff, instructions_diff(&report, header));
     assert!(adds_up(&rows));
 }
+
+/// Compiles the C program of a binary benchmark to `program`, with `extra` more iterations in
+/// `helper`, two calls below `main`.
+fn compile(dir: &Path, program: &Path, extra: u32) {
+    let source = dir.join("deep.c");
+    std::fs::write(
+        &source,
+        "#include <stdlib.h>\n\
+         static volatile long sink;\n\
+         __attribute__((noinline)) static long helper(long n) {\n\
+           long x = 0;\n\
+           for (long i = 0; i < n + EXTRA; i++) { x = x * 31 ^ i; sink = x; }\n\
+           return x;\n\
+         }\n\
+         __attribute__((noinline)) static long middle(long n) { return helper(n) + 1; }\n\
+         int main(int argc, char **argv) {\n\
+           sink = middle(argc > 1 ? atol(argv[1]) : 10);\n\
+           return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let status = Command::new("cc")
+        .args(["-O1", "-g", &format!("-DEXTRA={extra}"), "-o"])
+        .arg(program)
+        .arg(&source)
+        .status()
+        .expect("a C compiler (cc) runs");
+    assert!(status.success());
+}
+
+#[test]
+fn a_binary_benchmarks_change_is_explained_too() {
+    const BIN_BENCH: &str = env!("CARGO_BIN_EXE_e2e_bin");
+    let home = tempfile::tempdir().unwrap();
+    let h = home_arg(home.path());
+    let program = home.path().join("deep");
+    let env = [("E2E_C_PROGRAM", program.to_str().unwrap())];
+    let filter = "programs::c_program";
+    compile(home.path(), &program, 0);
+    let first = run(BIN_BENCH, &[&h, filter], home.path(), &env);
+    assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
+    compile(home.path(), &program, 500);
+    let second = run(BIN_BENCH, &[&h, filter], home.path(), &env);
+    let report = stdout(&second);
+    println!("{report}");
+    assert_eq!(second.status.code(), Some(0), "{report}");
+    let header = "e2e_bin::programs::c_program";
+    let rows = explanation(&report, header);
+    let Row::Function(diff, name) = &rows[0] else {
+        panic!("{rows:?}")
+    };
+    assert!(name.starts_with("helper "), "{rows:?}");
+    assert_eq!(*diff, instructions_diff(&report, header), "{rows:?}");
+    assert!(
+        rows.iter()
+            .any(|r| matches!(r, Row::Line(d, at) if *d == *diff && at.ends_with("/deep.c:5"))),
+        "the C source line of the loop, with all of the change: {rows:?}"
+    );
+    assert!(adds_up(&rows), "{rows:?}");
+}

@@ -37,6 +37,13 @@ pub enum Outcome<'a> {
         /// The new total.
         new: u64,
     },
+    /// Only in the new run, with the value of the metric it would be ranked by (a first run).
+    First {
+        /// The metric.
+        metric: EventKind,
+        /// Its value.
+        new: u64,
+    },
     /// It failed: why.
     Failed(&'a str),
     /// Only in the new run.
@@ -59,7 +66,7 @@ enum Verdict {
 impl Verdict {
     fn of(outcome: &Outcome) -> Verdict {
         match outcome {
-            Outcome::New => Verdict::New,
+            Outcome::New | Outcome::First { .. } => Verdict::New,
             Outcome::Gone => Verdict::Gone,
             Outcome::Failed(_) => Verdict::Failed,
             Outcome::Compared(_) | Outcome::Measured { .. } => match totals(outcome) {
@@ -143,7 +150,12 @@ fn row(md: &mut String, entry: &Entry, verdict: Verdict) {
             let change = format!("{}{pct}", signed(t.diff()));
             (metric.name(), t.old.to_string(), t.new.to_string(), change)
         }
-        None => ("", String::new(), String::new(), String::new()),
+        None => match entry.outcome {
+            Outcome::First { metric, new } => {
+                (metric.name(), String::new(), new.to_string(), String::new())
+            }
+            _ => ("", String::new(), String::new(), String::new()),
+        },
     };
     let mut what = verdict.word().to_owned();
     if let Outcome::Failed(reason) = entry.outcome {

@@ -35,7 +35,7 @@ struct Row {
 enum Kept {
     Explained(Explanation),
     Measured(EventKind, u64, u64),
-    New,
+    New(Option<u64>),
     Failed(String),
 }
 
@@ -51,7 +51,7 @@ impl Reporter for Markdown {
                     let k = EventKind::Ir;
                     match (new.get(k), old.as_ref().and_then(|o| o.get(k))) {
                         (Some(new), Some(old)) => Kept::Measured(k, old, new),
-                        _ => Kept::New,
+                        (new, _) => Kept::New(new),
                     }
                 }
             },
@@ -85,7 +85,11 @@ impl Reporter for Markdown {
                 outcome: match &row.outcome {
                     Kept::Explained(e) => Outcome::Compared(e),
                     &Kept::Measured(metric, old, new) => Outcome::Measured { metric, old, new },
-                    Kept::New => Outcome::New,
+                    &Kept::New(Some(new)) => Outcome::First {
+                        metric: EventKind::Ir,
+                        new,
+                    },
+                    Kept::New(None) => Outcome::New,
                     Kept::Failed(reason) => Outcome::Failed(reason),
                 },
                 flamegraph: row.flamegraph.as_deref(),
