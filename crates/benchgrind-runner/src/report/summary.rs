@@ -451,3 +451,42 @@ fn read_regressions<M>(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
+
+    #[test]
+    fn version_1_reads_as_2_without_an_explanation_and_newer_ones_are_named() {
+        let summary: Summary = serde_json::from_str(V1).unwrap();
+        assert_eq!(summary.explanation, None);
+        let result = summary.to_result().unwrap();
+        assert!(matches!(result.outcome, Outcome::Measured { .. }));
+        // Written again, it is version 2 and has no `explanation` key.
+        let again = Summary {
+            version: VERSION,
+            ..summary.clone()
+        };
+        assert!(!again.to_json(false).contains("explanation"));
+
+        let newer = Summary {
+            version: 3,
+            ..summary
+        };
+        let err = newer.to_result().unwrap_err();
+        assert_eq!(
+            err,
+            "f::g::func: summary version 3 is newer than this benchgrind understands (it reads \
+             versions 1 to 2); update benchgrind to read it"
+        );
+        assert!(check_version(Some(0), "x")
+            .unwrap_err()
+            .contains("not a version"));
+        assert!(check_version(None, "x")
+            .unwrap_err()
+            .contains("no summary version"));
+        assert_eq!(check_version(Some(1), "x"), Ok(()));
+    }
+}
