@@ -115,7 +115,8 @@ pub enum OutputFormat {
     Json,
     /// Indented JSON summaries.
     PrettyJson,
-    /// The terminal report, then a Markdown table (for pull-request comments).
+    /// A pull-request comment at the end: a table of the benchmarks and, per changed one, the
+    /// functions that changed its counts.
     Markdown,
 }
 
