@@ -10,6 +10,7 @@
 mod cmd;
 mod compare;
 mod exit;
+mod report;
 mod suite;
 mod usage;
 
@@ -32,6 +33,7 @@ COMMANDS:
     gbench     exact counts of the Google Benchmark benchmarks of a C++ binary, under Callgrind
     merge      report the summaries of several runs (e.g. --partition shares) as one run
     explain    which functions and source lines changed the counts, between two profiles
+    report     write a static HTML report: overview, history plots, flamegraphs
 
 Run `benchgrind <COMMAND> --help` for the options of a command.
 ";
@@ -57,6 +59,8 @@ enum Command {
     Explain(cmd::explain::Config),
     /// `gbench ...`.
     Gbench(cmd::gbench::Config),
+    /// `report ...`.
+    Report(cmd::report::Config),
     /// `-V`/`--version`.
     Version,
 }
@@ -77,6 +81,7 @@ impl Command {
             Some("merge") => cmd::merge::Config::parse(rest).map(Command::Merge),
             Some("explain") => cmd::explain::Config::parse(rest).map(Command::Explain),
             Some("gbench") => cmd::gbench::Config::parse(rest).map(Command::Gbench),
+            Some("report") => cmd::report::Config::parse(rest).map(Command::Report),
             Some(other) => Err(UsageError::new(format!("unknown command `{other}`")).hint(USAGE)),
             None => Err(UsageError::new("the command is not valid UTF-8").hint(USAGE)),
         }
@@ -90,6 +95,7 @@ impl Command {
             Command::Merge(config) => cmd::merge::run(config),
             Command::Explain(config) => cmd::explain::run(config),
             Command::Gbench(config) => cmd::gbench::run(config),
+            Command::Report(config) => cmd::report::run(config),
             Command::Version => {
                 println!("benchgrind {}", env!("CARGO_PKG_VERSION"));
                 Ok(Outcome::Done)

@@ -33,6 +33,7 @@ pub mod execute;
 pub mod explain;
 pub mod fingerprint;
 pub mod harness;
+pub mod history;
 pub mod measured;
 pub mod metrics;
 pub mod parse;

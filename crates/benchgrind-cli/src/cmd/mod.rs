@@ -7,4 +7,5 @@ pub mod compare;
 pub mod explain;
 pub mod gbench;
 pub mod merge;
+pub mod report;
 pub mod suite;

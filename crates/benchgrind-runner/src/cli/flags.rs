@@ -253,6 +253,22 @@ pub(crate) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--history",
+        env: "BENCHGRIND_HISTORY",
+        takes: Takes::Optional("on"),
+        value: "[=on|off]",
+        help: "append this run's values to <home>/history/ for `benchgrind report` [default: on]",
+        repeats: false,
+        set: |cli, g| {
+            cli.no_history = match g.lowercase().as_str() {
+                "on" | "yes" | "true" => false,
+                "off" | "no" | "false" => true,
+                _ => return Err(g.invalid_lowercase("use on or off")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
         name: "--nocapture",
         env: "BENCHGRIND_NOCAPTURE",
         takes: Takes::Optional("true"),

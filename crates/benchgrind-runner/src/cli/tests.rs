@@ -64,6 +64,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--output-format", "json"),
         ("--explain", "always"),
         ("--save-summary", "pretty-json"),
+        ("--history", "off"),
         ("--deterministic-random", "no"),
         ("--random-seed", "7"),
         ("--jobs", "3"),

@@ -40,6 +40,8 @@ pub struct Cli {
     pub explain: ExplainPolicy,
     /// `--save-summary`: write `summary.json` next to each benchmark's files.
     pub save_summary: Option<JsonStyle>,
+    /// `--history=off`: do not append this run to `<home>/history/`.
+    pub no_history: bool,
     /// `--list`: print the benchmarks instead of running them.
     pub list: bool,
     /// `--ignored` (with `--list`): list the ignored benchmarks, of which there are none.

@@ -26,6 +26,8 @@ pub(super) struct Emitter<'a> {
     pub summary: &'a mut RunSummary,
     /// The values of earlier benches, by group and id, for `compare_by_id`.
     pub by_id: HashMap<(usize, String), Vec<Comparison>>,
+    /// This run's record for `<home>/history/`.
+    pub history: crate::history::Recorder,
 }
 
 impl Emitter<'_> {
@@ -38,6 +40,7 @@ impl Emitter<'_> {
         let _ = self.reporter.bench(self.out, &result);
         let _ = self.out.flush();
         save_summary(self.cli, job, &result);
+        self.history.add(&result);
         self.tally(job, &result);
         self.progress.done(&job.id.full());
         result.regressed() && fail_fast(self.cli, job)

@@ -50,6 +50,12 @@ pub fn execute_plan(
         progress: &mut progress,
         summary: &mut summary,
         by_id: HashMap::new(),
+        history: crate::history::Recorder::new(
+            runs && !cli.no_history,
+            &plan.home,
+            main.package,
+            main.bench_file,
+        ),
     };
     let mut stopped = false;
     for phase in phases(&hooks) {
@@ -81,6 +87,9 @@ pub fn execute_plan(
             teardown();
         }
     }
+    emitter
+        .history
+        .finish(std::path::Path::new(main.manifest_dir));
     progress.clear();
     summary.seconds = start.elapsed().as_secs_f64();
     summary

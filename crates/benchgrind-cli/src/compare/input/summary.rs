@@ -1,6 +1,7 @@
 //! benchgrind's own results into a [`ResultSet`]: the JSON summary of a benchmark (versions 1
-//! and 2, `benchgrind_runner::summary::Summary`, schemas `crates/benchgrind-runner/schemas/
-//! summary.v*.schema.json`; a newer one is refused with a message saying so), one per file as `--save-summary` writes it, one per line as
+//! and 2, `benchgrind_runner::report::summary::Summary`, schemas `crates/benchgrind-runner/
+//! schemas/summary.v*.schema.json`; a newer version is refused, saying so), one per file as
+//! `--save-summary` writes it, one per line as
 //! `--output-format=json` prints it, or every `summary.json` below a directory.
 //!
 //! A summary holds, per metric, the run's `new` value and the `old` one it was compared with at
