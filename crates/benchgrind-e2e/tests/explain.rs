@@ -73,7 +73,7 @@ fn adds_up(rows: &[Row]) -> bool {
             _ => 0,
         })
         .sum();
-    rows.iter().any(|r| *r == Row::Total(listed))
+    rows.contains(&Row::Total(listed))
 }
 
 fn instructions_diff(report: &str, header: &str) -> i64 {
