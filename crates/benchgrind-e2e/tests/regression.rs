@@ -201,7 +201,7 @@ fn baselines_save_compare_and_load_without_running() {
 
 fn schema() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/summary.v1.schema.json");
+        .join("../benchgrind-runner/schemas/summary.v2.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")
@@ -328,13 +328,16 @@ fn markdown_output_is_a_table() {
     );
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
+    // The pull-request comment (see tests/explain.rs): counts, then a row per benchmark.
+    assert_eq!(lines[0], "## benchgrind: why the counts changed", "{text}");
     assert_eq!(
-        lines[0],
-        "| Benchmark | Instructions | Change | Estimated Cycles | Change | Status |"
+        lines[2],
+        "| improved | regressed | unchanged | new | gone |"
     );
-    assert_eq!(lines.len(), 5, "{text}");
-    assert!(
-        lines[2].starts_with("| `e2e_regress::limit_5::strict::loop_work` | 9008 | new |"),
+    assert_eq!(lines[4], "| 0 | 0 | 0 | 3 | 0 |", "{text}");
+    assert_eq!(lines.len(), 11, "{text}");
+    assert_eq!(
+        lines[8], "| `e2e_regress::limit_5::strict::loop_work` | Ir |  | 9008 |  | new |",
         "{text}"
     );
 }

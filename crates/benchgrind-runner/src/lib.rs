@@ -13,6 +13,7 @@
 //! | parse | [`parse`] | Valgrind's files to counts, errors at `path:line` |
 //! | derive | [`metrics`] | counts to the metrics users read, of Callgrind and the other tools |
 //! | compare | [`compare`] | changes, one regression check for every tool, flamegraphs |
+//! | explain | [`explain`] | why Callgrind's counts changed: exact attribution to functions and lines |
 //! | result | [`result`] | what one benchmark produced |
 //! | report | [`report`] | the terminal, JSON (with its wire types) and Markdown reports |
 //! | run | [`harness`] | the only module that knows every stage: parse, plan, execute, report, exit code |

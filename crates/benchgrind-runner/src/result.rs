@@ -9,6 +9,7 @@ use crate::compare::regression::Regression;
 use crate::compare::regression::ToolRegression;
 use crate::config::ValgrindTool;
 use crate::execute::Captured;
+use crate::explain::Explanation;
 use crate::metrics::Metrics;
 use crate::metrics::ToolMetrics;
 use crate::plan::BenchId;
@@ -94,6 +95,9 @@ pub struct BenchResult {
     pub tools: Vec<ToolResult>,
     /// The flamegraph SVGs written.
     pub flamegraphs: Vec<PathBuf>,
+    /// Why its Callgrind counts changed (`--explain`): present when they changed and both
+    /// profiles could be read.
+    pub explained: Option<Explained>,
     /// What the benchmark printed that is to be shown (`--nocapture`), under its own header.
     pub output: Captured,
     /// The machine that produced the new values, when known.
@@ -114,6 +118,16 @@ impl BenchResult {
     pub fn regressed(&self) -> bool {
         !self.regressions.is_empty() || self.tools.iter().any(|t| !t.regressions.is_empty())
     }
+}
+
+/// The attribution of a benchmark's change to functions, and whether to show it.
+#[derive(Debug, Clone)]
+pub struct Explained {
+    /// Every changed function, ranked.
+    pub explanation: Explanation,
+    /// Whether `--explain` asks the terminal to show it (changed past the threshold, or a
+    /// limit was passed); JSON and Markdown show every explanation.
+    pub shown: bool,
 }
 
 /// How one tool's run of a benchmark ended.

@@ -321,26 +321,31 @@ fn the_pull_request_comment_renders_as_tables_in_details_blocks() {
             id: "fixtures::deep::work",
             outcome: Outcome::Compared(&deep),
             flamegraph: Some("target/benchgrind/deep/callgrind.Ir.diff.flamegraph.svg"),
+            limits: None,
         },
         Entry {
             id: "fixtures::inline::caller",
             outcome: Outcome::Compared(&inlined),
             flamegraph: None,
+            limits: None,
         },
         Entry {
             id: "fixtures::deep::same",
             outcome: Outcome::Compared(&same),
             flamegraph: None,
+            limits: None,
         },
         Entry {
             id: "fixtures::added",
             outcome: Outcome::New,
             flamegraph: None,
+            limits: None,
         },
         Entry {
             id: "fixtures::removed",
             outcome: Outcome::Gone,
             flamegraph: None,
+            limits: None,
         },
     ];
     let markdown = render(&entries, 5, 2);

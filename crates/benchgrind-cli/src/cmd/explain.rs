@@ -488,6 +488,7 @@ fn report(out: &mut dyn Write, args: &Args, done: &[(Job, Option<Explanation>)])
                         (None, Some(_)) => markdown::Outcome::Gone,
                     },
                     flamegraph: svg.as_deref(),
+                    limits: None,
                 })
                 .collect();
             out.write_all(markdown::render(&entries, top, lines).as_bytes())

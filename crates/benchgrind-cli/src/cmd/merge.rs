@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::report::json::Json;
 use benchgrind_runner::report::markdown::Markdown;
-use benchgrind_runner::report::summary::Summary;
+use benchgrind_runner::report::summary::{check_version, Summary};
 use benchgrind_runner::report::terminal::{Style, Terminal};
 use benchgrind_runner::report::{Reporter, RunSummary};
 use benchgrind_runner::result::Outcome as BenchOutcome;
+use serde::Deserialize;
 
 use crate::compare::input::summary::find_files;
 use crate::exit::Outcome;
@@ -243,14 +244,48 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
         bail!("{} holds no summary", input.display());
     }
     for (line, doc) in documents {
-        let summary: Summary = serde_json::from_str(doc).with_context(|| {
+        let at = format!("{}:{line}", input.display());
+        let not_one = || {
             format!(
-                "{}:{line}: not a benchgrind summary (write them with --output-format=json or \
-                 --save-summary)",
-                input.display()
+                "{at}: not a benchgrind summary (write them with --output-format=json or \
+                 --save-summary)"
             )
-        })?;
+        };
+        let value: serde_json::Value = serde_json::from_str(doc).with_context(not_one)?;
+        let version = value.get("version").and_then(serde_json::Value::as_u64);
+        check_version(version, &at).map_err(anyhow::Error::msg)?;
+        let summary = Summary::deserialize(value).with_context(not_one)?;
         out.push((summary, input.to_owned()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
+
+    #[test]
+    fn versions_1_and_2_load_and_a_newer_one_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("runs.json");
+        let v2 = V1.replace(r#""version":1"#, r#""version":2"#);
+        std::fs::write(&file, format!("{V1}\n{v2}\n")).unwrap();
+        let mut out = Vec::new();
+        load(&file, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+        assert!(out.iter().all(|(s, _)| s.to_result().is_ok()));
+
+        let v3 = V1.replace(r#""version":1"#, r#""version":3"#);
+        std::fs::write(&file, format!("{V1}\n{v3}\n")).unwrap();
+        let err = format!("{:#}", load(&file, &mut Vec::new()).unwrap_err());
+        assert!(
+            err.starts_with(&format!(
+                "{}:2: summary version 3 is newer than this benchgrind understands",
+                file.display()
+            )) && err.contains("update benchgrind"),
+            "{err}"
+        );
+    }
 }

@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use benchgrind_runner::history::{self, Entry};
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::callgrind;
-use benchgrind_runner::report::summary::{Summary, VERSION};
+use benchgrind_runner::report::summary::{check_version, Summary};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -236,12 +236,9 @@ fn parse_summary(text: &str, at: &str) -> Result<(Summary, Value)> {
     let raw: Value = serde_json::from_str(text)
         .with_context(|| format!("{at}: not JSON; expected a benchgrind summary"))?;
     let version = raw.get("version").and_then(Value::as_u64);
-    if version != Some(u64::from(VERSION)) {
-        bail!(
-            "{at}: not a benchgrind summary of version {VERSION} (write them with \
-             --save-summary or --output-format=json)"
-        );
-    }
+    check_version(version, at).map_err(|e| {
+        anyhow::anyhow!("{e} (write summaries with --save-summary or --output-format=json)")
+    })?;
     let summary = Summary::deserialize(&raw).with_context(|| {
         format!("{at}: not a benchgrind summary (write them with --save-summary)")
     })?;

@@ -44,10 +44,12 @@ pub fn stdout(output: &Output) -> String {
 }
 
 /// Splits the report into blocks: a header line, then indented metric or failure lines. The
-/// lines of a `Comparison with` section are left out.
+/// lines of a `Comparison with` section and of an explanation (`Why Ir changed`, up to another
+/// tool's `=======` rule) are left out.
 pub fn blocks(report: &str) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     let mut in_comparison = false;
+    let mut in_explanation = false;
     for line in report.lines() {
         if line.is_empty() || line.starts_with("benchgrind:") {
             in_comparison = false;
@@ -57,6 +59,7 @@ pub fn blocks(report: &str) -> Vec<Block> {
             continue;
         }
         if !line.starts_with(' ') {
+            in_explanation = false;
             blocks.push(Block {
                 header: line.to_owned(),
                 metrics: Vec::new(),
@@ -67,6 +70,14 @@ pub fn blocks(report: &str) -> Vec<Block> {
         }
         let block = blocks.last_mut().expect("a metric line follows a header");
         let text = line.trim_start();
+        if text.starts_with("Why ") {
+            in_explanation = true;
+        } else if text.starts_with("=======") {
+            in_explanation = false;
+        }
+        if in_explanation {
+            continue;
+        }
         if let Some(reason) = text.strip_prefix("FAILED: ") {
             block.failed = Some(reason.to_owned());
         } else if text.starts_with("Comparison with") {

@@ -8,7 +8,9 @@ use std::str::FromStr;
 
 use super::gbfilter::GbFilter;
 use super::values::{BenchmarkOutFormat, Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
-use crate::config::{is_file_name, normalize_valgrind_arg, EventKind, RegressionConfig, ToolList};
+use crate::config::{
+    is_file_name, normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList,
+};
 
 /// A usage error: the message names the flag, variable or value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,6 +231,20 @@ pub(crate) const FLAGS: &[Flag] = &[
                 "markdown" => OutputFormat::Markdown,
                 _ => return Err(g.invalid_lowercase("use default, json, pretty-json or markdown")),
             };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--explain",
+        env: "BENCHGRIND_EXPLAIN",
+        takes: Takes::Value,
+        value: "=N|always|never",
+        help: "show which functions changed the counts (top 5) when Ir changed by more than N% \
+               or a limit was passed; JSON and Markdown get every changed benchmark [default: 1]",
+        repeats: false,
+        set: |cli, g| {
+            cli.explain = ExplainPolicy::parse(&g.lowercase())
+                .map_err(|_| g.invalid("use a percentage (e.g. 1 or 0.5), always or never"))?;
             Ok(())
         },
     },

@@ -63,6 +63,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--baseline", "main"),
         ("--load-baseline", "new"),
         ("--output-format", "json"),
+        ("--explain", "always"),
         ("--save-summary", "pretty-json"),
         ("--history", "off"),
         ("--deterministic-random", "no"),

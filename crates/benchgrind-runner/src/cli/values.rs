@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::gbfilter::GbFilter;
-use crate::config::{EventKind, RegressionConfig, ValgrindTool};
+use crate::config::{EventKind, ExplainPolicy, RegressionConfig, ValgrindTool};
 
 /// What the command line and environment ask for.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -39,6 +39,8 @@ pub struct Cli {
     pub load_baseline: Option<String>,
     /// `--output-format`.
     pub output_format: OutputFormat,
+    /// `--explain`: when to show why a benchmark's counts changed.
+    pub explain: ExplainPolicy,
     /// `--save-summary`: write `summary.json` next to each benchmark's files.
     pub save_summary: Option<JsonStyle>,
     /// `--history=off`: do not append this run to `<home>/history/`.
@@ -141,7 +143,8 @@ pub enum OutputFormat {
     Json,
     /// Indented JSON summaries.
     PrettyJson,
-    /// The terminal report, then a Markdown table (for pull-request comments).
+    /// A pull-request comment at the end: a table of the benchmarks and, per changed one, the
+    /// functions that changed its counts.
     Markdown,
 }
 

@@ -6,6 +6,7 @@
 //! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
 
 pub mod binary;
+pub mod explain;
 pub mod flamegraph;
 pub mod library;
 pub mod metric;
@@ -17,6 +18,7 @@ pub use binary::{
     Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Hook,
     Pipe, Sandbox, Stdin, Stdio,
 };
+pub use explain::{ExplainPolicy, DEFAULT_EXPLAIN_PCT};
 pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};

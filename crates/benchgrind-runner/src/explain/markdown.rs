@@ -5,8 +5,9 @@
 
 use std::fmt::Write as _;
 
-use super::model::{Explanation, FunctionChange, Status};
+use super::model::{Change, Explanation, FunctionChange, Status};
 use super::terminal::{short_file, signed};
+use crate::config::EventKind;
 
 /// One benchmark of the comment.
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +18,8 @@ pub struct Entry<'a> {
     pub outcome: Outcome<'a>,
     /// A link or path to its differential flamegraph, if there is one.
     pub flamegraph: Option<&'a str>,
+    /// The regression limits it passed, if any (`Ir +9.99% > +5%`), shown by its verdict.
+    pub limits: Option<&'a str>,
 }
 
 /// What happened to a benchmark.
@@ -24,6 +27,25 @@ pub struct Entry<'a> {
 pub enum Outcome<'a> {
     /// In both runs.
     Compared(&'a Explanation),
+    /// In both runs, without an attribution (`--explain=never`, or unchanged counts): the
+    /// ranking metric's old and new totals.
+    Measured {
+        /// The metric.
+        metric: EventKind,
+        /// The old total.
+        old: u64,
+        /// The new total.
+        new: u64,
+    },
+    /// Only in the new run, with the value of the metric it would be ranked by (a first run).
+    First {
+        /// The metric.
+        metric: EventKind,
+        /// Its value.
+        new: u64,
+    },
+    /// It failed: why.
+    Failed(&'a str),
     /// Only in the new run.
     New,
     /// Only in the old run.
@@ -38,16 +60,18 @@ enum Verdict {
     Unchanged,
     New,
     Gone,
+    Failed,
 }
 
 impl Verdict {
     fn of(outcome: &Outcome) -> Verdict {
         match outcome {
-            Outcome::New => Verdict::New,
+            Outcome::New | Outcome::First { .. } => Verdict::New,
             Outcome::Gone => Verdict::Gone,
-            Outcome::Compared(e) => match e.total[e.rank].diff() {
-                d if d < 0 => Verdict::Improved,
-                d if d > 0 => Verdict::Regressed,
+            Outcome::Failed(_) => Verdict::Failed,
+            Outcome::Compared(_) | Outcome::Measured { .. } => match totals(outcome) {
+                Some((_, t)) if t.diff() < 0 => Verdict::Improved,
+                Some((_, t)) if t.diff() > 0 => Verdict::Regressed,
                 _ => Verdict::Unchanged,
             },
         }
@@ -60,7 +84,17 @@ impl Verdict {
             Verdict::Unchanged => "unchanged",
             Verdict::New => "new",
             Verdict::Gone => "gone",
+            Verdict::Failed => "failed",
         }
+    }
+}
+
+/// The ranking metric and its totals, of a benchmark in both runs.
+fn totals(outcome: &Outcome) -> Option<(EventKind, Change)> {
+    match *outcome {
+        Outcome::Compared(e) => Some((e.rank_metric(), e.total[e.rank])),
+        Outcome::Measured { metric, old, new } => Some((metric, Change { old, new })),
+        _ => None,
     }
 }
 
@@ -75,39 +109,24 @@ pub fn render(entries: &[Entry], top: usize, lines: usize) -> String {
         Verdict::Unchanged,
         Verdict::New,
         Verdict::Gone,
+        Verdict::Failed,
     ];
-    md.push_str("| improved | regressed | unchanged | new | gone |\n|---:|---:|---:|---:|---:|\n|");
+    let failed = verdicts.contains(&Verdict::Failed);
+    let all = &all[..if failed { all.len() } else { all.len() - 1 }];
     for v in all {
+        let _ = write!(md, "| {} ", v.word());
+    }
+    md.push_str("|\n");
+    md.push_str(&"|---:".repeat(all.len()));
+    md.push_str("|\n|");
+    for &v in all {
         let _ = write!(md, " {} |", verdicts.iter().filter(|&&x| x == v).count());
     }
     md.push_str(
         "\n\n| benchmark | metric | old | new | change | |\n|---|---|---:|---:|---:|---|\n",
     );
     for (entry, verdict) in entries.iter().zip(&verdicts) {
-        let (metric, old, new, change) = match entry.outcome {
-            Outcome::Compared(e) => {
-                let t = e.total[e.rank];
-                let pct = if t.old == 0 {
-                    String::new()
-                } else {
-                    format!(" ({:+.2}%)", t.diff() as f64 * 100.0 / t.old as f64)
-                };
-                let change = format!("{}{pct}", signed(t.diff()));
-                (
-                    e.rank_metric().name(),
-                    t.old.to_string(),
-                    t.new.to_string(),
-                    change,
-                )
-            }
-            _ => ("", String::new(), String::new(), String::new()),
-        };
-        let _ = writeln!(
-            md,
-            "| {} | {metric} | {old} | {new} | {change} | {} |",
-            code(entry.id),
-            verdict.word()
-        );
+        row(&mut md, entry, *verdict);
     }
     for entry in entries {
         if let Outcome::Compared(e) = entry.outcome {
@@ -117,6 +136,44 @@ pub fn render(entries: &[Entry], top: usize, lines: usize) -> String {
         }
     }
     md
+}
+
+/// The benchmark's line of the table.
+fn row(md: &mut String, entry: &Entry, verdict: Verdict) {
+    let (metric, old, new, change) = match totals(&entry.outcome) {
+        Some((metric, t)) => {
+            let pct = if t.old == 0 {
+                String::new()
+            } else {
+                format!(" ({:+.2}%)", t.diff() as f64 * 100.0 / t.old as f64)
+            };
+            let change = format!("{}{pct}", signed(t.diff()));
+            (metric.name(), t.old.to_string(), t.new.to_string(), change)
+        }
+        None => match entry.outcome {
+            Outcome::First { metric, new } => {
+                (metric.name(), String::new(), new.to_string(), String::new())
+            }
+            _ => ("", String::new(), String::new(), String::new()),
+        },
+    };
+    let mut what = verdict.word().to_owned();
+    if let Outcome::Failed(reason) = entry.outcome {
+        let _ = write!(what, ": {}", cell(reason));
+    }
+    if let Some(limits) = entry.limits {
+        let _ = write!(what, ", **past a limit**: {}", cell(limits));
+    }
+    let _ = writeln!(
+        md,
+        "| {} | {metric} | {old} | {new} | {change} | {what} |",
+        code(entry.id)
+    );
+}
+
+/// Plain text for a table cell: on one line, `|` escaped.
+fn cell(text: &str) -> String {
+    text.replace('\n', " ").replace('|', "\\|")
 }
 
 impl Explanation {
@@ -132,6 +189,7 @@ impl Explanation {
             id,
             outcome: Outcome::Compared(self),
             flamegraph,
+            limits: None,
         };
         render(&[entry], top, lines)
     }

@@ -207,32 +207,9 @@ impl Explanation {
 }
 
 /// When a run explains a benchmark's change: `--explain=N|always|never`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Policy {
-    /// Never.
-    Never,
-    /// Whenever a metric changed.
-    Always,
-    /// When the ranking metric changed by more than this many percent, or the benchmark
-    /// regressed.
-    Above(f64),
-}
+pub use crate::config::ExplainPolicy as Policy;
 
 impl Policy {
-    /// Parses the value of `--explain`: a percentage, `always` or `never`.
-    pub fn parse(value: &str) -> Result<Policy, String> {
-        match value {
-            "always" => Ok(Policy::Always),
-            "never" => Ok(Policy::Never),
-            n => match n.parse::<f64>() {
-                Ok(pct) if pct.is_finite() && pct >= 0.0 => Ok(Policy::Above(pct)),
-                _ => Err(format!(
-                    "`{value}` is not a percentage (e.g. 1 or 0.5), `always` or `never`"
-                )),
-            },
-        }
-    }
-
     /// Whether to show `explanation` of a benchmark that did (`regressed`) or did not pass a
     /// regression limit.
     pub fn wants(self, explanation: &Explanation, regressed: bool) -> bool {

@@ -42,6 +42,7 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         }
         _ => None,
     };
+    let old_profile = super::explain::read_old(cli, job, &compare_with);
     let measured = match &cli.load_baseline {
         Some(name) => load_saved(job, name, &compare_with, &mut result),
         None => measure(job, cli, executor, &compare_with, &mut result),
@@ -51,6 +52,18 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
             if let Some(config) = regression_config(cli, job) {
                 result.regressions = regression::check(config, &new, old.as_ref());
             }
+            // After a run, the previous run's profile is `.old`; a baseline stays where it was.
+            let rotated = (cli.load_baseline.is_none() && compare_with == Source::PreviousRun)
+                .then(|| job.paths.file(FILES[0], Which::Old));
+            let regressed = !result.regressions.is_empty();
+            result.explained = super::explain::explain(
+                cli,
+                job,
+                old_profile,
+                &result.profile,
+                rotated.as_deref(),
+                regressed,
+            );
             result.outcome = Outcome::Measured { new, old };
         }
         Err(reason) => result.outcome = Outcome::Failed { reason },
@@ -91,6 +104,7 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         duration: Duration::ZERO,
         tools: Vec::new(),
         flamegraphs: Vec::new(),
+        explained: None,
         output: Captured::default(),
         fingerprint: None,
         machine: Vec::new(),

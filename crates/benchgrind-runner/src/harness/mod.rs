@@ -10,6 +10,7 @@ mod bench;
 mod benchmark_out;
 mod checks;
 mod emit;
+mod explain;
 mod phases;
 mod test_mode;
 mod tools;

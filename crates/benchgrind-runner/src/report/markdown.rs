@@ -1,74 +1,102 @@
-//! `--output-format=markdown`: one table for a pull-request comment, printed at the end.
+//! `--output-format=markdown`: a pull-request comment, printed at the end of the run: how many
+//! benchmarks improved, regressed, stayed, came (and failed), a table of them, and for every
+//! benchmark whose counts changed a collapsible block with the functions that changed them
+//! (`--explain`) and the path of its differential flamegraph. Rendered by
+//! [`crate::explain::markdown`], as `benchgrind explain --output-format=markdown` is.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 use super::reporter::{write_output, write_tally, Reporter, RunSummary};
-use crate::compare::{change, Change};
 use crate::config::EventKind;
-use crate::result::{BenchResult, Outcome};
+use crate::explain::markdown::{render, Entry, Outcome};
+use crate::explain::Explanation;
+use crate::result::{tool_failure, BenchResult, Outcome as BenchOutcome};
 
-/// Collects the results and prints them as a Markdown table.
+/// Functions per benchmark in the comment, and source lines under each.
+const TOP: usize = 10;
+const LINES: usize = 3;
+
+/// Collects the results and prints the comment at the end.
 #[derive(Default)]
 pub struct Markdown {
-    rows: Vec<String>,
+    rows: Vec<Row>,
 }
 
-fn cell(new: Option<u64>, old: Option<u64>) -> (String, String) {
-    let Some(new) = new else {
-        return ("".into(), "".into());
-    };
-    let change = match change(new, old) {
-        Change::NoOld => "new".to_owned(),
-        Change::Same => "no change".to_owned(),
-        Change::Diff { pct, .. } if pct.is_finite() => format!("{pct:+.2}%"),
-        Change::Diff { .. } => "+inf".to_owned(),
-    };
-    (new.to_string(), change)
+/// What the comment needs of one benchmark.
+struct Row {
+    id: String,
+    outcome: Kept,
+    flamegraph: Option<String>,
+    limits: Option<String>,
+}
+
+/// [`Outcome`] with owned data.
+enum Kept {
+    Explained(Explanation),
+    Measured(EventKind, u64, u64),
+    New(Option<u64>),
+    Failed(String),
 }
 
 impl Reporter for Markdown {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         write_output(out, &result.output, true)?;
-        let name = format!("`{}`", result.id.full());
-        let row = match &result.outcome {
-            Outcome::Failed { reason } => {
-                format!(
-                    "| {name} | | | | | failed: {} |",
-                    reason.replace('|', "\\|")
-                )
-            }
-            Outcome::Measured { new, old } => {
-                let get = |k| (new.get(k), old.as_ref().and_then(|o| o.get(k)));
-                let (ir, ir_change) = cell(get(EventKind::Ir).0, get(EventKind::Ir).1);
-                let (cycles, cycles_change) = cell(
-                    get(EventKind::EstimatedCycles).0,
-                    get(EventKind::EstimatedCycles).1,
-                );
-                let status = if let Some((reason, _)) = crate::result::tool_failure(&result.tools) {
-                    format!("failed: {}", reason.replace('|', "\\|"))
-                } else if result.regressions.is_empty() {
-                    "ok".to_owned()
-                } else {
-                    let names: Vec<_> =
-                        result.regressions.iter().map(|r| r.metric.name()).collect();
-                    format!("**regressed** ({})", names.join(", "))
-                };
-                format!("| {name} | {ir} | {ir_change} | {cycles} | {cycles_change} | {status} |")
-            }
+        let outcome = match (&result.outcome, tool_failure(&result.tools)) {
+            (BenchOutcome::Failed { reason }, _) => Kept::Failed(reason.clone()),
+            (_, Some((reason, _))) => Kept::Failed(reason),
+            (BenchOutcome::Measured { new, old }, None) => match &result.explained {
+                Some(x) => Kept::Explained(x.explanation.clone()),
+                None => {
+                    let k = EventKind::Ir;
+                    match (new.get(k), old.as_ref().and_then(|o| o.get(k))) {
+                        (Some(new), Some(old)) => Kept::Measured(k, old, new),
+                        (new, _) => Kept::New(new),
+                    }
+                }
+            },
         };
-        self.rows.push(row);
+        let rank = match &outcome {
+            Kept::Explained(e) => e.rank_metric(),
+            _ => EventKind::Ir,
+        };
+        let diff = format!("callgrind.{}.diff.flamegraph.svg", rank.name());
+        let flamegraph = result
+            .flamegraphs
+            .iter()
+            .find(|p| p.file_name().is_some_and(|n| n == diff.as_str()))
+            .map(|p: &PathBuf| p.display().to_string());
+        let limits: Vec<String> = result.regressions.iter().map(|r| r.describe()).collect();
+        self.rows.push(Row {
+            id: result.id.full(),
+            outcome,
+            flamegraph,
+            limits: (!limits.is_empty()).then(|| limits.join("; ")),
+        });
         Ok(())
     }
 
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
-        writeln!(
-            out,
-            "| Benchmark | Instructions | Change | Estimated Cycles | Change | Status |"
-        )?;
-        writeln!(out, "|---|---:|---:|---:|---:|---|")?;
-        for row in &self.rows {
-            writeln!(out, "{row}")?;
-        }
+        let entries: Vec<Entry> = self
+            .rows
+            .iter()
+            .map(|row| Entry {
+                id: &row.id,
+                outcome: match &row.outcome {
+                    Kept::Explained(e) => Outcome::Compared(e),
+                    &Kept::Measured(metric, old, new) => Outcome::Measured { metric, old, new },
+                    &Kept::New(Some(new)) => Outcome::First {
+                        metric: EventKind::Ir,
+                        new,
+                    },
+                    Kept::New(None) => Outcome::New,
+                    Kept::Failed(reason) => Outcome::Failed(reason),
+                },
+                flamegraph: row.flamegraph.as_deref(),
+                limits: row.limits.as_deref(),
+            })
+            .collect();
+        write!(out, "{}", render(&entries, TOP, LINES))?;
         write_tally(&mut io::stderr(), summary)
     }
 }

@@ -1,6 +1,8 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v1.schema.json`; the domain types stay in [`crate::result`].
+//! `schemas/summary.v2.schema.json` (version 2 adds `explanation`, the attribution of the change
+//! to functions; `schemas/summary.v1.schema.json` stays for older files, which read as version 2
+//! without one). The domain types stay in [`crate::result`].
 
 use crate::fingerprint::{Difference, Fingerprint};
 use std::collections::BTreeMap;
@@ -9,16 +11,41 @@ use serde::{Deserialize, Serialize};
 
 use crate::compare::regression::{Limit, Regression};
 use crate::compare::{change, Change};
+use crate::explain::wire::WireExplanation;
 use crate::result::{BenchResult, Outcome};
 use crate::result::{ToolOutcome, ToolResult};
 
-/// The version of this format; bumped on any incompatible change.
-pub const VERSION: u32 = 1;
+/// The version of this format that this benchgrind writes; bumped on any change of shape.
+pub const VERSION: u32 = 2;
+
+/// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
+/// [`Summary`] (the fields a version lacks are absent).
+pub const OLDEST_VERSION: u32 = 1;
+
+/// Whether a summary of `version` can be read; if not, why, naming `what` (a file, `file:line`
+/// or a benchmark id) and what to do.
+pub fn check_version(version: Option<u64>, what: &str) -> Result<(), String> {
+    match version {
+        Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => Ok(()),
+        Some(v) if v > u64::from(VERSION) => Err(format!(
+            "{what}: summary version {v} is newer than this benchgrind understands (it reads \
+             versions {OLDEST_VERSION} to {VERSION}); update benchgrind to read it"
+        )),
+        Some(v) => Err(format!(
+            "{what}: summary version {v} is not a version benchgrind wrote (it reads versions \
+             {OLDEST_VERSION} to {VERSION})"
+        )),
+        None => Err(format!(
+            "{what}: no summary version (expected a whole number `version`, {OLDEST_VERSION} to \
+             {VERSION})"
+        )),
+    }
+}
 
 /// One benchmark's summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
-    /// Always [`VERSION`].
+    /// [`VERSION`] when written; from [`OLDEST_VERSION`] on when read.
     pub version: u32,
     /// `file::group::function::id` (without `::id` when the bench has none).
     pub id: String,
@@ -66,6 +93,10 @@ pub struct Summary {
     /// What looks wrong although the benchmark ran; absent when nothing does.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Why the Callgrind counts changed (version 2): every changed function, ranked; absent on a
+    /// first run, when they did not change, or with `--explain=never`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<WireExplanation>,
 }
 
 /// A fingerprint field that differs between the machines of the new and the old values.
@@ -286,6 +317,7 @@ impl Summary {
                 })
                 .collect(),
             warnings: result.warnings.clone(),
+            explanation: result.explained.as_ref().map(|x| x.explanation.to_wire()),
         }
     }
 
@@ -309,12 +341,7 @@ impl Summary {
         use crate::plan::BenchId;
         use crate::result::{BenchResult, Outcome, Source};
 
-        if self.version != VERSION {
-            return Err(format!(
-                "summary version {} of {} (this benchgrind reads version {VERSION})",
-                self.version, self.id
-            ));
-        }
+        check_version(Some(u64::from(self.version)), &self.id)?;
         let metric = |name: &str| {
             EventKind::from_name(name)
                 .ok_or_else(|| format!("unknown metric `{name}` in the summary of {}", self.id))
@@ -377,6 +404,7 @@ impl Summary {
                 })
                 .collect(),
             warnings: self.warnings.clone(),
+            explained: None,
         })
     }
 }
@@ -465,4 +493,43 @@ fn read_regressions<M>(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
+
+    #[test]
+    fn version_1_reads_as_2_without_an_explanation_and_newer_ones_are_named() {
+        let summary: Summary = serde_json::from_str(V1).unwrap();
+        assert_eq!(summary.explanation, None);
+        let result = summary.to_result().unwrap();
+        assert!(matches!(result.outcome, Outcome::Measured { .. }));
+        // Written again, it is version 2 and has no `explanation` key.
+        let again = Summary {
+            version: VERSION,
+            ..summary.clone()
+        };
+        assert!(!again.to_json(false).contains("explanation"));
+
+        let newer = Summary {
+            version: 3,
+            ..summary
+        };
+        let err = newer.to_result().unwrap_err();
+        assert_eq!(
+            err,
+            "f::g::func: summary version 3 is newer than this benchgrind understands (it reads \
+             versions 1 to 2); update benchgrind to read it"
+        );
+        assert!(check_version(Some(0), "x")
+            .unwrap_err()
+            .contains("not a version"));
+        assert!(check_version(None, "x")
+            .unwrap_err()
+            .contains("no summary version"));
+        assert_eq!(check_version(Some(1), "x"), Ok(()));
+    }
 }

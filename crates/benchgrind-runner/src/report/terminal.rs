@@ -11,6 +11,10 @@ use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
 use crate::result::{ToolOutcome, ToolResult};
 
+/// Functions of an explanation (`--explain`) under the metrics, and source lines under each.
+const EXPLAIN_FUNCTIONS: usize = 5;
+const EXPLAIN_LINES: usize = 2;
+
 /// The default output format.
 pub struct Terminal {
     /// Colors on or off.
@@ -50,6 +54,10 @@ impl Reporter for Terminal {
                 for r in &result.regressions {
                     let line = format!("Performance has regressed: {}", r.describe());
                     writeln!(out, "  {}", style.paint("1;31", &line))?;
+                }
+                if let Some(explained) = result.explained.as_ref().filter(|x| x.shown) {
+                    let e = &explained.explanation;
+                    e.write_terminal(out, EXPLAIN_FUNCTIONS, EXPLAIN_LINES)?;
                 }
                 for tool in &result.tools {
                     tool_section(out, style, tool)?;

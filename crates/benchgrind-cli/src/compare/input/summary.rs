@@ -1,6 +1,7 @@
-//! benchgrind's own results into a [`ResultSet`]: the JSON summary of a benchmark (version 1,
-//! `benchgrind_runner::report::summary::Summary`, schema `crates/benchgrind-runner/schemas/
-//! summary.v1.schema.json`), one per file as `--save-summary` writes it, one per line as
+//! benchgrind's own results into a [`ResultSet`]: the JSON summary of a benchmark (versions 1
+//! and 2, `benchgrind_runner::report::summary::Summary`, schemas `crates/benchgrind-runner/
+//! schemas/summary.v*.schema.json`; a newer version is refused, saying so), one per file as
+//! `--save-summary` writes it, one per line as
 //! `--output-format=json` prints it, or every `summary.json` below a directory.
 //!
 //! A summary holds, per metric, the run's `new` value and the `old` one it was compared with at
@@ -15,7 +16,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::report::summary::{Summary, VERSION};
+use benchgrind_runner::report::summary::{check_version, Summary};
 use benchgrind_runner::EventKind;
 use serde::Deserialize;
 use serde_json::Value;
@@ -36,15 +37,13 @@ pub fn recognise(doc: &Value) -> bool {
 /// One summary as a benchmark; `at` says where it was read, for errors.
 pub fn convert(doc: &Value, at: &str) -> Result<Benchmark> {
     let version = doc.get("version").and_then(Value::as_u64);
-    if version != Some(u64::from(VERSION)) {
-        bail!(
-            "{at}: benchgrind summary version {} is not supported; this `benchgrind compare` \
-             reads version {VERSION}",
-            doc["version"]
-        );
-    }
-    let summary = Summary::deserialize(doc)
-        .with_context(|| format!("{at}: not a benchgrind summary of version {VERSION}"))?;
+    check_version(version, &format!("{at}: benchgrind")).map_err(anyhow::Error::msg)?;
+    let summary = Summary::deserialize(doc).with_context(|| {
+        format!(
+            "{at}: not a benchgrind summary of version {}",
+            version.unwrap_or_default()
+        )
+    })?;
     Ok(benchmark(summary))
 }
 
@@ -254,8 +253,16 @@ mod tests {
         assert_eq!(bench.error.as_deref(), Some("boom"));
 
         let v2 = LINE.replace(r#""version":1"#, r#""version":2"#);
-        let err = convert(&serde_json::from_str(&v2).unwrap(), "f.json").unwrap_err();
-        assert!(format!("{err:#}").contains("f.json: benchgrind summary version 2"));
+        let bench = convert(&serde_json::from_str(&v2).unwrap(), "x").unwrap();
+        assert_eq!(bench.metrics.len(), 3);
+        let v3 = LINE.replace(r#""version":1"#, r#""version":3"#);
+        let err = convert(&serde_json::from_str(&v3).unwrap(), "f.json").unwrap_err();
+        let err = format!("{err:#}");
+        assert!(
+            err.contains("f.json: benchgrind: summary version 3 is newer than this benchgrind")
+                && err.contains("update benchgrind"),
+            "{err}"
+        );
 
         let broken = LINE.replace(r#""new":90,"#, "");
         let err = convert(&serde_json::from_str(&broken).unwrap(), "f.json:3").unwrap_err();
