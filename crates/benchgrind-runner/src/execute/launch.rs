@@ -69,6 +69,9 @@ impl ProcessExecutor {
                 }
             }
         }
+        // A process group of its own: the interrupt handler kills it with everything it started
+        // ([`super::interrupt`]).
+        cmd.process_group(0);
         // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
         // only sets a flag of the about-to-exec process.
         unsafe {

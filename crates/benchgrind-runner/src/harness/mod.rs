@@ -36,6 +36,10 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     /// A regression limit was passed.
     pub const REGRESSION: i32 = 3;
+    /// Interrupted by Ctrl-C (SIGINT), as shells report a process ended by it.
+    pub const SIGINT: i32 = 130;
+    /// Stopped by SIGTERM.
+    pub const SIGTERM: i32 = 143;
 }
 
 /// How a run ended.
@@ -50,6 +54,8 @@ enum End {
     Failed,
     /// A limit was passed (reported already).
     Regressed,
+    /// Ctrl-C or SIGTERM ended the run: the signal, the benchmarks not run.
+    Interrupted(i32, Vec<String>),
 }
 
 /// Runs the bench binary: a hook process or measured process when started as one, else the
@@ -65,7 +71,7 @@ pub fn run(main: Main) -> ! {
         None => {
             let stdout = std::io::stdout();
             let env = |key: &str| std::env::var(key).ok();
-            harness(&main, &args, &env, &mut stdout.lock()).unwrap_or_else(End::Error)
+            harness(&main, &args, &env, &mut stdout.lock(), true).unwrap_or_else(End::Error)
         }
     };
     let code = exit_code(end);
@@ -82,7 +88,7 @@ pub fn run_with(
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
 ) -> i32 {
-    let end = harness(main, args, env, out).unwrap_or_else(End::Error);
+    let end = harness(main, args, env, out, false).unwrap_or_else(End::Error);
     let _ = out.flush();
     exit_code(end)
 }
@@ -101,15 +107,41 @@ fn exit_code(end: End) -> i32 {
         }
         End::Failed => exit::ERROR,
         End::Regressed => exit::REGRESSION,
+        End::Interrupted(signal, not_run) => {
+            eprintln!("{}", interrupted_message(signal, &not_run));
+            match signal {
+                libc::SIGTERM => exit::SIGTERM,
+                _ => exit::SIGINT,
+            }
+        }
     }
 }
 
-/// Parse, plan, execute, report into `out`.
+/// What an interrupted run says: the signal and the benchmarks it left out.
+fn interrupted_message(signal: i32, not_run: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let mut message = format!(
+        "benchgrind: stopped by {}; the benchmarks that finished kept their results; {} not run",
+        execute::interrupt::name(signal),
+        not_run.len()
+    );
+    for id in not_run.iter().take(SHOWN) {
+        message.push_str(&format!("\n  not run: {id}"));
+    }
+    if not_run.len() > SHOWN {
+        message.push_str(&format!("\n  ... and {} more", not_run.len() - SHOWN));
+    }
+    message
+}
+
+/// Parse, plan, execute, report into `out`; with `signals`, Ctrl-C and SIGTERM stop the run
+/// ([`execute::interrupt`]).
 fn harness(
     main: &Main,
     args: &[OsString],
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
+    signals: bool,
 ) -> Result<End, String> {
     let cli = match cli::parse(args, env) {
         Ok(cli) => cli,
@@ -159,8 +191,17 @@ fn harness(
         let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
         return Ok(if passed { End::Ok } else { End::Failed });
     }
+    if signals {
+        execute::interrupt::install();
+    }
+    let Some(_lock) = prepare(main, &plan)? else {
+        let ids = plan.jobs.iter().map(|j| j.id.full()).collect();
+        return Ok(End::Interrupted(libc::SIGINT, ids));
+    };
     let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
-    Ok(if !summary.failed.is_empty() {
+    Ok(if let Some(signal) = summary.interrupted {
+        End::Interrupted(signal, summary.not_run)
+    } else if !summary.failed.is_empty() {
         End::Failed
     } else if !summary.regressions.is_empty() {
         End::Regressed
@@ -181,6 +222,31 @@ fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> Pat
     } else {
         home
     }
+}
+
+/// Before measuring: this bench binary's lock (waiting for another run that holds it; `None`
+/// if interrupted meanwhile), then the leftovers of killed runs removed.
+fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, String> {
+    let path = store::lock::path(&plan.home, main.package, main.bench_file);
+    let waiting = &mut |pid: Option<u32>| {
+        let pid = pid.map(|p| format!(" (pid {p})")).unwrap_or_default();
+        eprintln!(
+            "benchgrind: waiting for another benchmark run on {}{pid} to finish",
+            path.parent().unwrap_or(&path).display()
+        );
+    };
+    let give_up = || execute::interrupt::signal().is_some();
+    let Some(lock) = store::lock::acquire(&path, waiting, &give_up)? else {
+        return Ok(None);
+    };
+    let removed = execute::leftovers::remove(&plan.home);
+    if !removed.is_empty() {
+        eprintln!(
+            "benchgrind: removed {} directories left by runs that were killed",
+            removed.len()
+        );
+    }
+    Ok(Some(lock))
 }
 
 /// How the command line asks benchmarks to run.

@@ -3,7 +3,10 @@
 //! `<home>/<package>/<bench file>/<group>/<function>.<id>/` holds `callgrind.out` and
 //! `callgrind.log` of the last run and `*.old` of the one before. Valgrind writes a run to
 //! `*.new`; only a successful run is renamed into place, so a failing benchmark or a crash never
-//! replaces good results, and a rename never leaves a half-written file.
+//! replaces good results, and a rename never leaves a half-written file. One run at a time per
+//! bench binary and home writes them ([`lock`]).
+
+pub mod lock;
 
 use std::io;
 use std::path::{Path, PathBuf};
