@@ -210,4 +210,31 @@ mod atomic_tests {
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
     }
+
+    #[test]
+    fn a_reader_sees_the_old_baseline_or_the_new_never_a_part() {
+        let tmp = tempfile::tempdir().unwrap();
+        let baseline = tmp.path().join("baseline.x.callgrind.out");
+        let source = tmp.path().join("callgrind.out");
+        // Large enough that a copy takes many writes.
+        let versions = [vec![b'a'; 1 << 20], vec![b'b'; 3 << 19]];
+        write_atomic(&baseline, &versions[0]).unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for round in 0..40 {
+                    std::fs::write(&source, &versions[round % 2]).unwrap();
+                    copy_atomic(&source, &baseline).unwrap();
+                }
+                done.store(true, std::sync::atomic::Ordering::SeqCst);
+            });
+            let mut reads = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let read = std::fs::read(&baseline).unwrap();
+                assert!(versions.contains(&read), "a read of {} bytes", read.len());
+                reads += 1;
+            }
+            assert!(reads > 0);
+        });
+    }
 }
