@@ -225,7 +225,8 @@ fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> Pat
 }
 
 /// Before measuring: this bench binary's lock (waiting for another run that holds it; `None`
-/// if interrupted meanwhile), then the leftovers of killed runs removed.
+/// if interrupted meanwhile), a check that its directory can be written, then the leftovers of
+/// killed runs removed.
 fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, String> {
     let path = store::lock::path(&plan.home, main.package, main.bench_file);
     let waiting = &mut |pid: Option<u32>| {
@@ -239,6 +240,7 @@ fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, Str
     let Some(lock) = store::lock::acquire(&path, waiting, &give_up)? else {
         return Ok(None);
     };
+    store::check_writable(path.parent().unwrap_or(&plan.home))?;
     let removed = execute::leftovers::remove(&plan.home);
     if !removed.is_empty() {
         eprintln!(

@@ -31,8 +31,13 @@ pub fn acquire(
 ) -> Result<Option<RunLock>, String> {
     let name = || path.display();
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "cannot create the directory {}: {e}; {}",
+                dir.display(),
+                super::WRITE_HINT
+            )
+        })?;
     }
     let mut file = std::fs::OpenOptions::new()
         .read(true)
@@ -40,7 +45,13 @@ pub fn acquire(
         .create(true)
         .truncate(false)
         .open(path)
-        .map_err(|e| format!("cannot open the lock file {}: {e}", name()))?;
+        .map_err(|e| {
+            format!(
+                "cannot open the lock file {}: {e}; {}",
+                name(),
+                super::WRITE_HINT
+            )
+        })?;
     let mut told = false;
     loop {
         // SAFETY: flock on a descriptor this function owns.

@@ -157,6 +157,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// What to do when the home cannot be written, after the error.
+const WRITE_HINT: &str = "the results of earlier runs are untouched; free some space, make the \
+                          directory writable, or give another home with --home";
+
+/// Checks, before any benchmark runs, that `dir` can take a run's files: a 64 KiB file is
+/// written and removed. A full disk or a read-only directory is then one error naming it.
+pub fn check_writable(dir: &Path) -> Result<(), String> {
+    let probe = dir.join(".benchgrind-write-check");
+    let written = std::fs::create_dir_all(dir).and_then(|()| write_atomic(&probe, &[0; 1 << 16]));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| format!("cannot write in {}: {e}; {WRITE_HINT}", dir.display()))
+}
+
+/// `reason` with the cause added when the file system holding `dir` is full (less than 1 MiB
+/// free): a profile cut short by a full disk says so rather than only that it is cut short.
+pub fn with_disk_full(dir: &Path, reason: String) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return reason;
+    };
+    // SAFETY: statvfs fills a zeroed struct from a NUL-terminated path.
+    let free = unsafe {
+        let mut stat: libc::statvfs = std::mem::zeroed();
+        (libc::statvfs(path.as_ptr(), &mut stat) == 0)
+            .then(|| stat.f_bavail as u64 * stat.f_frsize as u64)
+    };
+    match free {
+        Some(bytes) if bytes < 1 << 20 => format!(
+            "{reason} (the file system holding {} is full; {WRITE_HINT})",
+            dir.display()
+        ),
+        _ => reason,
+    }
+}
+
 /// Copies a file into place atomically (see [`write_atomic`]).
 pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
     let tmp = temp_name(to);
