@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use procs::{entries, processes_mentioning, signal_group, spawn, wait_bounded, wait_for_lines};
 
 const MANY: &str = env!("CARGO_BIN_EXE_e2e_many");
+const SLOW_BIN: &str = env!("CARGO_BIN_EXE_e2e_slow_bin");
 const HEADER: &str = "e2e_many::many_group::cheap ";
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -142,4 +143,42 @@ fn the_run_after_a_sigkill_removes_what_it_left() {
     let report = std::fs::read_to_string(tmp.join("next.out")).unwrap();
     // n_99 and n_990 to n_999.
     assert_eq!(reported_have_files(&tmp.join("home"), &report), 11);
+}
+
+#[test]
+fn ctrl_c_stops_a_binary_benchmark_its_setup_and_removes_its_sandbox() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = tmp.path();
+    std::fs::create_dir_all(tmp.join("tmp")).unwrap();
+    let args = vec![format!("--home={}", tmp.join("home").display())];
+    let mut child = spawn(SLOW_BIN, &args, tmp, &tmp.join("tmp"), "bin");
+    // Running: the sandbox exists and Valgrind and the setup beside it run in it.
+    let start = Instant::now();
+    while processes_mentioning(&tmp.join("tmp").to_string_lossy()).len() < 2 {
+        assert!(start.elapsed() < LIMIT, "the benchmark never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let sandboxes = entries(&tmp.join("tmp"), "benchgrind-sandbox-");
+    let running = processes_mentioning(&tmp.to_string_lossy());
+    assert_eq!(sandboxes.len(), 1);
+    let at = Instant::now();
+    signal_group(&child, libc::SIGINT);
+    let status = wait_bounded(&mut child, LIMIT);
+    let took = at.elapsed();
+    let stderr = std::fs::read_to_string(tmp.join("bin.err")).unwrap();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    let left = processes_mentioning(&tmp.to_string_lossy());
+    assert!(left.is_empty(), "left running: {left:?}");
+    assert!(entries(&tmp.join("tmp"), "benchgrind-sandbox-").is_empty());
+    assert!(
+        stderr.contains("not run: e2e_slow_bin::slow_group::slow::fed"),
+        "{stderr}"
+    );
+    eprintln!(
+        "binary benchmark: {} processes and 1 sandbox before SIGINT, none after; exit 130 {took:?} \
+         after it",
+        running.len()
+    );
 }

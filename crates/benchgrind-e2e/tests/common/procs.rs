@@ -62,7 +62,8 @@ pub fn wait_for_lines(file: &Path, prefix: &str, count: usize, limit: Duration) 
     );
 }
 
-/// The processes whose command line mentions `needle` (a test's unique directory).
+/// The processes whose command line or working directory mentions `needle` (a test's unique
+/// directory).
 pub fn processes_mentioning(needle: &str) -> Vec<(i32, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -77,7 +78,8 @@ pub fn processes_mentioning(needle: &str) -> Vec<(i32, String)> {
             continue;
         };
         let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        if cmdline.contains(needle) {
+        let cwd = std::fs::read_link(entry.path().join("cwd")).unwrap_or_default();
+        if cmdline.contains(needle) || cwd.to_string_lossy().contains(needle) {
             found.push((pid, cmdline));
         }
     }

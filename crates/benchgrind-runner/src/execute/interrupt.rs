@@ -6,13 +6,15 @@
 //! [`signal`] between jobs, keep what finished and exit with `128 + signal`.
 
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Once;
-use std::time::Duration;
+use std::sync::{Mutex, Once};
+use std::time::{Duration, Instant};
 
 /// The signal received, 0 for none.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// The write end of the pipe that wakes the killing thread, -1 before [`install`].
 static WAKE: AtomicI32 = AtomicI32::new(-1);
+/// The process groups killed so far.
+static KILLED: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
 /// The signal that interrupts the run (`SIGINT` or `SIGTERM`), if one came.
 pub fn signal() -> Option<i32> {
@@ -99,7 +101,48 @@ pub fn kill_children() {
             libc::kill(-pid, libc::SIGKILL);
             libc::kill(pid, libc::SIGKILL);
         }
+        let mut killed = KILLED.lock().unwrap_or_else(|e| e.into_inner());
+        if !killed.contains(&pid) {
+            killed.push(pid);
+        }
     }
+}
+
+/// Waits (at most `limit`) until no process of a killed group is left but zombies: a process
+/// killed with a large address space (Valgrind's) takes a moment to go, and one forked by a
+/// fork server is not this process's child to wait for.
+pub fn wait_for_killed(limit: Duration) {
+    let start = Instant::now();
+    kill_children();
+    loop {
+        let groups = KILLED.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if groups.is_empty() || start.elapsed() > limit || !any_alive_in(&groups) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Whether a process of one of `groups` is alive (not a zombie).
+fn any_alive_in(groups: &[i32]) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            return false;
+        };
+        let Some(close) = stat.rfind(')') else {
+            return false;
+        };
+        // After the name: state, ppid, pgid.
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().take(3).collect();
+        let in_group = fields
+            .get(2)
+            .and_then(|g| g.parse::<i32>().ok())
+            .is_some_and(|g| groups.contains(&g));
+        in_group && fields.first() != Some(&"Z")
+    })
 }
 
 /// The pids of this process's children, from /proc.

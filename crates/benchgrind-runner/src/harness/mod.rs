@@ -200,6 +200,7 @@ fn harness(
     };
     let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
     Ok(if let Some(signal) = summary.interrupted {
+        execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));
         End::Interrupted(signal, summary.not_run)
     } else if !summary.failed.is_empty() {
         End::Failed
