@@ -54,8 +54,8 @@ enum End {
     Failed,
     /// A limit was passed (reported already).
     Regressed,
-    /// Ctrl-C or SIGTERM ended the run: the signal, the benchmarks not run.
-    Interrupted(i32, Vec<String>),
+    /// Ctrl-C or SIGTERM ended the run (the benchmarks not run listed already): the signal.
+    Interrupted(i32),
 }
 
 /// Runs the bench binary: a hook process or measured process when started as one, else the
@@ -107,13 +107,8 @@ fn exit_code(end: End) -> i32 {
         }
         End::Failed => exit::ERROR,
         End::Regressed => exit::REGRESSION,
-        End::Interrupted(signal, not_run) => {
-            eprintln!("{}", interrupted_message(signal, &not_run));
-            match signal {
-                libc::SIGTERM => exit::SIGTERM,
-                _ => exit::SIGINT,
-            }
-        }
+        End::Interrupted(libc::SIGTERM) => exit::SIGTERM,
+        End::Interrupted(_) => exit::SIGINT,
     }
 }
 
@@ -195,13 +190,16 @@ fn harness(
         execute::interrupt::install();
     }
     let Some(_lock) = prepare(main, &plan)? else {
-        let ids = plan.jobs.iter().map(|j| j.id.full()).collect();
-        return Ok(End::Interrupted(libc::SIGINT, ids));
+        let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.full()).collect();
+        let signal = execute::interrupt::signal().unwrap_or(libc::SIGINT);
+        eprintln!("{}", interrupted_message(signal, &ids));
+        return Ok(End::Interrupted(signal));
     };
     let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
     Ok(if let Some(signal) = summary.interrupted {
         execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));
-        End::Interrupted(signal, summary.not_run)
+        eprintln!("{}", interrupted_message(signal, &summary.not_run));
+        End::Interrupted(signal)
     } else if !summary.failed.is_empty() {
         End::Failed
     } else if !summary.regressions.is_empty() {
