@@ -6,9 +6,9 @@
 mod procs;
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use procs::{spawn, wait_bounded, wait_for_lines};
+use procs::{signal_group, spawn, wait_bounded, wait_for_lines};
 
 const MANY: &str = env!("CARGO_BIN_EXE_e2e_many");
 const HEADER: &str = "e2e_many::many_group::cheap ";
@@ -88,4 +88,35 @@ fn two_runs_at_once_take_turns_and_leave_every_file_whole() {
     }
     assert_eq!(dirs, 111);
     assert!(!home.join(".servers").exists());
+}
+
+#[test]
+fn ctrl_c_while_waiting_for_the_lock_ends_the_wait() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp = tmp.path();
+    std::fs::create_dir_all(tmp.join("tmp")).unwrap();
+    let args = vec![
+        format!("--home={}", tmp.join("home").display()),
+        FILTER.into(),
+    ];
+    let mut first = spawn(MANY, &args, tmp, &tmp.join("tmp"), "first");
+    wait_for_lines(&tmp.join("first.out"), HEADER, 1, LIMIT);
+    let mut second = spawn(MANY, &args, tmp, &tmp.join("tmp"), "second");
+    wait_for_lines(&tmp.join("second.err"), "benchgrind: waiting", 1, LIMIT);
+    let at = Instant::now();
+    signal_group(&second, libc::SIGINT);
+    let status = wait_bounded(&mut second, LIMIT);
+    let took = at.elapsed();
+    let err = std::fs::read_to_string(tmp.join("second.err")).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert!(err.contains("; 111 not run"), "{err}");
+    assert!(
+        !std::fs::read_to_string(tmp.join("second.out"))
+            .unwrap()
+            .contains(HEADER),
+        "the interrupted run measured something"
+    );
+    // The first run, holding the lock, goes on undisturbed.
+    assert_eq!(wait_bounded(&mut first, LIMIT).code(), Some(0));
 }
