@@ -9,7 +9,7 @@
 //! | register | [`spec`] | the benchmarks `main!` registers |
 //! | arguments | [`cli`] | flags and `BENCHGRIND_*` variables, each defined once, into one value |
 //! | plan | [`plan`] | registered benchmarks, levels of config and filters become jobs |
-//! | execute | [`execute`] | one [`Executor`](execute::Executor) trait: fork servers, a process per benchmark, test mode, canned profiles; parallel workers |
+//! | execute | [`execute`] | one [`Executor`](execute::Executor) trait: fork servers, a process per benchmark, test mode, canned profiles; parallel workers; Ctrl-C and the leftovers of killed runs |
 //! | parse | [`parse`] | Valgrind's files to counts, errors at `path:line` |
 //! | derive | [`metrics`] | counts to the metrics users read, of Callgrind and the other tools |
 //! | compare | [`compare`] | changes, one regression check for every tool, flamegraphs |
@@ -18,11 +18,11 @@
 //! | report | [`report`] | the terminal, JSON (with its wire types) and Markdown reports |
 //! | run | [`harness`] | the only module that knows every stage: parse, plan, execute, report, exit code |
 //!
-//! Beside the pipeline: [`store`] owns the files on disk; [`measured`] is the bench binary as
-//! the child the executors start (measured process, fork server, hooks), speaking
-//! [`protocol`] with them; [`random`] makes the measured process's random bytes repeatable.
-//! Users depend on the `benchgrind` crate, which re-exports what they need from here; the
-//! macros' generated code names `__private`.
+//! Beside the pipeline: [`store`] owns the files on disk and the lock that lets one run at a
+//! time write them; [`measured`] is the bench binary as the child the executors start (measured
+//! process, fork server, hooks), speaking [`protocol`] with them; [`random`] makes the measured
+//! process's random bytes repeatable. Users depend on the `benchgrind` crate, which re-exports
+//! what they need from here; the macros' generated code names `__private`.
 
 #![warn(missing_docs)]
 

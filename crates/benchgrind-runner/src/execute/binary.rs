@@ -6,6 +6,7 @@
 //! own working directory.
 
 use std::fs::File;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
@@ -331,7 +332,9 @@ fn hook_command(
         .env(WORKSPACE_ROOT_ENV, &exec.workspace_root)
         .stdin(StdStdio::null())
         .stdout(StdStdio::piped())
-        .stderr(StdStdio::piped());
+        .stderr(StdStdio::piped())
+        // Killed with its group on Ctrl-C ([`super::interrupt`]).
+        .process_group(0);
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {kind}: {:?}", job.id.full(), cmd);
     }

@@ -71,12 +71,14 @@ impl ForkExecutor {
     fn start(&self, job: &Job) -> Result<Server, String> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = self.home.join(".servers").join(format!(
+        let dir = self.home.join(super::leftovers::SERVERS).join(format!(
             "{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
+        // Twice: another run may remove the empty parent between its creation and the server's.
         std::fs::create_dir_all(&dir)
+            .or_else(|_| std::fs::create_dir_all(&dir))
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let files = [
             format!(
@@ -252,5 +254,7 @@ impl Drop for ForkExecutor {
         for class in classes {
             self.stop(&class);
         }
+        // Gone once empty (another run's servers keep it).
+        let _ = std::fs::remove_dir(self.home.join(super::leftovers::SERVERS));
     }
 }

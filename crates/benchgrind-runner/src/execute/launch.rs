@@ -9,7 +9,8 @@ use std::process::Command;
 
 use super::args::callgrind_args;
 use crate::cli::LogLevel;
-use crate::plan::Job;
+use crate::config::Stdin;
+use crate::plan::{Job, JobKind};
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
 #[derive(Debug, Clone)]
@@ -68,6 +69,16 @@ impl ProcessExecutor {
                     }
                 }
             }
+        }
+        // A process group of its own: the interrupt handler kills it with everything it started
+        // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground
+        // group it would be stopped; Ctrl-C reaches it as it reaches the harness.
+        let reads_terminal = matches!(
+            &job.kind,
+            JobKind::Binary(b) if matches!(b.command.stdin, Some(Stdin::Inherit))
+        );
+        if !reads_terminal {
+            cmd.process_group(0);
         }
         // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
         // only sets a flag of the about-to-exec process.

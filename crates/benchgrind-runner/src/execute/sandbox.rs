@@ -20,7 +20,8 @@ impl SandboxDir {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
         let path = std::env::temp_dir().join(format!(
-            "benchgrind-sandbox-{}-{}-{nanos:09}",
+            "{}{}-{}-{nanos:09}",
+            super::leftovers::SANDBOX_PREFIX,
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));

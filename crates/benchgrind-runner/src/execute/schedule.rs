@@ -53,7 +53,7 @@ pub fn start_order(jobs: &[&Job]) -> Vec<usize> {
 /// Runs `work` for every job on the executors in parallel and hands each result to `emit` in
 /// the main thread as it arrives (with the job's position in `jobs`). `emit` returns `false` to
 /// stop: jobs not yet started are then left out; those already running still finish and are
-/// handed over.
+/// handed over. After Ctrl-C or SIGTERM ([`super::interrupt`]) no job starts either.
 pub fn run<T, W, E>(jobs: &[&Job], executors: &mut [Box<dyn Executor + Send>], work: W, mut emit: E)
 where
     T: Send,
@@ -68,7 +68,7 @@ where
             let tx = tx.clone();
             let (queue, stop, work) = (&queue, &stop, &work);
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || super::interrupt::signal().is_some() {
                     break;
                 }
                 let next = queue

@@ -165,10 +165,10 @@ fn measure(
         // No log when the benchmark failed before Valgrind ran (in setup).
         result.log = Some(paths.file(FILES[1], Which::New)).filter(|l| l.exists());
         let _ = std::fs::remove_file(paths.file(FILES[0], Which::New));
-        return Err(reason);
+        return Err(crate::store::with_disk_full(&paths.dir, reason));
     }
-    let new =
-        callgrind::parse_file(&paths.file(FILES[0], Which::New)).map_err(|e| e.to_string())?;
+    let new = callgrind::parse_file(&paths.file(FILES[0], Which::New))
+        .map_err(|e| crate::store::with_disk_full(&paths.dir, e.to_string()))?;
     let files = FILES.map(String::from);
     promote_and_save(paths, &files, FILES[0], cli.save_baseline.as_deref())?;
     Ok((Metrics::from_profile(&new), old))

@@ -39,6 +39,10 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     /// A regression limit was passed.
     pub const REGRESSION: i32 = 3;
+    /// Interrupted by Ctrl-C (SIGINT), as shells report a process ended by it.
+    pub const SIGINT: i32 = 130;
+    /// Stopped by SIGTERM.
+    pub const SIGTERM: i32 = 143;
 }
 
 /// How a run ended.
@@ -53,6 +57,8 @@ enum End {
     Failed,
     /// A limit was passed (reported already).
     Regressed,
+    /// Ctrl-C or SIGTERM ended the run (the benchmarks not run listed already): the signal.
+    Interrupted(i32),
 }
 
 /// Runs the bench binary: a hook process or measured process when started as one, else the
@@ -68,7 +74,7 @@ pub fn run(main: Main) -> ! {
         None => {
             let stdout = std::io::stdout();
             let env = |key: &str| std::env::var(key).ok();
-            harness(&main, &args, &env, &mut stdout.lock()).unwrap_or_else(End::Error)
+            harness(&main, &args, &env, &mut stdout.lock(), true).unwrap_or_else(End::Error)
         }
     };
     let code = exit_code(end);
@@ -85,7 +91,7 @@ pub fn run_with(
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
 ) -> i32 {
-    let end = harness(main, args, env, out).unwrap_or_else(End::Error);
+    let end = harness(main, args, env, out, false).unwrap_or_else(End::Error);
     let _ = out.flush();
     exit_code(end)
 }
@@ -104,15 +110,36 @@ fn exit_code(end: End) -> i32 {
         }
         End::Failed => exit::ERROR,
         End::Regressed => exit::REGRESSION,
+        End::Interrupted(libc::SIGTERM) => exit::SIGTERM,
+        End::Interrupted(_) => exit::SIGINT,
     }
 }
 
-/// Parse, plan, execute, report into `out`.
+/// What an interrupted run says: the signal and the benchmarks it left out.
+fn interrupted_message(signal: i32, not_run: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let mut message = format!(
+        "benchgrind: stopped by {}; the benchmarks that finished kept their results; {} not run",
+        execute::interrupt::name(signal),
+        not_run.len()
+    );
+    for id in not_run.iter().take(SHOWN) {
+        message.push_str(&format!("\n  not run: {id}"));
+    }
+    if not_run.len() > SHOWN {
+        message.push_str(&format!("\n  ... and {} more", not_run.len() - SHOWN));
+    }
+    message
+}
+
+/// Parse, plan, execute, report into `out`; with `signals`, Ctrl-C and SIGTERM stop the run
+/// ([`execute::interrupt`]).
 fn harness(
     main: &Main,
     args: &[OsString],
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
+    signals: bool,
 ) -> Result<End, String> {
     let cli = match cli::parse(args, env) {
         Ok(cli) => cli,
@@ -164,8 +191,23 @@ fn harness(
         let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
         return Ok(if passed { End::Ok } else { End::Failed });
     }
+    if signals {
+        execute::interrupt::install();
+    }
+    // A `--benchmark_out` that cannot be written stops the run before anything is touched.
+    benchmark_out::reporter(&cli)?;
+    let Some(_lock) = prepare(main, &plan)? else {
+        let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.full()).collect();
+        let signal = execute::interrupt::signal().unwrap_or(libc::SIGINT);
+        eprintln!("{}", interrupted_message(signal, &ids));
+        return Ok(End::Interrupted(signal));
+    };
     let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
-    Ok(if !summary.failed.is_empty() {
+    Ok(if let Some(signal) = summary.interrupted {
+        execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));
+        eprintln!("{}", interrupted_message(signal, &summary.not_run));
+        End::Interrupted(signal)
+    } else if !summary.failed.is_empty() {
         End::Failed
     } else if !summary.regressions.is_empty() {
         End::Regressed
@@ -209,6 +251,33 @@ fn machine(plan: &Plan, setup: &Setup) -> Option<crate::fingerprint::Fingerprint
     let cpu = cpu_under_valgrind(&valgrind.path, &version, &setup.exe, &plan.home);
     let cache = crate::execute::args::CACHE_GEOMETRY.join(" ");
     Some(Fingerprint::local(&version, &cache, cpu))
+}
+
+/// Before measuring: this bench binary's lock (waiting for another run that holds it; `None`
+/// if interrupted meanwhile), a check that its directory can be written, then the leftovers of
+/// killed runs removed.
+fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, String> {
+    let path = store::lock::path(&plan.home, main.package, main.bench_file);
+    let waiting = &mut |pid: Option<u32>| {
+        let pid = pid.map(|p| format!(" (pid {p})")).unwrap_or_default();
+        eprintln!(
+            "benchgrind: waiting for another benchmark run on {}{pid} to finish",
+            path.parent().unwrap_or(&path).display()
+        );
+    };
+    let give_up = || execute::interrupt::signal().is_some();
+    let Some(lock) = store::lock::acquire(&path, waiting, &give_up)? else {
+        return Ok(None);
+    };
+    store::check_writable(path.parent().unwrap_or(&plan.home))?;
+    let removed = execute::leftovers::remove(&plan.home);
+    if !removed.is_empty() {
+        eprintln!(
+            "benchgrind: removed {} directories left by runs that were killed",
+            removed.len()
+        );
+    }
+    Ok(Some(lock))
 }
 
 /// How the command line asks benchmarks to run.

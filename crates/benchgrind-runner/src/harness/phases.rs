@@ -1,7 +1,9 @@
 //! Running the plan: groups with a setup or teardown run on their own, with their hooks around
 //! them; consecutive groups without hooks form one phase whose benchmarks run in parallel
 //! ([`crate::execute::schedule`]). Results are reported in plan order as they come in. A failing
-//! benchmark is recorded and the run goes on; a regression with fail-fast ends it.
+//! benchmark is recorded and the run goes on; a regression with fail-fast ends it. Ctrl-C or
+//! SIGTERM ([`crate::execute::interrupt`]) ends it too: what finished is reported, the rest is
+//! listed as not run.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -10,7 +12,7 @@ use std::time::Instant;
 use super::bench::bench;
 use super::emit::Emitter;
 use crate::cli::Cli;
-use crate::execute::{schedule, Executor};
+use crate::execute::{interrupt, schedule, Executor};
 use crate::plan::{Job, Plan};
 use crate::report::progress::Progress;
 use crate::report::{Reporter, RunSummary};
@@ -68,6 +70,11 @@ pub fn execute_plan(
         if jobs.is_empty() {
             continue;
         }
+        if interrupt::signal().is_some() {
+            let ids = jobs.iter().map(|j| j.id.full());
+            emitter.summary.not_run.extend(ids);
+            continue;
+        }
         if stopped {
             emitter.summary.skipped += jobs.len();
             continue;
@@ -84,7 +91,10 @@ pub fn execute_plan(
             hooks: &hooks,
         };
         stopped = phase.run(executors, &mut emitter);
-        if let Some(teardown) = alone.and_then(|h| h.teardown) {
+        let teardown = alone
+            .and_then(|h| h.teardown)
+            .filter(|_| interrupt::signal().is_none());
+        if let Some(teardown) = teardown {
             teardown();
         }
     }
@@ -92,6 +102,7 @@ pub fn execute_plan(
         .history
         .finish(std::path::Path::new(main.manifest_dir));
     progress.clear();
+    summary.interrupted = interrupt::signal();
     summary.seconds = start.elapsed().as_secs_f64();
     summary
 }
@@ -149,6 +160,10 @@ impl Phase<'_> {
             executors,
             |job, executor| bench(self.main, job, self.cli, executor),
             |i, result| {
+                // A benchmark killed by the interrupt was not run; one that finished was.
+                if interrupt::signal().is_some() && result.failed() {
+                    return false;
+                }
                 pending.insert(i, result);
                 while let Some(result) = pending.remove(&next) {
                     let job = jobs[next];
@@ -162,9 +177,20 @@ impl Phase<'_> {
             },
         );
         // What ran after a stop, in plan order, around the benchmarks that never started.
+        let mut done = vec![false; jobs.len()];
+        done[..next].fill(true);
         for (i, result) in pending {
             emitted += 1;
+            done[i] = true;
             emitter.emit(jobs[i], result, self.hooks[jobs[i].group].compare_by_id);
+        }
+        if interrupt::signal().is_some() {
+            let not_run = jobs.iter().zip(done).filter(|(_, d)| !d);
+            emitter
+                .summary
+                .not_run
+                .extend(not_run.map(|(j, _)| j.id.full()));
+            return true;
         }
         if stopped {
             emitter.summary.skipped += jobs.len() - emitted;

@@ -20,6 +20,10 @@ pub struct RunSummary {
     pub regressions: Vec<(String, String)>,
     /// Benchmarks not run because fail-fast stopped the run.
     pub skipped: usize,
+    /// The signal that interrupted the run (Ctrl-C, SIGTERM), if one did.
+    pub interrupted: Option<i32>,
+    /// The full ids of the benchmarks not run (or cut short) because of it, in plan order.
+    pub not_run: Vec<String>,
     /// Wall time of the run.
     pub seconds: f64,
 }

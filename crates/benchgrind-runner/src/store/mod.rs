@@ -3,7 +3,10 @@
 //! `<home>/<package>/<bench file>/<group>/<function>.<id>/` holds `callgrind.out` and
 //! `callgrind.log` of the last run and `*.old` of the one before. Valgrind writes a run to
 //! `*.new`; only a successful run is renamed into place, so a failing benchmark or a crash never
-//! replaces good results, and a rename never leaves a half-written file.
+//! replaces good results, and a rename never leaves a half-written file. One run at a time per
+//! bench binary and home writes them ([`lock`]).
+
+pub mod lock;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -154,6 +157,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result
 }
 
+/// What to do when the home cannot be written, after the error.
+const WRITE_HINT: &str = "the results of earlier runs are untouched; free some space, make the \
+                          directory writable, or give another home with --home";
+
+/// Checks, before any benchmark runs, that `dir` can take a run's files: a 64 KiB file is
+/// written and removed. A full disk or a read-only directory is then one error naming it.
+pub fn check_writable(dir: &Path) -> Result<(), String> {
+    let probe = dir.join(".benchgrind-write-check");
+    let written = std::fs::create_dir_all(dir).and_then(|()| write_atomic(&probe, &[0; 1 << 16]));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| format!("cannot write in {}: {e}; {WRITE_HINT}", dir.display()))
+}
+
+/// `reason` with the cause added when the file system holding `dir` is full (less than 1 MiB
+/// free): a profile cut short by a full disk says so rather than only that it is cut short.
+pub fn with_disk_full(dir: &Path, reason: String) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return reason;
+    };
+    // SAFETY: statvfs fills a zeroed struct from a NUL-terminated path.
+    let free = unsafe {
+        let mut stat: libc::statvfs = std::mem::zeroed();
+        (libc::statvfs(path.as_ptr(), &mut stat) == 0)
+            .then(|| stat.f_bavail as u64 * stat.f_frsize as u64)
+    };
+    match free {
+        Some(bytes) if bytes < 1 << 20 => format!(
+            "{reason} (the file system holding {} is full; {WRITE_HINT})",
+            dir.display()
+        ),
+        _ => reason,
+    }
+}
+
 /// Copies a file into place atomically (see [`write_atomic`]).
 pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
     let tmp = temp_name(to);
@@ -206,5 +244,32 @@ mod atomic_tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn a_reader_sees_the_old_baseline_or_the_new_never_a_part() {
+        let tmp = tempfile::tempdir().unwrap();
+        let baseline = tmp.path().join("baseline.x.callgrind.out");
+        let source = tmp.path().join("callgrind.out");
+        // Large enough that a copy takes many writes.
+        let versions = [vec![b'a'; 1 << 20], vec![b'b'; 3 << 19]];
+        write_atomic(&baseline, &versions[0]).unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for round in 0..40 {
+                    std::fs::write(&source, &versions[round % 2]).unwrap();
+                    copy_atomic(&source, &baseline).unwrap();
+                }
+                done.store(true, std::sync::atomic::Ordering::SeqCst);
+            });
+            let mut reads = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let read = std::fs::read(&baseline).unwrap();
+                assert!(versions.contains(&read), "a read of {} bytes", read.len());
+                reads += 1;
+            }
+            assert!(reads > 0);
+        });
     }
 }
