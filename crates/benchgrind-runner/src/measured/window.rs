@@ -7,6 +7,7 @@
 //! passes to `--toggle-collect`.
 
 use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::client_request::{callgrind, request_static, valgrind, SUPPORTED};
 
@@ -48,20 +49,62 @@ pub fn not_callgrind() {
     }
 }
 
+/// The ballast's size in bytes, 0 (the default, and always under Callgrind) for none.
+static BALLAST: AtomicU64 = AtomicU64::new(0);
+
+/// Under DHAT: hold a block of `bytes` across every window (see
+/// [`crate::protocol::DHAT_BALLAST_ENV`]). Call before any benchmark runs.
+pub fn set_ballast(bytes: u64) {
+    BALLAST.store(bytes, Ordering::Relaxed);
+}
+
+/// Allocates the ballast, if any, with the C allocator (which DHAT replaces, whatever the
+/// program's global allocator). Outside the window, so Callgrind never counts it.
+#[inline(never)]
+fn ballast_open() -> *mut libc::c_void {
+    match BALLAST.load(Ordering::Relaxed) {
+        0 => std::ptr::null_mut(),
+        bytes => __benchgrind_ballast(bytes as usize),
+    }
+}
+
+/// The ballast's own frame, [`crate::protocol::BALLAST_SYMBOL`], by which DHAT's stacks tell
+/// it from the benchmark's allocations.
+#[doc(hidden)]
+#[inline(never)]
+#[no_mangle]
+pub extern "C" fn __benchgrind_ballast(bytes: usize) -> *mut libc::c_void {
+    // SAFETY: malloc with any size is sound; a null result only means no ballast.
+    std::hint::black_box(unsafe { libc::malloc(std::hint::black_box(bytes)) })
+}
+
+/// Frees what [`ballast_open`] allocated, after the window closed.
+#[inline(never)]
+fn ballast_close(block: *mut libc::c_void) {
+    if !block.is_null() {
+        // SAFETY: `block` came from malloc in `ballast_open` and is freed once.
+        unsafe { libc::free(std::hint::black_box(block)) };
+    }
+}
+
 /// Runs `body` inside the measured window and returns its result.
 #[inline(always)]
 pub fn measure<R>(body: impl FnOnce() -> R) -> R {
     if SUPPORTED {
+        let ballast = ballast_open();
         request_static(0, START_INSTRUMENTATION.get());
         request_static(0, TOGGLE_COLLECT.get());
         let out = body();
         request_static(0, TOGGLE_COLLECT.get());
         request_static(0, STOP_INSTRUMENTATION.get());
+        ballast_close(ballast);
         out
     } else {
         let mut body = Some(body);
         let mut out = None;
+        let ballast = ballast_open();
         __benchgrind_measured(&mut || out = body.take().map(|b| b()));
+        ballast_close(ballast);
         out.expect("the measured body runs exactly once")
     }
 }
