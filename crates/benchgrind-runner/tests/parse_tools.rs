@@ -57,7 +57,10 @@ fn dhat_peak_outside_the_window_asks_for_a_second_run_with_a_larger_ballast() {
     let window = profile.restricted_to(f);
     // Each point's maximum is only updated at a new global peak: the old figure was 0.
     assert_eq!((window.total_bytes, window.max_bytes), (1024, 0));
-    assert_eq!(window.gmax_bytes, 0, "the window held nothing at the global peak");
+    assert_eq!(
+        window.gmax_bytes, 0,
+        "the window held nothing at the global peak"
+    );
 
     // The second run: the ballast, one byte more than that peak, puts the peak in the window.
     let file = fixture("freed_setup.ballast2.dhat.out");
@@ -76,7 +79,11 @@ fn dhat_peak_outside_the_window_asks_for_a_second_run_with_a_larger_ballast() {
 fn dhat_peak_of_two_sites_peaking_at_different_moments() {
     let file = "two_sites.ballast1.dhat.out";
     let profile = dhat::parse_file(&fixture(file)).unwrap();
-    assert_eq!(profile.ballast_at_peak(), Some(1), "the peak is in the window");
+    assert_eq!(
+        profile.ballast_at_peak(),
+        Some(1),
+        "the peak is in the window"
+    );
     let f = "e2e_dhat_peak::two_sites";
     let window = profile.restricted_to(f);
     assert_eq!(window.total_bytes, 2300);
