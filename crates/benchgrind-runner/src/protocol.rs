@@ -34,7 +34,7 @@ pub const TOOL_ENV: &str = "BENCHGRIND_TOOL";
 /// Set for a measured process under DHAT only: the size in bytes of the "ballast" block that
 /// the process allocates right before the measured window opens and frees right after it
 /// closes, so that DHAT's global peak falls inside the window (see
-/// [`crate::parse::dhat::Profile::window`]). Never set under Callgrind.
+/// [`crate::parse::dhat::Profile::ballast_at_peak`]). Never set under Callgrind.
 pub const DHAT_BALLAST_ENV: &str = "BENCHGRIND_DHAT_BALLAST";
 
 /// The function that allocates the ballast block: its frame marks the ballast in DHAT's stacks.

@@ -5,6 +5,10 @@
 //! are collected only between the two toggles. Elsewhere the body runs inside
 //! [`__benchgrind_measured`], the symbol ([`crate::protocol::FALLBACK_SYMBOL`]) that the runner
 //! passes to `--toggle-collect`.
+//!
+//! Under DHAT only, a ballast block is allocated right before the window opens and freed right
+//! after it closes ([`set_ballast`]), so that DHAT's global peak falls inside the window; under
+//! Callgrind there is none, and the window's instructions are the same as without it.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};

@@ -12,6 +12,13 @@
 //! call is a tail call (a jump that leaves no frame: `fn f() { println!(..) }`), as the inlined
 //! frame of the generated code around the call, `measure<R, crate::f::__run_N::{closure_env#0}>`
 //! (which needs debug info: the `bench` profile has it).
+//!
+//! A point's `mb` is updated only when the whole process reaches a new peak, so summing it
+//! gives a lower bound of the window's peak. `gb`, the bytes live at the process's peak
+//! (t-gmax), summed over the window's points, is the window's peak exactly when that peak
+//! falls inside the window: the harness makes it so with a ballast block held across the
+//! window (its point, marked by [`crate::protocol::BALLAST_SYMBOL`], counts in no total; see
+//! [`Profile::ballast_at_peak`]).
 
 use std::path::Path;
 
