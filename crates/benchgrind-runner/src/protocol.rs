@@ -31,6 +31,29 @@ pub const RANDOM_SEED_ENV: &str = "BENCHGRIND_RANDOM_SEED";
 /// measured window then sends no Callgrind request, which that tool would log as unknown.
 pub const TOOL_ENV: &str = "BENCHGRIND_TOOL";
 
+/// Set for a measured process under DHAT only: the size in bytes of the "ballast" block that
+/// the process allocates right before the measured window opens and frees right after it
+/// closes, so that DHAT's global peak falls inside the window (see
+/// [`crate::parse::dhat::Profile::ballast_at_peak`]). Never set under Callgrind.
+pub const DHAT_BALLAST_ENV: &str = "BENCHGRIND_DHAT_BALLAST";
+
+/// The function that allocates the ballast block: its frame marks the ballast in DHAT's stacks.
+pub const BALLAST_SYMBOL: &str = "__benchgrind_ballast";
+
+/// A decimal `u64`, without allocating (for the measured process before a benchmark runs).
+pub fn parse_u64(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |n, &d| {
+        if d.is_ascii_digit() {
+            n.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        } else {
+            None
+        }
+    })
+}
+
 /// The symbol that `--toggle-collect` names on targets without client requests.
 pub const FALLBACK_SYMBOL: &str = "__benchgrind_measured";
 
@@ -130,6 +153,17 @@ pub fn parse_answer(line: &str) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_without_allocating() {
+        assert_eq!(parse_u64(b"0"), Some(0));
+        assert_eq!(parse_u64(b"10485761"), Some(10485761));
+        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_u64(b"18446744073709551616"), None);
+        assert_eq!(parse_u64(b""), None);
+        assert_eq!(parse_u64(b"1x"), None);
+        assert_eq!(parse_u64(b"-1"), None);
+    }
 
     #[test]
     fn requests() {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use benchgrind_runner::compare::flamegraph::folded;
 use benchgrind_runner::config::{ToolMetric, ValgrindTool};
-use benchgrind_runner::metrics::{read_metrics, Context};
+use benchgrind_runner::metrics::{dhat_second_ballast, read_metrics, Context};
 use benchgrind_runner::parse::{callgraph, dhat, errors, massif};
 use benchgrind_runner::EventKind;
 
@@ -37,6 +37,64 @@ fn dhat_totals_of_the_benchmark_function_leave_setup_and_harness_out() {
     let m = read_metrics(ValgrindTool::DHAT, &fixture("alloc_one_mib.dhat.out"), cx).unwrap();
     assert_eq!(m.get(ToolMetric::TotalBytes), Some(1 << 20));
     assert_eq!(m.get(ToolMetric::ReadsBytes), Some(0));
+}
+
+fn dhat_metric(file: &str, function: &str, metric: ToolMetric) -> Option<u64> {
+    let cx = Context { function };
+    let m = read_metrics(ValgrindTool::DHAT, &fixture(file), cx).unwrap();
+    m.get(metric)
+}
+
+#[test]
+fn dhat_peak_outside_the_window_asks_for_a_second_run_with_a_larger_ballast() {
+    // One-byte ballast; setup's temporary 10 MiB made the global peak, before the window.
+    let file = fixture("freed_setup.ballast1.dhat.out");
+    let profile = dhat::parse_file(&file).unwrap();
+    assert_eq!(profile.ballast_at_peak(), Some(0));
+    assert_eq!(profile.global_peak(), 10_486_308);
+    assert_eq!(dhat_second_ballast(&file), Some(10_486_309));
+    let f = "e2e_dhat_peak::one_kib_after_freed_setup";
+    let window = profile.restricted_to(f);
+    // Each point's maximum is only updated at a new global peak: the old figure was 0.
+    assert_eq!((window.total_bytes, window.max_bytes), (1024, 0));
+    assert_eq!(
+        window.gmax_bytes, 0,
+        "the window held nothing at the global peak"
+    );
+
+    // The second run: the ballast, one byte more than that peak, puts the peak in the window.
+    let file = fixture("freed_setup.ballast2.dhat.out");
+    let profile = dhat::parse_file(&file).unwrap();
+    assert_eq!(profile.ballast_at_peak(), Some(10_486_309));
+    assert_eq!(dhat_second_ballast(&file), None);
+    let file = "freed_setup.ballast2.dhat.out";
+    assert_eq!(dhat_metric(file, f, ToolMetric::PeakBytes), Some(1024));
+    assert_eq!(dhat_metric(file, f, ToolMetric::PeakBlocks), Some(1));
+    // The ballast passes through the window's generated code but counts nowhere.
+    assert_eq!(dhat_metric(file, f, ToolMetric::TotalBytes), Some(1024));
+    assert_eq!(dhat_metric(file, f, ToolMetric::TotalBlocks), Some(1));
+}
+
+#[test]
+fn dhat_peak_of_two_sites_peaking_at_different_moments() {
+    let file = "two_sites.ballast1.dhat.out";
+    let profile = dhat::parse_file(&fixture(file)).unwrap();
+    assert_eq!(
+        profile.ballast_at_peak(),
+        Some(1),
+        "the peak is in the window"
+    );
+    let f = "e2e_dhat_peak::two_sites";
+    let window = profile.restricted_to(f);
+    assert_eq!(window.total_bytes, 2300);
+    assert_eq!(window.max_bytes, 700, "the old lower bound");
+    assert_eq!(dhat_metric(file, f, ToolMetric::PeakBytes), Some(1300));
+    assert_eq!(dhat_metric(file, f, ToolMetric::PeakBlocks), Some(2));
+    assert_eq!(dhat_metric(file, f, ToolMetric::TotalBlocks), Some(3));
+    // A profile without a ballast (an older run) keeps the lower bound.
+    let old = "alloc_one_mib.dhat.out";
+    let g = "e2e_tools::alloc_one_mib";
+    assert_eq!(dhat_metric(old, g, ToolMetric::PeakBytes), Some(1 << 20));
 }
 
 #[test]

@@ -184,11 +184,14 @@ pub enum ToolMetric {
     TotalBytes,
     /// DHAT: blocks allocated by the benchmark.
     TotalBlocks,
-    /// DHAT: the sum over the benchmark's allocation sites of each site's maximum of live
-    /// bytes. Exact when the benchmark allocates at one site or its sites peak together; an
-    /// upper bound of its peak otherwise (DHAT keeps no time line per site).
+    /// DHAT: the most bytes the benchmark's blocks had live at once, exact: the bytes of the
+    /// window's sites live at DHAT's global peak, which a ballast block held across the window
+    /// puts inside it (a second DHAT run with a larger ballast when the first one's peak was
+    /// outside). Limit: if the benchmark frees blocks allocated before its window, the global
+    /// peak may miss the window's own and the figure is then below it. A binary benchmark with
+    /// an `entry_point` gets the sum of each site's recorded maximum instead, a lower bound.
     PeakBytes,
-    /// DHAT: the same for blocks.
+    /// DHAT: the benchmark's blocks live at the moment of its byte peak ([`Self::PeakBytes`]).
     PeakBlocks,
     /// DHAT: bytes the benchmark allocated that were still live when the process ended.
     AtTEndBytes,

@@ -151,6 +151,9 @@ pub struct Tool {
     pub(crate) kind: ValgrindTool,
     pub(crate) enable: bool,
     pub(crate) args: Vec<String>,
+    /// Under DHAT, the size of the block the measured process holds across the window (see
+    /// [`crate::protocol::DHAT_BALLAST_ENV`]); 0 for none. Set by the harness, not by users.
+    pub(crate) ballast: u64,
 }
 
 impl Tool {
@@ -160,6 +163,7 @@ impl Tool {
             kind,
             enable: true,
             args: Vec::new(),
+            ballast: 0,
         }
     }
 
@@ -185,6 +189,14 @@ impl Tool {
     /// Which tool.
     pub fn kind(&self) -> ValgrindTool {
         self.kind
+    }
+
+    /// The same tool run with a ballast of `bytes` around the window (DHAT only).
+    pub(crate) fn with_ballast(&self, bytes: u64) -> Tool {
+        Tool {
+            ballast: bytes,
+            ..self.clone()
+        }
     }
 }
 

@@ -35,7 +35,7 @@ impl Executor for ProcessExecutor {
                 let log = job.paths.file(&kind.log_file(), Which::New);
                 let args = tool_args(tool, &job.paths);
                 let files = (out.as_deref(), log.as_path());
-                self.run_measured(job, *index, args, files, Some(kind.id()))
+                self.run_measured(job, *index, args, files, Some(tool))
             }
             JobKind::Binary(binary) => super::binary::run_tool(self, job, binary, tool),
         };
@@ -65,14 +65,14 @@ impl ProcessExecutor {
 
     /// Runs the bench binary as the measured process of `index` under Valgrind with `args`;
     /// of `(expected, log)`, the first, if given, must exist afterwards, and the log is where
-    /// Valgrind's complaints are looked for. `tool` names a tool other than Callgrind.
+    /// Valgrind's complaints are looked for. `tool` is a tool other than Callgrind.
     fn run_measured(
         &self,
         job: &Job,
         index: [usize; 3],
         args: Vec<String>,
         (expected, log): (Option<&Path>, &Path),
-        tool: Option<&str>,
+        tool: Option<&Tool>,
     ) -> (Status, Captured) {
         if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
             let reason = format!(
@@ -93,7 +93,10 @@ impl ProcessExecutor {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(tool) = tool {
-            cmd.env(crate::protocol::TOOL_ENV, tool);
+            cmd.env(crate::protocol::TOOL_ENV, tool.kind().id());
+            if tool.ballast > 0 {
+                cmd.env(crate::protocol::DHAT_BALLAST_ENV, tool.ballast.to_string());
+            }
         }
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);

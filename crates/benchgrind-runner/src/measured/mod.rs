@@ -105,17 +105,28 @@ fn measured_process_allocating(table: Table) {
     }
 }
 
-/// Whether the harness said this process runs under another tool than Callgrind.
-fn under_other_tool() -> bool {
-    let mut name = [0u8; 32];
-    let key = crate::protocol::TOOL_ENV.as_bytes();
-    name[..key.len()].copy_from_slice(key);
+/// The value of the environment variable `key` (shorter than 63 bytes), without allocating.
+fn env_bytes(key: &str) -> Option<&'static [u8]> {
+    let mut name = [0u8; 64];
+    name[..key.len()].copy_from_slice(key.as_bytes());
     // SAFETY: `name` is NUL-terminated (the key is shorter than the buffer); getenv reads the
     // environment without allocating and returns a pointer into it or null.
     let value = unsafe { libc::getenv(name.as_ptr().cast()) };
     // SAFETY: a non-null result points to a NUL-terminated string that lives as long as the
     // environment, which nothing changes here.
-    !value.is_null() && unsafe { CStr::from_ptr(value) }.to_bytes() != b"callgrind"
+    (!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_bytes())
+}
+
+/// Whether the harness said this process runs under another tool than Callgrind.
+fn under_other_tool() -> bool {
+    env_bytes(crate::protocol::TOOL_ENV).is_some_and(|tool| tool != b"callgrind")
+}
+
+/// The ballast the harness asked for (DHAT runs only), 0 for none.
+fn dhat_ballast() -> u64 {
+    env_bytes(crate::protocol::DHAT_BALLAST_ENV)
+        .and_then(crate::protocol::parse_u64)
+        .unwrap_or(0)
 }
 
 /// [`PROBE_FLAG`]: prints the CPU as this process sees it (under `valgrind --tool=none`, as
@@ -146,6 +157,7 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
     };
     if under_other_tool() {
         window::not_callgrind();
+        window::set_ballast(dhat_ballast());
     }
     let code = match lookup(table, index) {
         Some(bench) => {

@@ -5,8 +5,13 @@
 //! are collected only between the two toggles. Elsewhere the body runs inside
 //! [`__benchgrind_measured`], the symbol ([`crate::protocol::FALLBACK_SYMBOL`]) that the runner
 //! passes to `--toggle-collect`.
+//!
+//! Under DHAT only, a ballast block is allocated right before the window opens and freed right
+//! after it closes ([`set_ballast`]), so that DHAT's global peak falls inside the window; under
+//! Callgrind there is none, and the window's instructions are the same as without it.
 
 use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 use crate::client_request::{callgrind, request_static, valgrind, SUPPORTED};
 
@@ -48,20 +53,132 @@ pub fn not_callgrind() {
     }
 }
 
+/// The ballast's size in bytes, 0 (the default, and always under Callgrind) for none.
+static BALLAST: AtomicU64 = AtomicU64::new(0);
+
+/// Under DHAT: hold a block of `bytes` across every window (see
+/// [`crate::protocol::DHAT_BALLAST_ENV`]). Call before any benchmark runs.
+pub fn set_ballast(bytes: u64) {
+    BALLAST.store(bytes, Ordering::Relaxed);
+}
+
+/// The ballast block while a window is open (null when there is none).
+static BALLAST_BLOCK: AtomicPtr<libc::c_void> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Allocates the ballast, if any, with the C allocator (which DHAT replaces, whatever the
+/// program's global allocator). Outside the window, so Callgrind never counts it; it takes and
+/// returns nothing, so that no value lives across the window because of it.
+extern "C" fn ballast_open() {
+    let bytes = BALLAST.load(Ordering::Relaxed);
+    if bytes != 0 {
+        BALLAST_BLOCK.store(__benchgrind_ballast(bytes as usize), Ordering::Relaxed);
+    }
+}
+
+/// The ballast's own frame, [`crate::protocol::BALLAST_SYMBOL`], by which DHAT's stacks tell
+/// it from the benchmark's allocations.
+#[doc(hidden)]
+#[inline(never)]
+#[no_mangle]
+pub extern "C" fn __benchgrind_ballast(bytes: usize) -> *mut libc::c_void {
+    // SAFETY: malloc with any size is sound; a null result only means no ballast.
+    std::hint::black_box(unsafe { libc::malloc(std::hint::black_box(bytes)) })
+}
+
+/// Frees what [`ballast_open`] allocated, after the window closed.
+extern "C" fn ballast_close() {
+    let block = BALLAST_BLOCK.swap(std::ptr::null_mut(), Ordering::Relaxed);
+    if !block.is_null() {
+        // SAFETY: `block` came from malloc in `ballast_open` and is freed once.
+        unsafe { libc::free(block) };
+    }
+}
+
+// On x86_64 the window calls the ballast functions through trampolines that keep every
+// general-purpose and SSE register: to the compiler the call is an `asm!` block that changes
+// nothing but the flags and memory, so the code it generates inside the window is the same as
+// without a ballast (a plain call would clobber registers, and a value such as the benchmark's
+// argument could then be moved into place inside the window: one instruction more).
+#[cfg(target_arch = "x86_64")]
+std::arch::global_asm!(
+    ".pushsection .text.__benchgrind_keep_registers,\"ax\",@progbits",
+    ".globl __benchgrind_ballast_open_kept",
+    ".hidden __benchgrind_ballast_open_kept",
+    ".globl __benchgrind_ballast_close_kept",
+    ".hidden __benchgrind_ballast_close_kept",
+    ".p2align 4",
+    "__benchgrind_ballast_open_kept:",
+    "lea r11, [rip + {open}]",
+    "jmp 2f",
+    ".p2align 4",
+    "__benchgrind_ballast_close_kept:",
+    "lea r11, [rip + {close}]",
+    "jmp 2f",
+    // Entered with rsp = 8 mod 16 and r11 saved by the caller's `asm!` (declared clobbered);
+    // 8 pushes and 256 bytes keep rsp = 8 mod 16, and the return address' 8 more align the call.
+    "2:",
+    "push rax", "push rcx", "push rdx", "push rsi", "push rdi", "push r8", "push r9", "push r10",
+    "sub rsp, 264",
+    "movdqu [rsp], xmm0", "movdqu [rsp + 16], xmm1", "movdqu [rsp + 32], xmm2",
+    "movdqu [rsp + 48], xmm3", "movdqu [rsp + 64], xmm4", "movdqu [rsp + 80], xmm5",
+    "movdqu [rsp + 96], xmm6", "movdqu [rsp + 112], xmm7", "movdqu [rsp + 128], xmm8",
+    "movdqu [rsp + 144], xmm9", "movdqu [rsp + 160], xmm10", "movdqu [rsp + 176], xmm11",
+    "movdqu [rsp + 192], xmm12", "movdqu [rsp + 208], xmm13", "movdqu [rsp + 224], xmm14",
+    "movdqu [rsp + 240], xmm15",
+    "call r11",
+    "movdqu xmm0, [rsp]", "movdqu xmm1, [rsp + 16]", "movdqu xmm2, [rsp + 32]",
+    "movdqu xmm3, [rsp + 48]", "movdqu xmm4, [rsp + 64]", "movdqu xmm5, [rsp + 80]",
+    "movdqu xmm6, [rsp + 96]", "movdqu xmm7, [rsp + 112]", "movdqu xmm8, [rsp + 128]",
+    "movdqu xmm9, [rsp + 144]", "movdqu xmm10, [rsp + 160]", "movdqu xmm11, [rsp + 176]",
+    "movdqu xmm12, [rsp + 192]", "movdqu xmm13, [rsp + 208]", "movdqu xmm14, [rsp + 224]",
+    "movdqu xmm15, [rsp + 240]",
+    "add rsp, 264",
+    "pop r10", "pop r9", "pop r8", "pop rdi", "pop rsi", "pop rdx", "pop rcx", "pop rax",
+    "ret",
+    ".popsection",
+    open = sym ballast_open,
+    close = sym ballast_close,
+);
+
+/// Opens (`true`) or closes the ballast without disturbing the registers the window uses.
+#[inline(always)]
+fn ballast(open: bool) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: the trampolines keep every register but r11 (declared) and the flags, run on the
+    // stack, which `asm!` without `nostack` leaves aligned for a call and free of a red zone.
+    unsafe {
+        if open {
+            std::arch::asm!("call __benchgrind_ballast_open_kept", out("r11") _);
+        } else {
+            std::arch::asm!("call __benchgrind_ballast_close_kept", out("r11") _);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    if open {
+        ballast_open()
+    } else {
+        ballast_close()
+    }
+}
+
 /// Runs `body` inside the measured window and returns its result.
 #[inline(always)]
 pub fn measure<R>(body: impl FnOnce() -> R) -> R {
     if SUPPORTED {
+        ballast(true);
         request_static(0, START_INSTRUMENTATION.get());
         request_static(0, TOGGLE_COLLECT.get());
         let out = body();
         request_static(0, TOGGLE_COLLECT.get());
         request_static(0, STOP_INSTRUMENTATION.get());
+        ballast(false);
         out
     } else {
         let mut body = Some(body);
         let mut out = None;
+        ballast_open();
         __benchgrind_measured(&mut || out = body.take().map(|b| b()));
+        ballast_close();
         out.expect("the measured body runs exactly once")
     }
 }

@@ -6,7 +6,7 @@
 
 mod tools;
 
-pub use tools::{describe_errors, read_metrics, Context, ToolMetrics};
+pub use tools::{describe_errors, dhat_second_ballast, read_metrics, Context, ToolMetrics};
 
 use crate::config::EventKind;
 use crate::parse::callgrind::Profile;

@@ -40,12 +40,14 @@ pub fn read_metrics(
 ) -> Result<ToolMetrics, ParseError> {
     let values = match tool {
         ValgrindTool::DHAT => {
-            let totals = dhat::parse_file(path)?.restricted_to(cx.function);
+            let profile = dhat::parse_file(path)?;
+            let totals = profile.restricted_to(cx.function);
+            let (peak_bytes, peak_blocks) = window_peak(&profile, &totals, cx.function);
             vec![
                 (ToolMetric::TotalBytes, totals.total_bytes),
                 (ToolMetric::TotalBlocks, totals.total_blocks),
-                (ToolMetric::PeakBytes, totals.max_bytes),
-                (ToolMetric::PeakBlocks, totals.max_blocks),
+                (ToolMetric::PeakBytes, peak_bytes),
+                (ToolMetric::PeakBlocks, peak_blocks),
                 (ToolMetric::AtTEndBytes, totals.end_bytes),
                 (ToolMetric::ReadsBytes, totals.read_bytes),
                 (ToolMetric::WritesBytes, totals.write_bytes),
@@ -74,6 +76,32 @@ pub fn read_metrics(
         _ => Vec::new(),
     };
     Ok(ToolMetrics { values })
+}
+
+/// The window's peak: bytes and blocks live at DHAT's global peak (t-gmax) when that peak fell
+/// inside the window, which the ballast block tells (see
+/// [`DHAT_BALLAST_ENV`](crate::protocol::DHAT_BALLAST_ENV)), or when the whole process is the
+/// window (a binary benchmark without an entry point). Otherwise (no ballast: a binary
+/// benchmark's entry point) the sum of each point's maximum, a lower bound.
+fn window_peak(profile: &dhat::Profile, totals: &dhat::Totals, function: &str) -> (u64, u64) {
+    let exact = match profile.ballast_at_peak() {
+        Some(bytes) => bytes > 0,
+        None => function.is_empty(),
+    };
+    if exact {
+        (totals.gmax_bytes, totals.gmax_blocks)
+    } else {
+        (totals.max_bytes, totals.max_blocks)
+    }
+}
+
+/// Under DHAT, the ballast for a second run when the profile at `path` shows that the global
+/// peak fell outside the window: one byte more than that peak, so that every moment inside the
+/// window has more bytes live than any moment outside it. `None` when no second run is needed
+/// (or the profile cannot be read, which the caller reports).
+pub fn dhat_second_ballast(path: &Path) -> Option<u64> {
+    let profile = dhat::parse_file(path).ok()?;
+    (profile.ballast_at_peak()? == 0).then(|| profile.global_peak() + 1)
 }
 
 /// A one-line description of a failing tool run, from its error counts.

@@ -12,6 +12,13 @@
 //! call is a tail call (a jump that leaves no frame: `fn f() { println!(..) }`), as the inlined
 //! frame of the generated code around the call, `measure<R, crate::f::__run_N::{closure_env#0}>`
 //! (which needs debug info: the `bench` profile has it).
+//!
+//! A point's `mb` is updated only when the whole process reaches a new peak, so summing it
+//! gives a lower bound of the window's peak. `gb`, the bytes live at the process's peak
+//! (t-gmax), summed over the window's points, is the window's peak exactly when that peak
+//! falls inside the window: the harness makes it so with a ballast block held across the
+//! window (its point, marked by [`crate::protocol::BALLAST_SYMBOL`], counts in no total; see
+//! [`Profile::ballast_at_peak`]).
 
 use std::path::Path;
 
@@ -45,6 +52,12 @@ pub struct ProgramPoint {
     /// Maximum blocks live at once.
     #[serde(default)]
     pub mbk: u64,
+    /// Bytes live at the global peak (t-gmax: when the whole process had the most bytes live).
+    #[serde(default)]
+    pub gb: u64,
+    /// Blocks live at the global peak.
+    #[serde(default)]
+    pub gbk: u64,
     /// Bytes live at the end.
     #[serde(default)]
     pub eb: u64,
@@ -65,10 +78,15 @@ pub struct Totals {
     pub total_bytes: u64,
     /// Blocks allocated.
     pub total_blocks: u64,
-    /// Sum of each point's maximum live bytes.
+    /// Sum of each point's maximum live bytes: a lower bound of the peak, since DHAT updates a
+    /// point's maximum only when the whole process reaches a new peak.
     pub max_bytes: u64,
-    /// Sum of each point's maximum live blocks.
+    /// Sum of each point's maximum live blocks (a lower bound likewise).
     pub max_blocks: u64,
+    /// Bytes live at the global peak (t-gmax), summed over the points.
+    pub gmax_bytes: u64,
+    /// Blocks live at the global peak, summed over the points.
+    pub gmax_blocks: u64,
     /// Bytes live at the end.
     pub end_bytes: u64,
     /// Bytes read.
@@ -140,12 +158,40 @@ impl Profile {
             .iter()
             .map(|f| function.is_empty() || in_window(frame_function(f), function))
             .collect();
+        self.sum(|pp| pp.fs.iter().any(|&f| hits[f]) && !self.is_ballast(pp))
+    }
+
+    /// Whether a program point is the ballast block (its stack has
+    /// [`BALLAST_SYMBOL`](crate::protocol::BALLAST_SYMBOL)), which no metric counts.
+    pub fn is_ballast(&self, pp: &ProgramPoint) -> bool {
+        pp.fs
+            .iter()
+            .any(|&f| frame_function(&self.ftbl[f]) == crate::protocol::BALLAST_SYMBOL)
+    }
+
+    /// The ballast's bytes live at the global peak, if the profile has a ballast: its size if
+    /// the global peak fell inside the measured window, 0 if not.
+    pub fn ballast_at_peak(&self) -> Option<u64> {
+        let mut ballast = self.pps.iter().filter(|pp| self.is_ballast(pp)).peekable();
+        ballast.peek()?;
+        Some(ballast.map(|pp| pp.gb).sum())
+    }
+
+    /// The whole process's peak: the bytes live at the global peak over all points.
+    pub fn global_peak(&self) -> u64 {
+        self.sum(|_| true).gmax_bytes
+    }
+
+    /// Totals of the program points that `keep` accepts.
+    fn sum(&self, keep: impl Fn(&ProgramPoint) -> bool) -> Totals {
         let mut t = Totals::default();
-        for pp in self.pps.iter().filter(|pp| pp.fs.iter().any(|&f| hits[f])) {
+        for pp in self.pps.iter().filter(|pp| keep(pp)) {
             t.total_bytes += pp.tb;
             t.total_blocks += pp.tbk;
             t.max_bytes += pp.mb;
             t.max_blocks += pp.mbk;
+            t.gmax_bytes += pp.gb;
+            t.gmax_blocks += pp.gbk;
             t.end_bytes += pp.eb;
             t.read_bytes += pp.rb;
             t.write_bytes += pp.wb;
