@@ -195,8 +195,18 @@ fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -
 }
 
 /// `fn(A, B) -> R` of the benchmark function, or `None` where a pointer type cannot be written
-/// (`impl Trait` in the signature); then the function is called directly.
+/// (`impl Trait` in the signature); then the function is called directly. A generic function's
+/// pointer is `fn(_, _) -> _`: the compiler instantiates it from the bench's argument types, as
+/// a direct call would.
 fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
+    if !func.sig.generics.params.is_empty() {
+        let holes = func.sig.inputs.iter().map(|_| quote!(_));
+        let output = match &func.sig.output {
+            ReturnType::Default => quote!(),
+            ReturnType::Type(..) => quote!(-> _),
+        };
+        return Some(quote!(fn(#(#holes),*) #output));
+    }
     let types: Vec<&Type> = func
         .sig
         .inputs
@@ -225,9 +235,6 @@ pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()>
     };
     if let Some(a) = &sig.asyncness {
         return reject(a.span(), "async");
-    }
-    if !sig.generics.params.is_empty() {
-        return reject(sig.generics.span(), "generic");
     }
     if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
         return reject(r.span(), "a method");

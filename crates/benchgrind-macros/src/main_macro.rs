@@ -10,11 +10,16 @@ use crate::library::typed_config;
 
 const KEYS: &[&str] = &[
     "config",
+    "setup",
+    "teardown",
     "library_benchmark_groups",
     "binary_benchmark_groups",
 ];
 
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    if let Some(functions) = crate::plain::functions(&input)? {
+        return Ok(crate::plain::expand(&functions));
+    }
     let pairs = parse_pairs(
         input,
         "main!",
@@ -24,8 +29,12 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut config = None;
     let mut library = None;
     let mut binary = None;
+    let mut setup = quote!(::core::option::Option::None);
+    let mut teardown = quote!(::core::option::Option::None);
     for pair in pairs {
         match (pair.key.to_string().as_str(), pair.value) {
+            ("setup", Value::Expr(e)) => setup = crate::group::hook(&e),
+            ("teardown", Value::Expr(e)) => teardown = crate::group::hook(&e),
             ("library_benchmark_groups", Value::Paths(paths)) => library = Some((pair.key, paths)),
             ("binary_benchmark_groups", Value::Paths(paths)) => binary = Some((pair.key, paths)),
             ("config", Value::Expr(e)) => config = Some(e),
@@ -102,6 +111,8 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 groups: #lib_groups,
                 binary_config: #bin_config,
                 binary_groups: #bin_groups,
+                setup: #setup,
+                teardown: #teardown,
             })
         }
     })

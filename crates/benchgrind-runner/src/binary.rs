@@ -275,9 +275,14 @@ impl BinaryBenchmarkConfig {
     }
 
     /// Counts only this function and what it calls (a name as Callgrind shows it, wildcards
-    /// allowed, e.g. `my_crate::main`), instead of the whole process.
-    pub fn entry_point<S: Into<String>>(&mut self, function: S) -> &mut Self {
-        self.entry_point = Some(function.into());
+    /// allowed, e.g. `my_crate::main`), instead of the whole process. Takes a name or an
+    /// [`EntryPoint`](crate::EntryPoint); `EntryPoint::None` and `Default` count the whole
+    /// process.
+    pub fn entry_point<S: Into<crate::EntryPoint>>(&mut self, function: S) -> &mut Self {
+        self.entry_point = match function.into() {
+            crate::EntryPoint::Custom(name) => Some(name),
+            crate::EntryPoint::None | crate::EntryPoint::Default => None,
+        };
         self
     }
 
@@ -384,6 +389,10 @@ pub struct Bench {
     pub(crate) config: Option<BinaryBenchmarkConfig>,
     pub(crate) setup: Option<Hook>,
     pub(crate) teardown: Option<Hook>,
+    /// The arguments as written in `#[bench]`, for the header.
+    pub(crate) args_display: Option<String>,
+    /// Made by an iai-callgrind 0.10 `Run`: the header shows the command as 0.10 did.
+    pub(crate) legacy: bool,
 }
 
 impl Bench {
@@ -395,6 +404,8 @@ impl Bench {
             config: None,
             setup: None,
             teardown: None,
+            args_display: None,
+            legacy: false,
         }
     }
 
@@ -438,6 +449,13 @@ impl Bench {
     /// Runs just after the command, when it exited as expected.
     pub fn teardown(&mut self, teardown: Hook) -> &mut Self {
         self.teardown = Some(teardown);
+        self
+    }
+
+    /// The arguments of `#[bench]` as written, shown in the header (`id:(args) -> command`).
+    #[doc(hidden)]
+    pub fn __args_display(&mut self, args: &str) -> &mut Self {
+        self.args_display = Some(args.to_owned());
         self
     }
 }
@@ -505,6 +523,10 @@ impl From<&mut BinaryBenchmark> for BinaryBenchmark {
 #[derive(Debug, Clone, Default)]
 pub struct BinaryBenchmarkGroup {
     pub(crate) benchmarks: Vec<BinaryBenchmark>,
+    /// The `Run`s of an iai-callgrind 0.10 group ([`crate::legacy`]).
+    pub(crate) runs: Vec<crate::legacy::Run>,
+    /// `sandbox(bool)` of an iai-callgrind 0.10 group.
+    pub(crate) sandbox: Option<bool>,
 }
 
 impl BinaryBenchmarkGroup {

@@ -38,6 +38,8 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) random_seed: Option<u64>,
     pub(crate) tools: Vec<Tool>,
     pub(crate) flamegraph: Option<FlamegraphConfig>,
+    /// What only the iai-callgrind-compatible methods set ([`crate::compat`]).
+    pub(crate) compat: crate::compat::Extra,
 }
 
 impl LibraryBenchmarkConfig {
@@ -182,6 +184,10 @@ pub struct ResolvedConfig {
     pub tools: Vec<Tool>,
     /// The flamegraphs, if any level asked for them.
     pub flamegraph: Option<FlamegraphConfig>,
+    /// How many characters of the description the header shows (`None`: all).
+    pub truncate_description: Option<usize>,
+    /// Where Callgrind counts, if a level said so.
+    pub entry_point: Option<crate::compat::EntryPoint>,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -198,8 +204,21 @@ where
         random_seed: crate::random::DEFAULT_SEED,
         tools: Vec::new(),
         flamegraph: None,
+        truncate_description: Some(crate::compat::DEFAULT_TRUNCATE),
+        entry_point: None,
     };
+    let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
+        if level.compat.tools_override {
+            out.tools.clear();
+        }
+        if let Some(truncate) = level.compat.truncate_description {
+            out.truncate_description = truncate;
+        }
+        if let Some(entry_point) = &level.compat.entry_point {
+            out.entry_point = Some(entry_point.clone());
+        }
+        valgrind_args.extend(level.compat.valgrind_args.iter().cloned());
         if let Some(on) = level.deterministic_random {
             out.deterministic_random = on;
         }
@@ -223,6 +242,11 @@ where
             out.flamegraph = Some(flamegraph.clone());
         }
     }
+    // Valgrind's core arguments come first, so that tool arguments can still override them.
+    for tool in &mut out.tools {
+        tool.args.splice(0..0, valgrind_args.iter().cloned());
+    }
+    out.raw_callgrind_args.splice(0..0, valgrind_args);
     out
 }
 

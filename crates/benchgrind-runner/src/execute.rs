@@ -125,6 +125,13 @@ impl ProcessExecutor {
                 // start instrumentation and collection around the body only.
                 args.push("--instr-atstart=no".into());
                 args.push("--collect-atstart=no".into());
+                // `EntryPoint::Custom`: collection turns off on entering the benchmark function
+                // and on again inside the entry point, so only the entry point's calls count
+                // (and the few instructions of the call into the benchmark function).
+                if let Some(crate::EntryPoint::Custom(entry)) = &job.config.entry_point {
+                    args.push(format!("--toggle-collect={}", job.function_path));
+                    args.push(format!("--toggle-collect={entry}"));
+                }
             }
             JobKind::Library(_) => {
                 args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));

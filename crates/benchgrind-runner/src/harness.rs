@@ -156,6 +156,10 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
         plan.jobs.len(),
     );
+    let runs = cli.load_baseline.is_none();
+    if let (true, Some(setup)) = (runs, main.setup) {
+        setup();
+    }
     let summary = execute_plan(
         main,
         &plan,
@@ -166,6 +170,9 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         progress,
     );
     drop(executors);
+    if let (true, Some(teardown)) = (runs, main.teardown) {
+        teardown();
+    }
     let _ = reporter.finish(&mut out, &summary);
     let _ = out.flush();
     if !summary.failed.is_empty() {

@@ -10,12 +10,14 @@ pub mod args;
 pub mod binary;
 pub mod child;
 pub mod compare;
+pub mod compat;
 pub mod config;
 pub mod execute;
 mod execute_binary;
 pub mod execute_fork;
 pub mod flamegraph;
 pub mod harness;
+pub mod legacy;
 pub mod measure;
 pub mod measured;
 pub mod metrics;
@@ -37,6 +39,7 @@ pub mod valgrind;
 /// `benchgrind-client-requests`, shared with the users' `benchgrind::client_requests`.
 pub use benchgrind_client_requests::raw as client_request;
 
+pub use compat::{BenchmarkId, EntryPoint, OutputFormat};
 pub use config::LibraryBenchmarkConfig;
 pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use metrics::EventKind;
@@ -51,6 +54,7 @@ pub mod __private {
     };
     pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::harness::run;
+    pub use crate::legacy::{__legacy_benchmarks, __legacy_config, LegacyGroup};
     pub use crate::measure::measure;
     pub use crate::measured::measured_process;
     pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};

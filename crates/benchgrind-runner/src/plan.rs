@@ -25,14 +25,26 @@ pub struct BenchId {
     pub id: Option<String>,
     /// The arguments as written, or the command line of a binary benchmark.
     pub args: String,
+    /// How many characters of `args` the header shows (`None`: all).
+    pub truncate: Option<usize>,
 }
-
-/// How long a command line may be in the header before it is cut.
-const MAX_ARGS_IN_HEADER: usize = 90;
 
 impl BenchId {
     /// `file::group::function::id`, as filters and JSON use it.
     pub fn full(&self) -> String {
+        if self.group.is_empty() {
+            // `main!(a, b)` of the plain-function form: no group.
+            return match &self.id {
+                Some(id) => format!("{}::{}::{id}", self.file, self.function),
+                None => format!("{}::{}", self.file, self.function),
+            };
+        }
+        if self.function.is_empty() {
+            return match &self.id {
+                Some(id) => format!("{}::{}::{id}", self.file, self.group),
+                None => format!("{}::{}", self.file, self.group),
+            };
+        }
         match &self.id {
             Some(id) => format!("{}::{}::{}::{id}", self.file, self.group, self.function),
             None => format!("{}::{}::{}", self.file, self.group, self.function),
@@ -41,17 +53,26 @@ impl BenchId {
 
     /// `file::group::function`, the first part of the header line.
     pub fn path(&self) -> String {
+        if self.group.is_empty() {
+            // The plain-function form: Iai's header is the function's name alone.
+            return self.function.clone();
+        }
+        if self.function.is_empty() {
+            // A 0.10-style binary group: no function between group and id.
+            return format!("{}::{}", self.file, self.group);
+        }
         format!("{}::{}::{}", self.file, self.group, self.function)
     }
 
     /// `id:args` (or just `id`, or nothing), the second part of the header line; long argument
     /// lists are cut.
     pub fn id_and_args(&self) -> String {
-        let args = if self.args.chars().count() > MAX_ARGS_IN_HEADER {
-            let cut: String = self.args.chars().take(MAX_ARGS_IN_HEADER - 3).collect();
-            format!("{cut}...")
-        } else {
-            self.args.clone()
+        let args = match self.truncate {
+            Some(max) if self.args.chars().count() > max => {
+                let cut: String = self.args.chars().take(max).collect();
+                format!("{cut}...")
+            }
+            _ => self.args.clone(),
         };
         match (&self.id, args.is_empty()) {
             (Some(id), false) => format!("{id}:{args}"),
@@ -192,6 +213,7 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                     function: function.name.to_owned(),
                     id: bench.id.map(str::to_owned),
                     args: bench.args.to_owned(),
+                    truncate: None,
                 };
                 let config = resolve([
                     main.config.as_ref(),
@@ -199,6 +221,10 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                     function.config.as_ref(),
                     bench.config.as_ref(),
                 ]);
+                let id = BenchId {
+                    truncate: config.truncate_description,
+                    ..id
+                };
                 push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
             }
         }
@@ -212,12 +238,15 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
             if !names.insert(benchmark.name.as_str()) {
                 return Err(listed_twice(&benchmark.name, group.name));
             }
-            check_name(
-                &benchmark.name,
-                "benchmark name",
-                group.name,
-                &benchmark.name,
-            )?;
+            // A 0.10-style group (`benchmark = |...|`) has one benchmark without a name.
+            if !benchmark.name.is_empty() {
+                check_name(
+                    &benchmark.name,
+                    "benchmark name",
+                    group.name,
+                    &benchmark.name,
+                )?;
+            }
             let mut ids = HashSet::new();
             for (b, bench) in benchmark.benches.iter().enumerate() {
                 if let Some(id) = &bench.id {
@@ -265,7 +294,8 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                         group: group.name.to_owned(),
                         function: benchmark.name.clone(),
                         id,
-                        args: command.display_short(),
+                        args: crate::legacy::header_args(bench, command, main.workspace_root),
+                        truncate: config.truncate_description,
                     };
                     let job = BinaryJob {
                         index: [g, f, b],
@@ -320,13 +350,13 @@ fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<()
         && name != ".."
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ' '));
     if valid {
         Ok(())
     } else {
         Err(format!(
             "the {what} {name:?} of `{benchmark}` in group `{group}` may use only letters, \
-             digits, `_`, `-` and `.`"
+             digits, spaces, `_`, `-` and `.`"
         ))
     }
 }

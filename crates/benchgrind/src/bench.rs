@@ -115,10 +115,38 @@ pub use benchgrind_macros::binary_benchmark;
 /// [`BinaryBenchmarkGroup`] (the low-level API).
 pub use benchgrind_macros::binary_benchmark_group;
 
+/// The [`BinaryBenchmark`] of a `#[binary_benchmark]` function, to add it to a group of the
+/// low-level API.
+///
+/// ```rust
+/// # mod bench {
+/// use benchgrind::{binary_benchmark, binary_benchmark_attribute, binary_benchmark_group};
+///
+/// #[binary_benchmark]
+/// fn bench_true() -> benchgrind::Command {
+///     benchgrind::Command::new("/bin/true").build()
+/// }
+///
+/// binary_benchmark_group!(
+///     name = my_group;
+///     benchmarks = |group: &mut BinaryBenchmarkGroup| {
+///         group.binary_benchmark(binary_benchmark_attribute!(bench_true));
+///     }
+/// );
+/// # }
+/// # fn main() {}
+/// ```
+pub use benchgrind_macros::binary_benchmark_attribute;
+
 pub use benchgrind_runner::binary::{
     Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Pipe,
     Sandbox, Stdin, Stdio,
 };
+/// iai-callgrind 0.13/0.14 names: [`BenchmarkId`] for ids of the low-level API, [`EntryPoint`]
+/// and [`OutputFormat`] for configs.
+pub use benchgrind_runner::compat::{BenchmarkId, EntryPoint, OutputFormat};
+/// iai-callgrind 0.10's binary benchmarks, for `binary_benchmark_group!(benchmark = |...| ...)`.
+pub use benchgrind_runner::legacy::{Arg, Fixtures, Options, Run};
 /// Deterministic random bytes: on by default in library benchmarks
 /// ([`LibraryBenchmarkConfig::deterministic_random`]), and
 /// [`enable_from_env`](random::enable_from_env) for programs measured as binary benchmarks.
