@@ -71,6 +71,8 @@ pub struct Cli {
     pub test_mode: bool,
     /// `--bench` was given (cargo passes it to bench targets under `cargo bench`).
     pub bench_flag: bool,
+    /// `--labels`: the names of the terminal report's metric lines.
+    pub labels: crate::report::terminal::Labels,
 }
 
 /// How measured processes are started.
@@ -229,6 +231,7 @@ const FLAGS: &[Flag] = &[
     flag("--isolation", "BENCHGRIND_ISOLATION", Takes::Value),
     flag("--partition", "BENCHGRIND_PARTITION", Takes::Value),
     flag("--test-mode", "BENCHGRIND_TEST_MODE", Takes::Switch),
+    flag("--labels", "BENCHGRIND_LABELS", Takes::Value),
 ];
 
 /// libtest's flags, passed by cargo or typed out of habit: accepted; `--format terse` and
@@ -282,6 +285,8 @@ Options:
                                  [env: BENCHGRIND_LOAD_BASELINE]
       --output-format=FORMAT     default, json (a summary per line), pretty-json or markdown
                                  [env: BENCHGRIND_OUTPUT_FORMAT]
+      --labels=NAMES             the metric lines' names: iai-callgrind (L2 Hits, the default)
+                                 or benchgrind (LL Hits) [env: BENCHGRIND_LABELS]
       --save-summary[=json|pretty-json]
                                  write summary.json next to each benchmark's files
                                  [env: BENCHGRIND_SAVE_SUMMARY]
@@ -492,6 +497,19 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
             "--load-baseline={load} runs nothing, so there is nothing for --save-baseline to save"
         )));
     }
+    cli.labels = match get("--labels") {
+        None => crate::report::terminal::Labels::IaiCallgrind,
+        Some(g) => match g.value.to_ascii_lowercase().as_str() {
+            "iai-callgrind" => crate::report::terminal::Labels::IaiCallgrind,
+            "benchgrind" => crate::report::terminal::Labels::Benchgrind,
+            other => {
+                return Err(UsageError(format!(
+                    "{} is `{other}`; use iai-callgrind or benchgrind",
+                    g.source
+                )))
+            }
+        },
+    };
     cli.output_format = match get("--output-format") {
         None => OutputFormat::Default,
         Some(g) => match g.value.to_ascii_lowercase().as_str() {
@@ -699,6 +717,7 @@ mod tests {
             ("--isolation", "process"),
             ("--partition", "2/3"),
             ("--test-mode", "yes"),
+            ("--labels", "benchgrind"),
         ];
         assert_eq!(cases.len(), FLAGS.len());
         for (flag, value) in cases {

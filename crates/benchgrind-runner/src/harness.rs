@@ -144,6 +144,7 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
             })
             .collect()
     };
+    crate::report::terminal::set_labels(cli.labels);
     let mut reporter: Box<dyn Reporter> = match cli.output_format {
         OutputFormat::Default => Box::new(Terminal { style: style(&cli) }),
         OutputFormat::Json => Box::new(Json { pretty: false }),

@@ -131,8 +131,18 @@ impl EventKind {
         Self::RAW.iter().find(|(_, n)| *n == name).map(|(k, _)| *k)
     }
 
-    /// The label in the terminal report.
+    /// The label in the terminal report: iai-callgrind 0.13's, which tools that parse its
+    /// output (Bencher's adapter, scripts) expect; `L2 Hits` for the last-level cache.
     pub fn label(self) -> &'static str {
+        match self {
+            EventKind::LLhits => "L2 Hits",
+            other => other.benchgrind_label(),
+        }
+    }
+
+    /// The label with benchgrind's own names (`--labels=benchgrind`): `LL Hits`, since the
+    /// simulated last-level cache is not always a machine's L2.
+    pub fn benchgrind_label(self) -> &'static str {
         match self {
             EventKind::Ir => "Instructions",
             EventKind::L1hits => "L1 Hits",

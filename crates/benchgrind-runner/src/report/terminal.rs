@@ -2,6 +2,7 @@
 //! `new|old (+x%) [+yx]`, in fixed columns so that runs line up when diffed.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
@@ -62,6 +63,33 @@ impl Reporter for Terminal {
     }
 }
 
+/// Which names the metric lines use; set once by the harness from `--labels`.
+static BENCHGRIND_LABELS: AtomicBool = AtomicBool::new(false);
+
+/// The names of the metric lines: iai-callgrind 0.13's (`L2 Hits`, the default) or benchgrind's
+/// (`LL Hits`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Labels {
+    /// iai-callgrind 0.13's labels, line for line.
+    #[default]
+    IaiCallgrind,
+    /// benchgrind's names.
+    Benchgrind,
+}
+
+/// Chooses the labels of every terminal report of this process.
+pub fn set_labels(labels: Labels) {
+    BENCHGRIND_LABELS.store(labels == Labels::Benchgrind, Ordering::Relaxed);
+}
+
+fn label(kind: crate::metrics::EventKind) -> &'static str {
+    if BENCHGRIND_LABELS.load(Ordering::Relaxed) {
+        kind.benchgrind_label()
+    } else {
+        kind.label()
+    }
+}
+
 /// Whether to color the output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
@@ -100,7 +128,7 @@ pub fn metrics(
         metric_line(
             out,
             style,
-            kind.label(),
+            label(kind),
             value,
             old.and_then(|o| o.get(kind)),
         )?;
@@ -237,6 +265,14 @@ mod tests {
             "  Instructions:                1733|2804            (-38.1954%) [-1.61800x]\n  \
              Estimated Cycles:        35638757|35638757        (No change)\n"
         );
+    }
+
+    #[test]
+    fn labels_are_iai_callgrinds_unless_benchgrinds_are_asked_for() {
+        let new = m(&[(EventKind::LLhits, 3)]);
+        assert!(render(&new, None).starts_with("  L2 Hits:"));
+        assert_eq!(EventKind::LLhits.benchgrind_label(), "LL Hits");
+        assert_eq!(label(EventKind::L1hits), "L1 Hits");
     }
 
     #[test]
