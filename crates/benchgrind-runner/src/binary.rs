@@ -33,6 +33,10 @@ pub struct Command {
     pub(crate) stdout: Option<Stdio>,
     pub(crate) stderr: Option<Stdio>,
     pub(crate) exit_with: Option<ExitWith>,
+    /// What the command waits for before it starts.
+    pub(crate) delay: Option<crate::delay::Delay>,
+    /// Whether the setup runs alongside the command instead of before it.
+    pub(crate) setup_parallel: bool,
 }
 
 impl Command {
@@ -47,6 +51,8 @@ impl Command {
             stdout: None,
             stderr: None,
             exit_with: None,
+            delay: None,
+            setup_parallel: false,
         }
     }
 
@@ -112,6 +118,21 @@ impl Command {
     /// The exit the command is expected to have (over the config's).
     pub fn exit_with(&mut self, exit_with: ExitWith) -> &mut Self {
         self.exit_with = Some(exit_with);
+        self
+    }
+
+    /// Starts the command only once the [`Delay`](crate::delay::Delay) holds (iai-callgrind
+    /// 0.14), e.g. a server's port accepts connections.
+    pub fn delay<T: Into<crate::delay::Delay>>(&mut self, delay: T) -> &mut Self {
+        self.delay = Some(delay.into());
+        self
+    }
+
+    /// Runs the setup alongside the command, not before it: the setup may start a server that
+    /// the command talks to (wait for it with [`delay`](Self::delay)). A setup still running when
+    /// the command has ended is stopped.
+    pub fn setup_parallel(&mut self, value: bool) -> &mut Self {
+        self.setup_parallel = value;
         self
     }
 

@@ -163,6 +163,16 @@ fn run_inner(
             setup.0 = Some(child);
             cmd.stdin(output.expect("the setup's output is piped"));
         }
+        None if command.setup_parallel && binary.setup.is_some() => {
+            setup.0 = Some(spawn_parallel_setup(
+                exec,
+                job,
+                binary,
+                &base,
+                &setup_other,
+            )?);
+            cmd.stdin(stdin.expect("not Stdin::Setup"));
+        }
         None => {
             if binary.setup.is_some() {
                 run_hook(exec, job, binary, "setup", &base, captured)?;
@@ -170,12 +180,18 @@ fn run_inner(
             cmd.stdin(stdin.expect("not Stdin::Setup"));
         }
     }
+    if let Some(delay) = &command.delay {
+        delay.wait(&cwd)?;
+    }
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
     }
     let output = cmd
         .output()
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    if let (true, None) = (command.setup_parallel, piped_from_setup) {
+        stop_parallel_setup(&mut setup, &setup_other, captured);
+    }
     if let Some(mut child) = setup.0.take() {
         let status = child
             .wait()
@@ -244,6 +260,42 @@ fn run_inner(
 
 /// A setup running beside the command: killed and reaped if the benchmark ends early.
 struct SetupChild(Option<Child>);
+
+/// Starts the setup alongside the command (a server, say); its output goes to `other`, shown
+/// before the command's.
+fn spawn_parallel_setup(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+    base: &Path,
+    other: &Path,
+) -> Result<Child, String> {
+    let file =
+        File::create(other).map_err(|e| format!("cannot create {}: {e}", other.display()))?;
+    let copy = file
+        .try_clone()
+        .map_err(|e| format!("cannot share {}: {e}", other.display()))?;
+    let mut hook = hook_command(exec, job, binary, "setup", base);
+    hook.stdout(file).stderr(copy);
+    hook.spawn()
+        .map_err(|e| format!("cannot start the setup: {e}"))
+}
+
+/// A parallel setup that outlives the command (a server) is stopped, not failed; one that has
+/// ended is left for the usual check of its exit.
+fn stop_parallel_setup(setup: &mut SetupChild, other: &Path, captured: &mut Captured) {
+    let Some(child) = setup.0.as_mut() else {
+        return;
+    };
+    if let Ok(None) = child.try_wait() {
+        let _ = child.kill();
+        let _ = child.wait();
+        let output = std::fs::read(other).unwrap_or_default();
+        let _ = std::fs::remove_file(other);
+        captured.append(&output, &[]);
+        setup.0 = None;
+    }
+}
 
 impl Drop for SetupChild {
     fn drop(&mut self) {

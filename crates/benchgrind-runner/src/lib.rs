@@ -12,6 +12,7 @@ pub mod child;
 pub mod compare;
 pub mod compat;
 pub mod config;
+pub mod delay;
 pub mod execute;
 mod execute_binary;
 pub mod execute_fork;

@@ -145,6 +145,8 @@ pub use benchgrind_runner::binary::{
 /// iai-callgrind 0.13/0.14 names: [`BenchmarkId`] for ids of the low-level API, [`EntryPoint`]
 /// and [`OutputFormat`] for configs.
 pub use benchgrind_runner::compat::{BenchmarkId, EntryPoint, OutputFormat};
+/// What a binary benchmark's command waits for before it starts ([`Command::delay`]).
+pub use benchgrind_runner::delay::{Delay, DelayKind};
 /// iai-callgrind 0.10's binary benchmarks, for `binary_benchmark_group!(benchmark = |...| ...)`.
 pub use benchgrind_runner::legacy::{Arg, Fixtures, Options, Run};
 /// Deterministic random bytes: on by default in library benchmarks
