@@ -43,13 +43,29 @@ fn bench_delay() -> Command {
         .build()
 }
 
+/// The same with the parallel setup and the working directory given in the config (0.14).
+#[binary_benchmark]
+#[bench::config(
+    setup = write_later(),
+    config = BinaryBenchmarkConfig::default()
+        .sandbox(Sandbox::new(true))
+        .setup_parallel(true)
+        .current_dir(".")
+)]
+fn bench_delay_config() -> Command {
+    Command::new(READ_FILE_EXE)
+        .args(["ready.txt", "ready"])
+        .delay(Delay::from_path("ready.txt").timeout(Duration::from_secs(20)))
+        .build()
+}
+
 binary_benchmark_group!(
     name = attribute_group;
     config = BinaryBenchmarkConfig::with_raw_callgrind_args(["--branch-sim=yes"])
         .callgrind_args(["--dump-instr=yes"])
         .valgrind_args(["--fair-sched=no"])
         .output_format(OutputFormat::default().show_grid(true));
-    benchmarks = bench_echo, bench_delay
+    benchmarks = bench_echo, bench_delay, bench_delay_config
 );
 
 binary_benchmark_group!(
@@ -57,7 +73,7 @@ binary_benchmark_group!(
     config = BinaryBenchmarkConfig::default().tool(Tool::new(ValgrindTool::Memcheck));
     benchmarks = |group: &mut BinaryBenchmarkGroup| {
         group
-            .binary_benchmark(binary_benchmark_attribute!(bench_echo))
+            .binary_benchmarks([binary_benchmark_attribute!(bench_echo)])
             .binary_benchmark(
                 BinaryBenchmark::new(BenchmarkId::new("echo_ids"))
                     .config(

@@ -280,6 +280,10 @@ pub struct BinaryBenchmarkConfig {
     pub(crate) sandbox: Option<Sandbox>,
     pub(crate) exit_with: Option<ExitWith>,
     pub(crate) entry_point: Option<String>,
+    /// The commands' working directory, for those that do not set their own.
+    pub(crate) current_dir: Option<PathBuf>,
+    /// Runs setups alongside the commands ([`Command::setup_parallel`]).
+    pub(crate) setup_parallel: Option<bool>,
 }
 
 impl BinaryBenchmarkConfig {

@@ -8,8 +8,9 @@
 //! unchanged and means what it meant there.
 
 use std::fmt;
+use std::path::PathBuf;
 
-use crate::binary::BinaryBenchmarkConfig;
+use crate::binary::{BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup};
 use crate::config::{normalize_valgrind_arg, LibraryBenchmarkConfig};
 use crate::tools::Tool;
 
@@ -335,6 +336,34 @@ impl BinaryBenchmarkConfig {
     /// See [`LibraryBenchmarkConfig::tools_override`].
     pub fn tools_override<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
         self.base.tools_override(tools);
+        self
+    }
+
+    /// The working directory of the commands that do not set their own (relative paths start
+    /// at the sandbox, or at the package's directory without one).
+    pub fn current_dir<T: Into<PathBuf>>(&mut self, dir: T) -> &mut Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// Runs the setups alongside the commands; see
+    /// [`Command::setup_parallel`](crate::binary::Command::setup_parallel).
+    pub fn setup_parallel(&mut self, value: bool) -> &mut Self {
+        self.setup_parallel = Some(value);
+        self
+    }
+}
+
+impl BinaryBenchmarkGroup {
+    /// Adds benchmarks (iai-callgrind 0.14).
+    pub fn binary_benchmarks<I, T>(&mut self, benchmarks: T) -> &mut Self
+    where
+        I: Into<BinaryBenchmark>,
+        T: IntoIterator<Item = I>,
+    {
+        for benchmark in benchmarks {
+            self.binary_benchmark(benchmark);
+        }
         self
     }
 }

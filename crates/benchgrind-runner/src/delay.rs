@@ -60,6 +60,21 @@ impl Delay {
         Delay::new(DelayKind::DurationElapse(duration))
     }
 
+    /// Waits until a TCP connection to `addr` succeeds.
+    pub fn from_tcp_socket<T: Into<SocketAddr>>(addr: T) -> Delay {
+        Delay::new(DelayKind::TcpConnect(addr.into()))
+    }
+
+    /// Waits until a UDP datagram with `request` sent to `addr` gets an answer.
+    pub fn from_udp_request<T: Into<SocketAddr>, U: Into<Vec<u8>>>(addr: T, request: U) -> Delay {
+        Delay::new(DelayKind::UdpResponse(addr.into(), request.into()))
+    }
+
+    /// Waits until `path` exists.
+    pub fn from_path<T: Into<PathBuf>>(path: T) -> Delay {
+        Delay::new(DelayKind::PathExists(path.into()))
+    }
+
     /// How often the condition is checked (default: 10 ms).
     pub fn poll<T: Into<Duration>>(&mut self, poll: T) -> &mut Self {
         self.poll = poll.into();

@@ -272,6 +272,8 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                     most_specific(&levels, |c| c.sandbox.clone()).filter(|s: &Sandbox| s.enabled);
                 let config_exit = most_specific(&levels, |c| c.exit_with);
                 let entry_point = most_specific(&levels, |c| c.entry_point.clone());
+                let current_dir = most_specific(&levels, |c| c.current_dir.clone());
+                let setup_parallel = most_specific(&levels, |c| c.setup_parallel);
                 let many = bench.commands.len() > 1;
                 for (c, command) in bench.commands.iter().enumerate() {
                     let id = match (&bench.id, many) {
@@ -297,16 +299,22 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                         args: crate::legacy::header_args(bench, command, main.workspace_root),
                         truncate: config.truncate_description,
                     };
+                    let mut command = command.clone();
+                    if command.current_dir.is_none() {
+                        command.current_dir.clone_from(&current_dir);
+                    }
+                    command.setup_parallel |= setup_parallel.unwrap_or(false);
+                    let exit_with = command
+                        .exit_with
+                        .or(config_exit)
+                        .unwrap_or(ExitWith::Success);
                     let job = BinaryJob {
                         index: [g, f, b],
-                        command: command.clone(),
+                        command,
                         setup: bench.setup.or(benchmark.setup),
                         teardown: bench.teardown.or(benchmark.teardown),
                         sandbox: sandbox.clone(),
-                        exit_with: command
-                            .exit_with
-                            .or(config_exit)
-                            .unwrap_or(ExitWith::Success),
+                        exit_with,
                         entry_point: entry_point.clone(),
                     };
                     push(
