@@ -273,6 +273,19 @@ fn seed_000s_plain_functions_are_named_by_the_function() {
 }
 
 #[test]
+fn the_keyed_plain_function_form_takes_callgrind_args() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_plain", HERE);
+    assert_eq!(
+        headers(&blocks),
+        ["bench_fibonacci_short", "bench_empty"],
+        "{report}"
+    );
+    // `callgrind_args = "--branch-sim=yes"` adds the branch events.
+    assert!(blocks[0].get("Bc") > 0, "{report}");
+    assert!(blocks[1].get("Instructions") < blocks[0].get("Instructions"));
+}
+
+#[test]
 fn seed_002s_binary_groups_run_as_the_seed_shows() {
     let examples = Path::new(HERE).parent().unwrap().join("examples");
     let examples = examples.to_str().unwrap();

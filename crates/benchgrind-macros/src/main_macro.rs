@@ -17,8 +17,8 @@ const KEYS: &[&str] = &[
 ];
 
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    if let Some(functions) = crate::plain::functions(&input)? {
-        return Ok(crate::plain::expand(&functions));
+    if let Some(plain) = crate::plain::functions(&input)? {
+        return Ok(crate::plain::expand(&plain));
     }
     let pairs = parse_pairs(
         input,

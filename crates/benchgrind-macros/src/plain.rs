@@ -1,4 +1,5 @@
-//! `main!(bench_a, bench_b)`: the form of Iai and iai-callgrind 0.1, over plain functions.
+//! `main!(bench_a, bench_b)`: the form of Iai and iai-callgrind 0.1, over plain functions, and
+//! its later spelling `main!(callgrind_args = "--arg", ...; functions = bench_a, bench_b)`.
 //!
 //! Each function takes no argument (it may return a value) and is one benchmark whose id is its
 //! name. They become one library group without a name, so that the report's header line is the
@@ -7,21 +8,95 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use syn::parse::Parser;
+use syn::parse::{ParseStream, Parser};
 use syn::punctuated::Punctuated;
-use syn::{Path, Token};
+use syn::{Ident, LitStr, Path, Token};
 
-/// The functions of `main!(a, b, ...)`, or `None` when the input is the `key = value` form.
-pub fn functions(input: &TokenStream) -> syn::Result<Option<Vec<Path>>> {
+/// `main!` over plain functions: the functions and the Callgrind arguments for all of them.
+pub struct Plain {
+    pub functions: Vec<Path>,
+    pub callgrind_args: Vec<LitStr>,
+}
+
+/// The plain-function forms, or `None` when the input is the `key = value` form of groups.
+pub fn functions(input: &TokenStream) -> syn::Result<Option<Plain>> {
     let parser = Punctuated::<Path, Token![,]>::parse_terminated;
-    match parser.parse2(input.clone()) {
-        Ok(list) if !list.is_empty() => Ok(Some(list.into_iter().collect())),
-        _ => Ok(None),
+    if let Ok(list) = parser.parse2(input.clone()) {
+        if !list.is_empty() {
+            return Ok(Some(Plain {
+                functions: list.into_iter().collect(),
+                callgrind_args: Vec::new(),
+            }));
+        }
     }
+    let first = input.clone().into_iter().next().map(|t| t.to_string());
+    if !matches!(first.as_deref(), Some("callgrind_args" | "functions")) {
+        return Ok(None);
+    }
+    keyed.parse2(input.clone()).map(Some)
+}
+
+/// `callgrind_args = "a", "b"; functions = f, g` (either part may come first).
+fn keyed(input: ParseStream) -> syn::Result<Plain> {
+    let mut plain = Plain {
+        functions: Vec::new(),
+        callgrind_args: Vec::new(),
+    };
+    while !input.is_empty() {
+        let key: Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        match key.to_string().as_str() {
+            "callgrind_args" => {
+                while input.peek(LitStr) {
+                    plain.callgrind_args.push(input.parse()?);
+                    if input.peek(Token![,]) {
+                        input.parse::<Token![,]>()?;
+                    }
+                }
+            }
+            "functions" => {
+                while input.peek(Ident) || input.peek(Token![::]) {
+                    plain.functions.push(input.parse()?);
+                    if input.peek(Token![,]) {
+                        input.parse::<Token![,]>()?;
+                    }
+                }
+            }
+            other => {
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!(
+                        "unknown key `{other}` in main!(callgrind_args = ...; functions = ...); \
+                         expected callgrind_args or functions"
+                    ),
+                ))
+            }
+        }
+        if input.peek(Token![;]) {
+            input.parse::<Token![;]>()?;
+        }
+    }
+    if plain.functions.is_empty() {
+        return Err(input.error("main! needs `functions = <benchmark functions>`"));
+    }
+    Ok(plain)
 }
 
 /// The bench binary's `main` for plain functions.
-pub fn expand(functions: &[Path]) -> TokenStream {
+pub fn expand(plain: &Plain) -> TokenStream {
+    let functions = &plain.functions;
+    let args = &plain.callgrind_args;
+    let config = if args.is_empty() {
+        quote!(::core::option::Option::None)
+    } else {
+        quote! {
+            ::core::option::Option::Some(
+                ::benchgrind::__private::LibraryBenchmarkConfig::default()
+                    .raw_callgrind_args([#(#args),*])
+                    .clone()
+            )
+        }
+    };
     let runs: Vec<_> = functions
         .iter()
         .enumerate()
@@ -73,7 +148,7 @@ pub fn expand(functions: &[Path]) -> TokenStream {
                 bench_file: ::core::env!("CARGO_CRATE_NAME"),
                 manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
                 workspace_root: #workspace_root,
-                config: ::core::option::Option::None,
+                config: #config,
                 groups: ::std::vec![::benchgrind::__private::Group {
                     // No name: the header is the function's name alone.
                     name: "",
