@@ -99,10 +99,16 @@ fn harness(main: &Main, args: &[OsString]) -> i32 {
         return exit::OK;
     }
     if plan.jobs.is_empty() {
-        println!(
-            "benchgrind: no benchmark of {} matches the filter",
-            main.bench_file
-        );
+        let selecting = !cli.filters.is_empty() || !cli.skip.is_empty() || cli.partition.is_some();
+        if selecting {
+            println!(
+                "benchgrind: no benchmark of {} matches the filter",
+                main.bench_file
+            );
+        } else {
+            // An empty group, as iai-callgrind 0.10's `benchmark = |"my-exe", group| {}`.
+            println!("benchgrind: {} has no benchmarks", main.bench_file);
+        }
         return exit::OK;
     }
     if cli.test_mode || (!cli.bench_flag && std::env::var_os("CARGO_PKG_NAME").is_some()) {
