@@ -54,6 +54,8 @@ fn bench_clone<K: AsBytes + Clone, V: Clone, const PREFIX_LEN: usize>(
 #[allow(clippy::needless_lifetimes)]
 #[library_benchmark]
 #[bench::words("the quick brown fox jumps over the lazy dog")]
+// A reference to a temporary: it lives until the bench is done, as in a direct call.
+#[bench::temporary(&"a b".repeat(20))]
 fn bench_split<'a>(text: &'a str) -> Vec<&'a str> {
     black_box(text).split(' ').collect()
 }

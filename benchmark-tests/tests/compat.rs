@@ -155,6 +155,7 @@ fn generic_functions_and_the_0_13_config_items_run() {
         "compat_lib::generics::bench_clone bytes:vec![(vec![1u8, 2, 3], 'a'), (vec![1, 2, 4], \
          'b')]...",
         "compat_lib::generics::bench_split words:\"the quick brown fox jumps over the lazy dog\"",
+        "compat_lib::generics::bench_split temporary:&\"a b\".repeat(20)",
         "compat_lib::generics::bench_sum small:vec![1u8, 2, 3, 4]",
         "compat_lib::generics::bench_sum wide:vec![1u64, 2, 3, 4]",
         "compat_lib::configs::bench_entry_point fib:10",
@@ -167,21 +168,21 @@ fn generic_functions_and_the_0_13_config_items_run() {
     ];
     assert_eq!(headers(&blocks), expected, "{report}");
     // The entry point leaves out the noise that the default window counts.
-    let entry = find(&blocks, expected[5]).get("Instructions");
-    let window = find(&blocks, expected[6]).get("Instructions");
+    let entry = find(&blocks, expected[6]).get("Instructions");
+    let window = find(&blocks, expected[7]).get("Instructions");
     assert!(
         entry + 1000 < window,
         "entry point {entry}, window {window}"
     );
     // with_raw_callgrind_args(["--branch-sim=yes"]) adds the branch events.
-    assert!(find(&blocks, expected[7]).get("Bc") > 0);
+    assert!(find(&blocks, expected[8]).get("Bc") > 0);
     // main!'s setup runs before the first benchmark and its teardown after the last.
     let setup = report.find("main setup ran").expect("main setup printed");
     let teardown = report
         .find("main teardown ran")
         .expect("main teardown printed");
     assert!(setup < report.find(expected[0]).unwrap());
-    assert!(teardown > report.find(expected[8]).unwrap());
+    assert!(teardown > report.find(expected[9]).unwrap());
     // tool_override replaces the group's Memcheck with DHAT; tools_override([]) drops it.
     let section = |header: &str| {
         let start = report.find(header).unwrap();
@@ -190,10 +191,10 @@ fn generic_functions_and_the_0_13_config_items_run() {
             .map_or(report.len(), |e| start + 1 + e);
         report[start..end].to_owned()
     };
-    assert!(section(expected[5]).contains("MEMCHECK"));
-    let configured = section(expected[7]);
+    assert!(section(expected[6]).contains("MEMCHECK"));
+    let configured = section(expected[8]);
     assert!(configured.contains("DHAT") && !configured.contains("MEMCHECK"));
-    let format = section(expected[8]);
+    let format = section(expected[9]);
     assert!(!format.contains("DHAT") && !format.contains("MEMCHECK"));
 }
 
@@ -283,6 +284,30 @@ fn the_keyed_plain_function_form_takes_callgrind_args() {
     // `callgrind_args = "--branch-sim=yes"` adds the branch events.
     assert!(blocks[0].get("Bc") > 0, "{report}");
     assert!(blocks[1].get("Instructions") < blocks[0].get("Instructions"));
+}
+
+#[test]
+fn older_binary_groups_run_hooks_fixtures_and_options() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_legacy", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_legacy::legacy_group reads setup:read-file setup.txt \"from setup\"",
+            "compat_legacy::legacy_group reads fixture:read-file fixtures/file_content.input...",
+            "compat_legacy::legacy_group wrong content:read-file setup.txt other",
+            "compat_legacy::legacy_group echo_1:echo x",
+            "compat_legacy::legacy_group echo_2:echo x x",
+            "compat_legacy::no_sandbox package dir:read-file benches/fixtures/file_conte...",
+        ],
+        "{report}"
+    );
+    // `before` runs once before the group's first benchmark, `after` once after its last.
+    let before = report.find("legacy before ran").expect("before printed");
+    let after = report.find("legacy after ran").expect("after printed");
+    assert!(before < report.find(&blocks[0].header).unwrap());
+    assert!(after > report.find(&blocks[4].header).unwrap());
+    assert!(after < report.find(&blocks[5].header).unwrap());
+    assert_eq!(report.matches("legacy before ran").count(), 1);
 }
 
 #[test]

@@ -18,12 +18,7 @@ use crate::keyvalue::{Pair, Value};
 pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
     let none = quote!(::core::option::Option::None);
     let mut name = None;
-    let mut config = quote! {
-        ::core::option::Option::Some(::benchgrind::__private::__legacy_config(
-            ::core::default::Default::default(),
-            ::core::env!("CARGO_MANIFEST_DIR"),
-        ))
-    };
+    let mut config = none.clone();
     let (mut before, mut after) = (none.clone(), none.clone());
     let (mut setup, mut teardown) = (none.clone(), none.clone());
     let mut closure = None;
@@ -39,10 +34,9 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
             "name" => name = Some(value),
             "config" => {
                 config = quote! {
-                    ::core::option::Option::Some(::benchgrind::__private::__legacy_config(
-                        ::core::convert::Into::<::benchgrind::__private::BinaryBenchmarkConfig>::into(#value),
-                        ::core::env!("CARGO_MANIFEST_DIR"),
-                    ))
+                    ::core::option::Option::Some(::core::convert::Into::<
+                        ::benchgrind::__private::BinaryBenchmarkConfig,
+                    >::into(#value))
                 }
             }
             "before" => before = hook(&value),
@@ -125,7 +119,6 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
                 benchmarks: ::benchgrind::__private::__legacy_benchmarks(
                     ::benchgrind::__private::LegacyGroup {
                         cmd: #cmd,
-                        manifest_dir: ::core::env!("CARGO_MANIFEST_DIR"),
                         setup: { let __setup: ::core::option::Option<fn()> = #setup; __setup },
                         teardown: {
                             let __teardown: ::core::option::Option<fn()> = #teardown;

@@ -178,19 +178,31 @@ fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -
     let count = if case.setup.is_some() { 1 } else { args.len() };
     let fields = (0..count).map(syn::Index::from);
     let function = match fn_ptr {
-        Some(ty) => quote! { ::benchgrind::__private::black_box(super::#name as #ty) },
+        // A typed binding, not `as`: the pointer's type (with a generic function's holes) is
+        // settled before the call, so arguments coerce as in a direct call (`&String` to
+        // `&str`).
+        Some(ty) => quote! {{
+            let __pointer: #ty = super::#name;
+            ::benchgrind::__private::black_box(__pointer)
+        }},
         None => quote! { super::#name },
     };
     let teardown = match &case.teardown {
         Some(teardown) => quote! { (#teardown)(__out); },
         None => quote! { ::core::mem::drop(__out); },
     };
+    // A `match` keeps the temporaries of the arguments (`&"1".repeat(100)`) alive until the
+    // bench is done, as a direct call with the arguments written inline would.
     quote! {
-        let __inputs = ::benchgrind::__private::black_box(#inputs);
-        let __function = #function;
-        let __out = ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
-        let __out = ::benchgrind::__private::black_box(__out);
-        #teardown
+        match ::benchgrind::__private::black_box(#inputs) {
+            __inputs => {
+                let __function = #function;
+                let __out =
+                    ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
+                let __out = ::benchgrind::__private::black_box(__out);
+                #teardown
+            }
+        }
     }
 }
 

@@ -552,6 +552,8 @@ pub struct BinaryBenchmarkGroup {
     pub(crate) runs: Vec<crate::legacy::Run>,
     /// `sandbox(bool)` of an iai-callgrind 0.10 group.
     pub(crate) sandbox: Option<bool>,
+    /// `fixtures(...)` of an iai-callgrind 0.9 group.
+    pub(crate) fixtures: Vec<PathBuf>,
 }
 
 impl BinaryBenchmarkGroup {

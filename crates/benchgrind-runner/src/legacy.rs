@@ -298,6 +298,12 @@ impl BinaryBenchmarkGroup {
         self.sandbox = Some(value);
         self
     }
+
+    /// A directory copied into this 0.9 group's sandbox.
+    pub fn fixtures<F: Into<Fixtures>>(&mut self, fixtures: F) -> &mut Self {
+        self.fixtures.push(fixtures.into().path);
+        self
+    }
 }
 
 impl BinaryBenchmarkConfig {
@@ -323,8 +329,6 @@ pub struct LegacyGroup {
     /// The group's command: `CARGO_BIN_EXE_<name>` when the package has that binary, else the
     /// name as written.
     pub cmd: Option<&'static str>,
-    /// The package's directory, where relative fixtures start.
-    pub manifest_dir: &'static str,
     /// Runs before every command.
     pub setup: Option<Hook>,
     /// Runs after every command.
@@ -343,10 +347,11 @@ where
     let mut benchmark = BinaryBenchmark::new("");
     let mut config = BinaryBenchmarkConfig::default();
     config.truncate_description(Some(LEGACY_TRUNCATE));
-    // The group's config holds the sandbox with its fixtures (`__legacy_config`); only
-    // `group.sandbox(false)` overrides it.
-    if group.sandbox == Some(false) {
-        config.sandbox(false);
+    // `group.sandbox(...)` and `group.fixtures(...)` (0.9) override the configs' sandbox.
+    if group.sandbox.is_some() || !group.fixtures.is_empty() {
+        let mut sandbox = Sandbox::new(group.sandbox.unwrap_or(true));
+        sandbox.fixtures(group.fixtures.iter().cloned());
+        config.sandbox(sandbox);
     }
     benchmark.config(config);
     for run in &group.runs {
@@ -376,22 +381,25 @@ where
     out
 }
 
-/// A 0.10 group's config: in a sandbox unless it says otherwise (0.10's default), relative
-/// fixture paths made absolute from the package's directory (where 0.10 looked for them) when
-/// they exist there.
-#[doc(hidden)]
-pub fn __legacy_config(
-    mut config: BinaryBenchmarkConfig,
+/// The sandbox of a bench, given the one its config levels settle on. A 0.10 bench runs in a
+/// sandbox unless a level says otherwise (0.10's default), and its relative fixture paths start
+/// at the package's directory (where 0.10 looked for them) when they exist there.
+pub(crate) fn sandbox_of(
+    bench: &Bench,
+    configured: Option<Sandbox>,
     manifest_dir: &str,
-) -> BinaryBenchmarkConfig {
-    let sandbox = config.sandbox.get_or_insert_with(|| Sandbox::new(true));
+) -> Option<Sandbox> {
+    if !bench.legacy {
+        return configured;
+    }
+    let mut sandbox = configured.unwrap_or_else(|| Sandbox::new(true));
     for fixture in &mut sandbox.fixtures {
         let in_package = Path::new(manifest_dir).join(&*fixture);
         if fixture.is_relative() && in_package.exists() {
             *fixture = in_package;
         }
     }
-    config
+    Some(sandbox)
 }
 
 /// The part of a binary benchmark's header after `id:`: `(args) -> program args` as
@@ -465,7 +473,6 @@ mod tests {
         let benchmarks = __legacy_benchmarks(
             LegacyGroup {
                 cmd: Some("/bin/echo"),
-                manifest_dir: "/nowhere",
                 setup: Some(hook),
                 teardown: None,
             },
@@ -485,8 +492,12 @@ mod tests {
         assert!(benches.iter().all(|b| b.setup.is_some() && b.legacy));
         let config = benchmarks[0].config.as_ref().unwrap();
         assert_eq!(config.sandbox, Some(Sandbox::new(false)));
-        let config = __legacy_config(BinaryBenchmarkConfig::default(), "/nowhere");
-        assert_eq!(config.sandbox, Some(Sandbox::new(true)));
+        // Without a sandbox in any config, 0.10's default: one; 0.13 benches have none.
+        let sandbox = sandbox_of(&benches[0], None, "/nowhere");
+        assert_eq!(sandbox, Some(Sandbox::new(true)));
+        assert_eq!(sandbox_of(&Bench::new("x"), None, "/nowhere"), None);
+        let off = sandbox_of(&benches[0], Some(Sandbox::new(false)), "/nowhere");
+        assert_eq!(off, Some(Sandbox::new(false)));
         assert_eq!(benches[2].config.as_ref().unwrap().base.envs.len(), 2);
     }
 }

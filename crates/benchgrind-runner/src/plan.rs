@@ -268,8 +268,12 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
                     bench.config.as_ref(),
                 ];
                 let config = resolve(levels.iter().map(|l| l.map(|c| &c.base)));
-                let sandbox =
-                    most_specific(&levels, |c| c.sandbox.clone()).filter(|s: &Sandbox| s.enabled);
+                let sandbox = crate::legacy::sandbox_of(
+                    bench,
+                    most_specific(&levels, |c| c.sandbox.clone()),
+                    main.manifest_dir,
+                )
+                .filter(|s: &Sandbox| s.enabled);
                 let config_exit = most_specific(&levels, |c| c.exit_with);
                 let entry_point = most_specific(&levels, |c| c.entry_point.clone());
                 let current_dir = most_specific(&levels, |c| c.current_dir.clone());
