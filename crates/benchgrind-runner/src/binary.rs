@@ -243,6 +243,8 @@ impl ExitWith {
 pub struct Sandbox {
     pub(crate) enabled: bool,
     pub(crate) fixtures: Vec<PathBuf>,
+    /// `Some(false)`: symbolic links in fixtures are copied as links, not what they point to.
+    pub(crate) follow_symlinks: Option<bool>,
 }
 
 impl Sandbox {
@@ -251,6 +253,7 @@ impl Sandbox {
         Sandbox {
             enabled,
             fixtures: Vec::new(),
+            follow_symlinks: None,
         }
     }
 

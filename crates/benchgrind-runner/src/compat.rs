@@ -354,6 +354,15 @@ impl BinaryBenchmarkConfig {
     }
 }
 
+impl crate::binary::Sandbox {
+    /// Whether fixtures' symbolic links are copied as what they point to (the default) or, with
+    /// `false`, as links (iai-callgrind 0.13).
+    pub fn follow_symlinks(&mut self, value: bool) -> &mut Self {
+        self.follow_symlinks = Some(value);
+        self
+    }
+}
+
 impl BinaryBenchmarkGroup {
     /// Adds benchmarks (iai-callgrind 0.14).
     pub fn binary_benchmarks<I, T>(&mut self, benchmarks: T) -> &mut Self

@@ -56,7 +56,7 @@ impl Arg {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fixtures {
     path: PathBuf,
-    follow_symlinks: bool,
+    follow_symlinks: Option<bool>,
 }
 
 impl Fixtures {
@@ -64,13 +64,14 @@ impl Fixtures {
     pub fn new<T: Into<PathBuf>>(path: T) -> Fixtures {
         Fixtures {
             path: path.into(),
-            follow_symlinks: false,
+            follow_symlinks: None,
         }
     }
 
-    /// Accepted for compatibility: benchgrind always copies what links point to.
+    /// Whether symbolic links are copied as what they point to (the default) or, with `false`,
+    /// as links.
     pub fn follow_symlinks(&mut self, value: bool) -> &mut Self {
-        self.follow_symlinks = value;
+        self.follow_symlinks = Some(value);
         self
     }
 }
@@ -299,7 +300,7 @@ impl BinaryBenchmarkGroup {
         self
     }
 
-    /// A directory copied into this 0.9 group's sandbox.
+    /// A directory copied into this 0.9 group's sandbox (symbolic links followed).
     pub fn fixtures<F: Into<Fixtures>>(&mut self, fixtures: F) -> &mut Self {
         self.fixtures.push(fixtures.into().path);
         self
@@ -310,8 +311,12 @@ impl BinaryBenchmarkConfig {
     /// A directory copied into the sandbox of a 0.10 group (relative paths start at the
     /// package's directory).
     pub fn fixtures<F: Into<Fixtures>>(&mut self, fixtures: F) -> &mut Self {
+        let fixtures = fixtures.into();
         let mut sandbox = self.sandbox.clone().unwrap_or_else(|| Sandbox::new(true));
-        sandbox.fixtures(std::iter::once(fixtures.into().path));
+        sandbox.fixtures(std::iter::once(fixtures.path));
+        if fixtures.follow_symlinks.is_some() {
+            sandbox.follow_symlinks = fixtures.follow_symlinks;
+        }
         self.sandbox = Some(sandbox);
         self
     }
