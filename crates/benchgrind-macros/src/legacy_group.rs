@@ -15,13 +15,28 @@ use syn::{Expr, Pat};
 use crate::group::hook;
 use crate::keyvalue::{Pair, Value};
 
-pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
+/// The keys of a 0.10 group, as tokens of the generated code.
+struct Keys {
+    name: Option<Expr>,
+    config: TokenStream,
+    before: TokenStream,
+    after: TokenStream,
+    setup: TokenStream,
+    teardown: TokenStream,
+    closure: Option<Expr>,
+}
+
+fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
     let none = quote!(::core::option::Option::None);
-    let mut name = None;
-    let mut config = none.clone();
-    let (mut before, mut after) = (none.clone(), none.clone());
-    let (mut setup, mut teardown) = (none.clone(), none.clone());
-    let mut closure = None;
+    let mut k = Keys {
+        name: None,
+        config: none.clone(),
+        before: none.clone(),
+        after: none.clone(),
+        setup: none.clone(),
+        teardown: none,
+        closure: None,
+    };
     for pair in pairs {
         let key = pair.key.to_string();
         let Value::Expr(value) = pair.value else {
@@ -31,19 +46,19 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
             ));
         };
         match key.as_str() {
-            "name" => name = Some(value),
+            "name" => k.name = Some(value),
             "config" => {
-                config = quote! {
+                k.config = quote! {
                     ::core::option::Option::Some(::core::convert::Into::<
                         ::benchgrind::__private::BinaryBenchmarkConfig,
                     >::into(#value))
                 }
             }
-            "before" => before = hook(&value),
-            "after" => after = hook(&value),
-            "setup" => setup = hook(&value),
-            "teardown" => teardown = hook(&value),
-            "benchmark" => closure = Some(value),
+            "before" => k.before = hook(&value),
+            "after" => k.after = hook(&value),
+            "setup" => k.setup = hook(&value),
+            "teardown" => k.teardown = hook(&value),
+            "benchmark" => k.closure = Some(value),
             "bench" => {
                 return Err(syn::Error::new(
                     pair.key.span(),
@@ -63,6 +78,20 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
             }
         }
     }
+    Ok(k)
+}
+
+pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
+    let none = quote!(::core::option::Option::None);
+    let Keys {
+        name,
+        config,
+        before,
+        after,
+        setup,
+        teardown,
+        closure,
+    } = keys(pairs)?;
     let Some(Expr::Path(name)) = name else {
         return Err(syn::Error::new(
             Span::call_site(),

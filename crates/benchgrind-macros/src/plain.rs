@@ -82,21 +82,24 @@ fn keyed(input: ParseStream) -> syn::Result<Plain> {
     Ok(plain)
 }
 
+/// `Some(config)` with the Callgrind arguments, or `None`.
+fn config(args: &[LitStr]) -> TokenStream {
+    if args.is_empty() {
+        return quote!(::core::option::Option::None);
+    }
+    quote! {
+        ::core::option::Option::Some(
+            ::benchgrind::__private::LibraryBenchmarkConfig::default()
+                .raw_callgrind_args([#(#args),*])
+                .clone()
+        )
+    }
+}
+
 /// The bench binary's `main` for plain functions.
 pub fn expand(plain: &Plain) -> TokenStream {
     let functions = &plain.functions;
-    let args = &plain.callgrind_args;
-    let config = if args.is_empty() {
-        quote!(::core::option::Option::None)
-    } else {
-        quote! {
-            ::core::option::Option::Some(
-                ::benchgrind::__private::LibraryBenchmarkConfig::default()
-                    .raw_callgrind_args([#(#args),*])
-                    .clone()
-            )
-        }
-    };
+    let config = config(&plain.callgrind_args);
     let runs: Vec<_> = functions
         .iter()
         .enumerate()
