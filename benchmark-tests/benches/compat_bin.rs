@@ -59,13 +59,20 @@ fn bench_delay_config() -> Command {
         .build()
 }
 
+/// A generic `#[binary_benchmark]` function, instantiated by its argument's type.
+#[binary_benchmark]
+#[bench::generic("generic")]
+fn bench_generic<T: AsRef<std::ffi::OsStr>>(arg: T) -> Command {
+    Command::new(ECHO_EXE).arg(arg.as_ref()).build()
+}
+
 binary_benchmark_group!(
     name = attribute_group;
     config = BinaryBenchmarkConfig::with_raw_callgrind_args(["--branch-sim=yes"])
         .callgrind_args(["--dump-instr=yes"])
         .valgrind_args(["--fair-sched=no"])
         .output_format(OutputFormat::default().show_grid(true));
-    benchmarks = bench_echo, bench_delay, bench_delay_config
+    benchmarks = bench_echo, bench_delay, bench_delay_config, bench_generic
 );
 
 binary_benchmark_group!(

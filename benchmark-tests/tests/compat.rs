@@ -209,6 +209,8 @@ fn binary_items_of_0_13_and_0_14_run() {
              ready.txt ready",
             "compat_bin::attribute_group::bench_delay_config config:() -> target/release/read-file \
              ready.txt ready",
+            "compat_bin::attribute_group::bench_generic generic:(\"generic\") -> \
+             target/release/echo generic",
             "compat_bin::low_level_group::bench_echo cut:(\"a long...",
             "compat_bin::low_level_group::echo_ids words_2:() -> target/release/echo one two",
         ],
@@ -216,7 +218,7 @@ fn binary_items_of_0_13_and_0_14_run() {
     );
     // The entry point counts echo's main only, not the process's start-up.
     let whole = blocks[0].get("Instructions");
-    let main_only = blocks[4].get("Instructions");
+    let main_only = blocks[5].get("Instructions");
     assert!(main_only * 10 < whole, "{main_only} vs {whole}");
 }
 
