@@ -313,6 +313,28 @@ fn older_binary_groups_run_hooks_fixtures_and_options() {
 }
 
 #[test]
+fn seed_002s_library_quickstart_counts_as_the_seed_shows() {
+    let examples = Path::new(HERE).parent().unwrap().join("examples");
+    let examples = examples.to_str().unwrap();
+    let (report, blocks) = run_twice("benchgrind-examples", "seed002_lib_quickstart", examples);
+    let group = "seed002_lib_quickstart::bench_fibonacci_group";
+    assert_eq!(
+        headers(&blocks),
+        [
+            format!("{group}::bench_fibonacci short:10"),
+            format!("{group}::bench_fibonacci long:30"),
+            format!("{group}::bench_fibonacci_alternative short:10"),
+        ],
+        "{report}"
+    );
+    // The seed shows 1733 and 26214733 instructions.
+    let short = blocks[0].get("Instructions");
+    let long = blocks[1].get("Instructions");
+    assert!((1700..1800).contains(&short), "{short}");
+    assert!((26_214_700..26_214_800).contains(&long), "{long}");
+}
+
+#[test]
 fn seed_002s_binary_groups_run_as_the_seed_shows() {
     let examples = Path::new(HERE).parent().unwrap().join("examples");
     let examples = examples.to_str().unwrap();
