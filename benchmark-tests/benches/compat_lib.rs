@@ -114,7 +114,7 @@ fn noise() {
 #[library_benchmark(
     config = LibraryBenchmarkConfig::with_raw_callgrind_args(["--branch-sim=yes"])
         .raw_callgrind_args_iter(["--collect-jumps=yes"].iter())
-        .callgrind_args(["--dump-instr=yes"])
+        .callgrind_args(["--dump-instr=yes", "--simulate-wb=yes"])
         .valgrind_args(["--fair-sched=no"])
         .truncate_description(Some(12))
         .tool_override(Tool::new(ValgrindTool::DHAT))

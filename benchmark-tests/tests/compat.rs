@@ -176,6 +176,8 @@ fn generic_functions_and_the_0_13_config_items_run() {
     );
     // with_raw_callgrind_args(["--branch-sim=yes"]) adds the branch events.
     assert!(find(&blocks, expected[8]).get("Bc") > 0);
+    // callgrind_args(["--simulate-wb=yes"]) adds 0.13's write-back events.
+    let _ = find(&blocks, expected[8]).get("DLdmw");
     // main!'s setup runs before the first benchmark and its teardown after the last.
     let setup = report.find("main setup ran").expect("main setup printed");
     let teardown = report

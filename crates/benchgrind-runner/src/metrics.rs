@@ -54,11 +54,25 @@ pub enum EventKind {
     Bi,
     /// Indirect branches mispredicted.
     Bim,
+    /// Last-level instruction cache misses of dirty lines (`--simulate-wb=yes`).
+    ILdmr,
+    /// Last-level data cache read misses of dirty lines (`--simulate-wb=yes`).
+    DLdmr,
+    /// Last-level data cache write misses of dirty lines (`--simulate-wb=yes`).
+    DLdmw,
+    /// L1 cache-use access cost (`--cacheuse=yes`).
+    AcCost1,
+    /// L1 cache-use spatial loss (`--cacheuse=yes`).
+    SpLoss1,
+    /// Last-level cache-use access cost (`--cacheuse=yes`).
+    AcCost2,
+    /// Last-level cache-use spatial loss (`--cacheuse=yes`).
+    SpLoss2,
 }
 
 impl EventKind {
     /// Every metric, in report order.
-    pub const ALL: [EventKind; 22] = [
+    pub const ALL: [EventKind; 29] = [
         EventKind::Ir,
         EventKind::L1hits,
         EventKind::LLhits,
@@ -81,6 +95,13 @@ impl EventKind {
         EventKind::Bcm,
         EventKind::Bi,
         EventKind::Bim,
+        EventKind::ILdmr,
+        EventKind::DLdmr,
+        EventKind::DLdmw,
+        EventKind::AcCost1,
+        EventKind::SpLoss1,
+        EventKind::AcCost2,
+        EventKind::SpLoss2,
     ];
 
     /// The metric's name in JSON, regression specs and `EventKind` (`Ir`, `L1hits`, ...).
@@ -106,7 +127,7 @@ impl EventKind {
     }
 
     /// Every Callgrind event this crate knows by name, in Callgrind's spelling.
-    const RAW: [(EventKind, &'static str); 17] = [
+    const RAW: [(EventKind, &'static str); 24] = [
         (EventKind::Ir, "Ir"),
         (EventKind::Dr, "Dr"),
         (EventKind::Dw, "Dw"),
@@ -124,6 +145,13 @@ impl EventKind {
         (EventKind::Bcm, "Bcm"),
         (EventKind::Bi, "Bi"),
         (EventKind::Bim, "Bim"),
+        (EventKind::ILdmr, "ILdmr"),
+        (EventKind::DLdmr, "DLdmr"),
+        (EventKind::DLdmw, "DLdmw"),
+        (EventKind::AcCost1, "AcCost1"),
+        (EventKind::SpLoss1, "SpLoss1"),
+        (EventKind::AcCost2, "AcCost2"),
+        (EventKind::SpLoss2, "SpLoss2"),
     ];
 
     /// The event of a Callgrind event name.
