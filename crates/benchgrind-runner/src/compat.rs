@@ -354,6 +354,22 @@ impl BinaryBenchmarkConfig {
     }
 }
 
+impl crate::flamegraph::FlamegraphConfig {
+    /// The subtitle of every flamegraph (iai-callgrind 0.13); differential ones otherwise say
+    /// what they compare.
+    pub fn subtitle<T: Into<String>>(&mut self, subtitle: T) -> &mut Self {
+        self.subtitle = Some(subtitle.into());
+        self
+    }
+
+    /// Colors differential flamegraphs by the old run's widths instead of the new one's
+    /// (inferno's `--negate`).
+    pub fn negate_differential(&mut self, value: bool) -> &mut Self {
+        self.negate_differential = Some(value);
+        self
+    }
+}
+
 impl crate::binary::Sandbox {
     /// Whether fixtures' symbolic links are copied as what they point to (the default) or, with
     /// `false`, as links (iai-callgrind 0.13).
