@@ -23,8 +23,9 @@ pub const DEFAULT_TRUNCATE: usize = 50;
 pub struct Extra {
     /// `Some(None)`: never cut the header's description; `Some(Some(n))`: cut after `n`.
     pub(crate) truncate_description: Option<Option<usize>>,
-    /// Drop the tools of more general levels (`tool_override`, `tools_override`).
-    pub(crate) tools_override: bool,
+    /// The tools of `tool_override`/`tools_override`: they replace the tools of more general
+    /// levels and those given with `tool` at this level.
+    pub(crate) tools_override: Option<Vec<Tool>>,
     /// Where Callgrind's collection is restricted to.
     pub(crate) entry_point: Option<EntryPoint>,
     /// Valgrind core arguments for Callgrind and every other tool.
@@ -252,16 +253,19 @@ impl LibraryBenchmarkConfig {
         self
     }
 
-    /// Runs this tool and drops the tools given at more general levels.
+    /// Runs this tool instead of the tools of more general levels and of this level's `tool`.
     pub fn tool_override(&mut self, tool: Tool) -> &mut Self {
         self.tools_override([tool])
     }
 
-    /// Runs these tools and drops the tools given at more general levels.
+    /// Runs these tools instead of the tools of more general levels and of this level's `tool`
+    /// (an empty list runs none).
     pub fn tools_override<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
-        self.tools.clear();
-        self.tools.extend(tools);
-        self.compat.tools_override = true;
+        let list = self.compat.tools_override.get_or_insert_with(Vec::new);
+        for tool in tools {
+            list.retain(|t| t.kind() != tool.kind());
+            list.push(tool);
+        }
         self
     }
 }
@@ -434,6 +438,7 @@ mod tests {
         main.tool(Tool::new(ValgrindTool::DHAT));
         let mut bench = LibraryBenchmarkConfig::default();
         bench
+            .tool(Tool::new(ValgrindTool::Massif))
             .tool_override(Tool::new(ValgrindTool::Memcheck))
             .valgrind_args(["trace-children=yes"]);
         let r = resolve([Some(&main), Some(&bench)]);

@@ -209,9 +209,13 @@ where
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
-        if level.compat.tools_override {
-            out.tools.clear();
-        }
+        let tools = match &level.compat.tools_override {
+            Some(tools) => {
+                out.tools.clear();
+                tools
+            }
+            None => &level.tools,
+        };
         if let Some(truncate) = level.compat.truncate_description {
             out.truncate_description = truncate;
         }
@@ -234,7 +238,7 @@ where
         if let Some(regression) = &level.regression {
             out.regression = Some(regression.clone());
         }
-        for tool in &level.tools {
+        for tool in tools {
             out.tools.retain(|t| t.kind() != tool.kind());
             out.tools.push(tool.clone());
         }
