@@ -556,7 +556,7 @@ pub struct BinaryBenchmarkGroup {
     /// `sandbox(bool)` of an iai-callgrind 0.10 group.
     pub(crate) sandbox: Option<bool>,
     /// `fixtures(...)` of an iai-callgrind 0.9 group.
-    pub(crate) fixtures: Vec<PathBuf>,
+    pub(crate) fixtures: Vec<crate::legacy::Fixtures>,
 }
 
 impl BinaryBenchmarkGroup {

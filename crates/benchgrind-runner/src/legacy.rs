@@ -52,11 +52,12 @@ impl Arg {
 }
 
 /// A directory copied into the root of a 0.10 group's sandbox; a relative path starts at the
-/// package's directory (or the workspace root when it is not there).
+/// package's directory (or the workspace root when it is not there). As in 0.10, symbolic links
+/// are copied as links unless [`follow_symlinks`](Self::follow_symlinks) is `true`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fixtures {
     path: PathBuf,
-    follow_symlinks: Option<bool>,
+    follow_symlinks: bool,
 }
 
 impl Fixtures {
@@ -64,14 +65,14 @@ impl Fixtures {
     pub fn new<T: Into<PathBuf>>(path: T) -> Fixtures {
         Fixtures {
             path: path.into(),
-            follow_symlinks: None,
+            follow_symlinks: false,
         }
     }
 
-    /// Whether symbolic links are copied as what they point to (the default) or, with `false`,
-    /// as links.
+    /// Whether symbolic links are copied as what they point to (`true`) or as links (`false`,
+    /// the default).
     pub fn follow_symlinks(&mut self, value: bool) -> &mut Self {
-        self.follow_symlinks = Some(value);
+        self.follow_symlinks = value;
         self
     }
 }
@@ -268,6 +269,18 @@ impl Run {
         self
     }
 
+    /// Runs this tool instead of those of the more general levels.
+    pub fn tool_override(&mut self, tool: Tool) -> &mut Self {
+        self.config.tool_override(tool);
+        self
+    }
+
+    /// Runs these tools instead of those of the more general levels.
+    pub fn tools_override<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
+        self.config.tools_override(tools);
+        self
+    }
+
     /// Draws flamegraphs.
     pub fn flamegraph<F: Into<FlamegraphConfig>>(&mut self, config: F) -> &mut Self {
         self.config.flamegraph(config);
@@ -300,9 +313,9 @@ impl BinaryBenchmarkGroup {
         self
     }
 
-    /// A directory copied into this 0.9 group's sandbox (symbolic links followed).
+    /// A directory copied into this 0.9 group's sandbox.
     pub fn fixtures<F: Into<Fixtures>>(&mut self, fixtures: F) -> &mut Self {
-        self.fixtures.push(fixtures.into().path);
+        self.fixtures.push(fixtures.into());
         self
     }
 }
@@ -314,9 +327,7 @@ impl BinaryBenchmarkConfig {
         let fixtures = fixtures.into();
         let mut sandbox = self.sandbox.clone().unwrap_or_else(|| Sandbox::new(true));
         sandbox.fixtures(std::iter::once(fixtures.path));
-        if fixtures.follow_symlinks.is_some() {
-            sandbox.follow_symlinks = fixtures.follow_symlinks;
-        }
+        sandbox.follow_symlinks = Some(fixtures.follow_symlinks);
         self.sandbox = Some(sandbox);
         self
     }
@@ -355,7 +366,8 @@ where
     // `group.sandbox(...)` and `group.fixtures(...)` (0.9) override the configs' sandbox.
     if group.sandbox.is_some() || !group.fixtures.is_empty() {
         let mut sandbox = Sandbox::new(group.sandbox.unwrap_or(true));
-        sandbox.fixtures(group.fixtures.iter().cloned());
+        sandbox.fixtures(group.fixtures.iter().map(|f| f.path.clone()));
+        sandbox.follow_symlinks = Some(group.fixtures.iter().any(|f| f.follow_symlinks));
         config.sandbox(sandbox);
     }
     benchmark.config(config);
