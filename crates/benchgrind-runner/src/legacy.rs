@@ -367,7 +367,9 @@ where
     if group.sandbox.is_some() || !group.fixtures.is_empty() {
         let mut sandbox = Sandbox::new(group.sandbox.unwrap_or(true));
         sandbox.fixtures(group.fixtures.iter().map(|f| f.path.clone()));
-        sandbox.follow_symlinks = Some(group.fixtures.iter().any(|f| f.follow_symlinks));
+        if !group.fixtures.is_empty() {
+            sandbox.follow_symlinks = Some(group.fixtures.iter().any(|f| f.follow_symlinks));
+        }
         config.sandbox(sandbox);
     }
     benchmark.config(config);
