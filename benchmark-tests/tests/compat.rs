@@ -337,6 +337,26 @@ fn seed_002s_library_quickstart_counts_as_the_seed_shows() {
 }
 
 #[test]
+fn the_main_run_form_runs_every_id_with_options_hooks_and_fixtures() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_main_run", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_main_run hello:echo hello world",
+            "compat_main_run empty:echo",
+            // The per-command setup wrote this file into the sandbox.
+            "compat_main_run setup_file:read-file setup.txt \"from setup\"",
+            // The fixtures were copied into the sandbox.
+            "compat_main_run fixture:read-file fixtures/file_content.input...",
+        ],
+        "{report}"
+    );
+    // `options = "--branch-sim=yes"` reached Callgrind.
+    assert!(blocks.iter().all(|b| b.get("Bc") > 0), "{report}");
+    assert_eq!(report.matches("main run before ran").count(), 1);
+}
+
+#[test]
 fn seed_002s_binary_groups_run_as_the_seed_shows() {
     let examples = Path::new(HERE).parent().unwrap().join("examples");
     let examples = examples.to_str().unwrap();

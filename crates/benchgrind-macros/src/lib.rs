@@ -13,6 +13,7 @@ mod keyvalue;
 mod legacy_group;
 mod library;
 mod main_macro;
+mod main_run;
 mod plain;
 mod pretty;
 mod workspace;

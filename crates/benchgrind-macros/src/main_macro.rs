@@ -20,6 +20,9 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     if let Some(plain) = crate::plain::functions(&input)? {
         return Ok(crate::plain::expand(&plain));
     }
+    if crate::main_run::applies(&input) {
+        return crate::main_run::expand(input);
+    }
     let pairs = parse_pairs(
         input,
         "main!",

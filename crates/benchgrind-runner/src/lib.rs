@@ -55,7 +55,7 @@ pub mod __private {
     };
     pub use crate::config::LibraryBenchmarkConfig;
     pub use crate::harness::run;
-    pub use crate::legacy::{__legacy_benchmarks, LegacyGroup};
+    pub use crate::legacy::{__legacy_benchmarks, Arg, Fixtures, LegacyGroup, Run};
     pub use crate::measure::measure;
     pub use crate::measured::measured_process;
     pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};

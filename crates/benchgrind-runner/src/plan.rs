@@ -30,38 +30,20 @@ pub struct BenchId {
 }
 
 impl BenchId {
-    /// `file::group::function::id`, as filters and JSON use it.
+    /// `file::group::function::id`, as filters and JSON use it. Parts that a form of `main!`
+    /// has not (the group of `main!(a, b)`, the function of a 0.10 group) are left out.
     pub fn full(&self) -> String {
-        if self.group.is_empty() {
-            // `main!(a, b)` of the plain-function form: no group.
-            return match &self.id {
-                Some(id) => format!("{}::{}::{id}", self.file, self.function),
-                None => format!("{}::{}", self.file, self.function),
-            };
-        }
-        if self.function.is_empty() {
-            return match &self.id {
-                Some(id) => format!("{}::{}::{id}", self.file, self.group),
-                None => format!("{}::{}", self.file, self.group),
-            };
-        }
-        match &self.id {
-            Some(id) => format!("{}::{}::{}::{id}", self.file, self.group, self.function),
-            None => format!("{}::{}::{}", self.file, self.group, self.function),
-        }
+        let id = self.id.as_deref().unwrap_or("");
+        join(&[&self.file, &self.group, &self.function, id])
     }
 
-    /// `file::group::function`, the first part of the header line.
+    /// `file::group::function`, the first part of the header line; for `main!(a, b)` (Iai's
+    /// form) the function's name alone.
     pub fn path(&self) -> String {
-        if self.group.is_empty() {
-            // The plain-function form: Iai's header is the function's name alone.
+        if self.group.is_empty() && !self.function.is_empty() {
             return self.function.clone();
         }
-        if self.function.is_empty() {
-            // A 0.10-style binary group: no function between group and id.
-            return format!("{}::{}", self.file, self.group);
-        }
-        format!("{}::{}::{}", self.file, self.group, self.function)
+        join(&[&self.file, &self.group, &self.function])
     }
 
     /// `id:args` (or just `id`, or nothing), the second part of the header line; long argument
@@ -333,6 +315,16 @@ pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
         }
     }
     Ok(Plan { home, jobs })
+}
+
+/// The non-empty parts, joined with `::`.
+fn join(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// Which of `n` shares a benchmark belongs to: FNV-1a of its id, so the split is the same on
