@@ -40,10 +40,16 @@ struct Spec {
     runs: Vec<RunSpec>,
 }
 
-/// Whether `main!`'s input is this form.
+/// Whether `main!`'s input is this form: one of its keys (`run = ...`, ...) at the top level,
+/// wherever it comes (`setup = f;` may come first, as in the other form).
 pub fn applies(input: &TokenStream) -> bool {
-    let first = input.clone().into_iter().next().map(|t| t.to_string());
-    first.is_some_and(|f| KEYS.contains(&f.as_str()))
+    let tokens: Vec<_> = input.clone().into_iter().collect();
+    tokens.windows(2).any(|pair| match (&pair[0], &pair[1]) {
+        (proc_macro2::TokenTree::Ident(key), proc_macro2::TokenTree::Punct(eq)) => {
+            eq.as_char() == '=' && KEYS.contains(&key.to_string().as_str())
+        }
+        _ => false,
+    })
 }
 
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
@@ -173,34 +179,7 @@ fn generate(spec: &Spec) -> TokenStream {
         let follow = follow.as_ref().map(|f| quote!(.follow_symlinks(#f)));
         quote!(__config.fixtures(::benchgrind::__private::Fixtures::new(#path) #follow);)
     });
-    let runs = spec.runs.iter().map(|run| {
-        // A name as a string literal is the package's binary of that name when there is one.
-        let cmd = match &run.cmd {
-            Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(name),
-                ..
-            }) => {
-                let key = LitStr::new(&format!("CARGO_BIN_EXE_{}", name.value()), name.span());
-                quote!(::core::option::Option::unwrap_or(::core::option_env!(#key), #name))
-            }
-            other => quote!(#other),
-        };
-        let args = run.args.iter().map(|(id, args)| {
-            let items = args.elems.iter();
-            quote! {
-                ::benchgrind::__private::Arg::new(
-                    #id,
-                    ::std::vec::Vec::<::std::ffi::OsString>::from([
-                        #(::std::ffi::OsString::from(#items)),*
-                    ]),
-                )
-            }
-        });
-        let envs = run.envs.as_ref().map(|e| quote!(.envs(#e)));
-        quote! {
-            __group.bench(::benchgrind::__private::Run::with_cmd_args(#cmd, [#(#args),*]) #envs);
-        }
-    });
+    let runs = spec.runs.iter().map(run_tokens);
     let workspace_root = crate::workspace::root().display().to_string();
     quote! {
         fn main() {
@@ -244,5 +223,35 @@ fn generate(spec: &Spec) -> TokenStream {
                 teardown: ::core::option::Option::None,
             })
         }
+    }
+}
+
+/// `group.bench(Run::with_cmd_args(cmd, [Arg::new(id, args), ...]).envs(...))` of one `run`.
+fn run_tokens(run: &RunSpec) -> TokenStream {
+    // A name as a string literal is the package's binary of that name when there is one.
+    let cmd = match &run.cmd {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(name),
+            ..
+        }) => {
+            let key = LitStr::new(&format!("CARGO_BIN_EXE_{}", name.value()), name.span());
+            quote!(::core::option::Option::unwrap_or(::core::option_env!(#key), #name))
+        }
+        other => quote!(#other),
+    };
+    let args = run.args.iter().map(|(id, args)| {
+        let items = args.elems.iter();
+        quote! {
+            ::benchgrind::__private::Arg::new(
+                #id,
+                ::std::vec::Vec::<::std::ffi::OsString>::from([
+                    #(::std::ffi::OsString::from(#items)),*
+                ]),
+            )
+        }
+    });
+    let envs = run.envs.as_ref().map(|e| quote!(.envs(#e)));
+    quote! {
+        __group.bench(::benchgrind::__private::Run::with_cmd_args(#cmd, [#(#args),*]) #envs);
     }
 }
