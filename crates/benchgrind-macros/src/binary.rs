@@ -98,8 +98,19 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             .config
             .as_ref()
             .map(|c| quote!(.config(::core::convert::Into::<#config_ty>::into(#c))));
+        let display = args
+            .iter()
+            .map(|a| {
+                crate::pretty::tokens(&quote::ToTokens::to_token_stream(a))
+                    .replace("::std::string::String::from(", "String::from(")
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         quote! {
-            __benchmark.bench(#new.command(super::#name(#(#args),*)) #setup #teardown #config);
+            __benchmark.bench(
+                ::benchgrind::__private::bench_with_args_display(#new, #display)
+                    .command(super::#name(#(#args),*)) #setup #teardown #config
+            );
         }
     });
     let name_str = name.to_string();
@@ -172,8 +183,9 @@ fn cases_of(
             if let Some(file) = &raw.file {
                 let (path, lines) = read_lines(file)?;
                 tracked.push(path);
+                // Each line as a `String`, as library benchmarks and iai-callgrind 0.13 pass it.
                 for line in lines {
-                    elements.push(vec![syn::parse_quote!(#line)]);
+                    elements.push(vec![syn::parse_quote!(::std::string::String::from(#line))]);
                 }
             } else {
                 let list = match raw.args.clone() {

@@ -7,6 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Expr;
 
+use crate::hook::hook;
 use crate::keyvalue::{parse_pairs, Value};
 use crate::library::typed_config;
 
@@ -17,6 +18,11 @@ const KEYS: &[&str] = &[
     "setup",
     "teardown",
     "benchmarks",
+    // iai-callgrind 0.10's binary groups (`crate::legacy_group`).
+    "benchmark",
+    "before",
+    "after",
+    "bench",
 ];
 
 /// Which kind of group.
@@ -31,15 +37,6 @@ pub enum Kind {
 /// The name of a library group's table of bench code: `__benchgrind_runs_<group>`.
 pub fn runs_table_name(group: &syn::Ident) -> syn::Ident {
     quote::format_ident!("__benchgrind_runs_{}", group)
-}
-
-/// A group's `setup`/`teardown`: a bare function path (`setup = prepare`) is called, anything
-/// else (`setup = prepare()`) is evaluated as written.
-fn call_or_evaluate(expr: &Expr) -> TokenStream {
-    match expr {
-        Expr::Path(_) => quote! { (#expr)(); },
-        other => quote! { let _ = #other; },
-    }
 }
 
 /// Whether a closure's body ends in a value (`group.binary_benchmark(..)` without `;`).
@@ -59,6 +56,24 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
         Kind::Binary => "binary_benchmark_group!",
     };
     let pairs = parse_pairs(input, macro_name, KEYS, &["benchmarks"])?;
+    if kind == Kind::Binary && pairs.iter().any(|p| p.key == "benchmark") {
+        return crate::legacy_group::expand(pairs);
+    }
+    if let Some(pair) = pairs
+        .iter()
+        .find(|p| ["benchmark", "before", "after", "bench"].contains(&p.key.to_string().as_str()))
+    {
+        return Err(syn::Error::new(
+            pair.key.span(),
+            format!(
+                "`{}` belongs to iai-callgrind 0.10's binary_benchmark_group! with \
+                 `benchmark = |\"my-exe\", group: &mut BinaryBenchmarkGroup| ...`; {macro_name} \
+                 with `benchmarks = ...` takes: name, config, compare_by_id, setup, teardown, \
+                 benchmarks",
+                pair.key
+            ),
+        ));
+    }
     let mut name = None;
     let mut config = quote!(::core::option::Option::None);
     let mut compare_by_id = quote!(false);
@@ -109,20 +124,8 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             }
             ("config", Value::Expr(e)) => config = typed_config(Some(&e), config_ty.clone()),
             ("compare_by_id", Value::Expr(e)) => compare_by_id = quote!(#e),
-            ("setup", Value::Expr(e)) => {
-                let body = call_or_evaluate(&e);
-                setup = quote! {{
-                    let __setup: fn() = || { #body };
-                    ::core::option::Option::Some(__setup)
-                }}
-            }
-            ("teardown", Value::Expr(e)) => {
-                let body = call_or_evaluate(&e);
-                teardown = quote! {{
-                    let __teardown: fn() = || { #body };
-                    ::core::option::Option::Some(__teardown)
-                }}
-            }
+            ("setup", Value::Expr(e)) => setup = hook(&e),
+            ("teardown", Value::Expr(e)) => teardown = hook(&e),
             _ => unreachable!("parse_pairs only returns known keys"),
         }
     }

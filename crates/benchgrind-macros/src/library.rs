@@ -178,25 +178,47 @@ fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -
     let count = if case.setup.is_some() { 1 } else { args.len() };
     let fields = (0..count).map(syn::Index::from);
     let function = match fn_ptr {
-        Some(ty) => quote! { ::benchgrind::__private::black_box(super::#name as #ty) },
+        // A typed binding, not `as`: the pointer's type (with a generic function's holes) is
+        // settled before the call, so arguments coerce as in a direct call (`&String` to
+        // `&str`).
+        Some(ty) => quote! {{
+            let __pointer: #ty = super::#name;
+            ::benchgrind::__private::black_box(__pointer)
+        }},
         None => quote! { super::#name },
     };
     let teardown = match &case.teardown {
         Some(teardown) => quote! { (#teardown)(__out); },
         None => quote! { ::core::mem::drop(__out); },
     };
+    // A `match` keeps the temporaries of the arguments (`&"1".repeat(100)`) alive until the
+    // bench is done, as a direct call with the arguments written inline would.
     quote! {
-        let __inputs = ::benchgrind::__private::black_box(#inputs);
-        let __function = #function;
-        let __out = ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
-        let __out = ::benchgrind::__private::black_box(__out);
-        #teardown
+        match ::benchgrind::__private::black_box(#inputs) {
+            __inputs => {
+                let __function = #function;
+                let __out =
+                    ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
+                let __out = ::benchgrind::__private::black_box(__out);
+                #teardown
+            }
+        }
     }
 }
 
 /// `fn(A, B) -> R` of the benchmark function, or `None` where a pointer type cannot be written
-/// (`impl Trait` in the signature); then the function is called directly.
+/// (`impl Trait` in the signature); then the function is called directly. A generic function's
+/// pointer is `fn(_, _) -> _`: the compiler instantiates it from the bench's argument types, as
+/// a direct call would.
 fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
+    if !func.sig.generics.params.is_empty() {
+        let holes = func.sig.inputs.iter().map(|_| quote!(_));
+        let output = match &func.sig.output {
+            ReturnType::Default => quote!(),
+            ReturnType::Type(..) => quote!(-> _),
+        };
+        return Some(quote!(fn(#(#holes),*) #output));
+    }
     let types: Vec<&Type> = func
         .sig
         .inputs
@@ -225,9 +247,6 @@ pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()>
     };
     if let Some(a) = &sig.asyncness {
         return reject(a.span(), "async");
-    }
-    if !sig.generics.params.is_empty() {
-        return reject(sig.generics.span(), "generic");
     }
     if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
         return reject(r.span(), "a method");

@@ -10,11 +10,19 @@ use crate::library::typed_config;
 
 const KEYS: &[&str] = &[
     "config",
+    "setup",
+    "teardown",
     "library_benchmark_groups",
     "binary_benchmark_groups",
 ];
 
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    if let Some(plain) = crate::plain::functions(&input)? {
+        return Ok(crate::plain::expand(&plain));
+    }
+    if crate::main_run::applies(&input) {
+        return crate::main_run::expand(input);
+    }
     let pairs = parse_pairs(
         input,
         "main!",
@@ -24,8 +32,12 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut config = None;
     let mut library = None;
     let mut binary = None;
+    let mut setup = quote!(::core::option::Option::None);
+    let mut teardown = quote!(::core::option::Option::None);
     for pair in pairs {
         match (pair.key.to_string().as_str(), pair.value) {
+            ("setup", Value::Expr(e)) => setup = crate::hook::hook(&e),
+            ("teardown", Value::Expr(e)) => teardown = crate::hook::hook(&e),
             ("library_benchmark_groups", Value::Paths(paths)) => library = Some((pair.key, paths)),
             ("binary_benchmark_groups", Value::Paths(paths)) => binary = Some((pair.key, paths)),
             ("config", Value::Expr(e)) => config = Some(e),
@@ -102,6 +114,8 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 groups: #lib_groups,
                 binary_config: #bin_config,
                 binary_groups: #bin_groups,
+                setup: #setup,
+                teardown: #teardown,
             })
         }
     })

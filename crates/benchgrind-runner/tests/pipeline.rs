@@ -64,6 +64,8 @@ fn main_of(groups: Vec<Group>) -> Main {
         groups,
         binary_config: None,
         binary_groups: Vec::new(),
+        setup: None,
+        teardown: None,
     }
 }
 

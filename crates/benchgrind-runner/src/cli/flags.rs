@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::{Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
+use super::{Cli, Isolation, JsonStyle, Labels, Nocapture, OutputFormat};
 use crate::config::{is_file_name, normalize_valgrind_arg, RegressionConfig, ToolList};
 
 /// A usage error: the message names the flag, variable or value.
@@ -215,6 +215,23 @@ pub(crate) const FLAGS: &[Flag] = &[
                 "pretty-json" => OutputFormat::PrettyJson,
                 "markdown" => OutputFormat::Markdown,
                 _ => return Err(g.invalid_lowercase("use default, json, pretty-json or markdown")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--labels",
+        env: "BENCHGRIND_LABELS",
+        takes: Takes::Value,
+        value: "=NAMES",
+        help: "the metric lines' names: iai-callgrind (L2 Hits, the default) or benchgrind \
+               (LL Hits)",
+        repeats: false,
+        set: |cli, g| {
+            cli.labels = match g.lowercase().as_str() {
+                "iai-callgrind" => Labels::IaiCallgrind,
+                "benchgrind" => Labels::Benchgrind,
+                _ => return Err(g.invalid_lowercase("use iai-callgrind or benchgrind")),
             };
             Ok(())
         },

@@ -49,6 +49,8 @@ pub struct Cli {
     pub load_baseline: Option<String>,
     /// `--output-format`.
     pub output_format: OutputFormat,
+    /// `--labels`: the names of the terminal report's metric lines.
+    pub labels: Labels,
     /// `--save-summary`: write `summary.json` next to each benchmark's files.
     pub save_summary: Option<JsonStyle>,
     /// `--list`: print the benchmarks instead of running them.
@@ -128,6 +130,16 @@ pub enum OutputFormat {
     PrettyJson,
     /// The terminal report, then a Markdown table (for pull-request comments).
     Markdown,
+}
+
+/// The names of the terminal report's metric lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Labels {
+    /// iai-callgrind 0.13's (`L2 Hits`), line for line, for tools that parse its output.
+    #[default]
+    IaiCallgrind,
+    /// benchgrind's own (`LL Hits`).
+    Benchgrind,
 }
 
 /// Compact or indented JSON.

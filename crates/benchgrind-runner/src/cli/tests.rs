@@ -62,6 +62,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--baseline", "main"),
         ("--load-baseline", "new"),
         ("--output-format", "json"),
+        ("--labels", "benchgrind"),
         ("--save-summary", "pretty-json"),
         ("--deterministic-random", "no"),
         ("--random-seed", "7"),
@@ -143,6 +144,12 @@ fn bad_input_names_the_flag() {
     );
     let e = parse_with(&["--output-format=xml"], &[]).unwrap_err();
     assert!(e.0.contains("--output-format is `xml`"), "{}", e.0);
+    let e = parse_with(&["--labels=LL"], &[]).unwrap_err();
+    assert!(
+        e.0.contains("--labels is `ll`; use iai-callgrind or benchgrind"),
+        "{}",
+        e.0
+    );
 }
 
 #[test]

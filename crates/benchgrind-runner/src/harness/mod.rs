@@ -132,11 +132,7 @@ fn harness(
         return Ok(End::Ok);
     }
     if plan.jobs.is_empty() {
-        let _ = writeln!(
-            out,
-            "benchgrind: no benchmark of {} matches the filter",
-            main.bench_file
-        );
+        let _ = writeln!(out, "benchgrind: {}", nothing_to_run(main, &cli));
         return Ok(End::Ok);
     }
     // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
@@ -156,10 +152,15 @@ fn harness(
     };
     if test_mode {
         let mut executors = execute::executors(&setup)?;
-        let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
+        let passed = around(main, true, || {
+            test_mode::run(main, &plan, executors[0].as_mut(), out)
+        });
         return Ok(if passed { End::Ok } else { End::Failed });
     }
-    let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
+    let runs = cli.load_baseline.is_none();
+    let summary = around(main, runs, || {
+        measure_and_report(main, &plan, &cli, &setup, out)
+    })?;
     Ok(if !summary.failed.is_empty() {
         End::Failed
     } else if !summary.regressions.is_empty() {
@@ -167,6 +168,30 @@ fn harness(
     } else {
         End::Ok
     })
+}
+
+/// Why a plan has no jobs: the filters selected none, or the bench file has no benchmarks (an
+/// empty group, as iai-callgrind 0.10's `benchmark = |"my-exe", group| {}`).
+fn nothing_to_run(main: &Main, cli: &Cli) -> String {
+    let selecting = !cli.filters.is_empty() || !cli.skip.is_empty() || cli.partition.is_some();
+    if selecting {
+        format!("no benchmark of {} matches the filter", main.bench_file)
+    } else {
+        format!("{} has no benchmarks", main.bench_file)
+    }
+}
+
+/// `body` between `main!`'s `setup` and `teardown`, which run in the harness, not measured, and
+/// only when benchmarks run (`runs`; not for `--load-baseline`).
+fn around<T>(main: &Main, runs: bool, body: impl FnOnce() -> T) -> T {
+    if let (true, Some(setup)) = (runs, main.setup) {
+        setup();
+    }
+    let out = body();
+    if let (true, Some(teardown)) = (runs, main.teardown) {
+        teardown();
+    }
+    out
 }
 
 /// The root of the output files: `--home`, else below the target directory; per target triple
@@ -201,7 +226,7 @@ fn measure_and_report(
     out: &mut dyn Write,
 ) -> Result<RunSummary, String> {
     let mut executors = execute::executors(setup)?;
-    let mut reporter = report::reporter(cli.output_format, cli.color);
+    let mut reporter = report::reporter(cli.output_format, cli.color, cli.labels);
     let progress = Progress::new(
         cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
         plan.jobs.len(),

@@ -10,7 +10,7 @@ pub mod terminal;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::cli::{Color, OutputFormat};
+use crate::cli::{Color, Labels, OutputFormat};
 use crate::execute::Captured;
 use crate::result::BenchResult;
 
@@ -39,11 +39,11 @@ pub trait Reporter {
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()>;
 }
 
-/// The reporter of an output format, coloring as `color` says.
-pub fn reporter(format: OutputFormat, color: Color) -> Box<dyn Reporter> {
+/// The reporter of an output format, coloring as `color` says, naming metrics as `labels` do.
+pub fn reporter(format: OutputFormat, color: Color, labels: Labels) -> Box<dyn Reporter> {
     match format {
         OutputFormat::Default => Box::new(terminal::Terminal {
-            style: terminal::Style::new(color),
+            style: terminal::Style::new(color, labels),
         }),
         OutputFormat::Json => Box::new(json::Json { pretty: false }),
         OutputFormat::PrettyJson => Box::new(json::Json { pretty: true }),
