@@ -8,7 +8,7 @@ use quote::quote;
 use syn::Expr;
 
 use crate::hook::hook;
-use crate::keyvalue::{parse_pairs, Value};
+use crate::keyvalue::{parse_pairs, Pair, Value};
 use crate::library::typed_config;
 
 const KEYS: &[&str] = &[
@@ -50,11 +50,9 @@ fn returns_value(closure: &Expr) -> bool {
     }
 }
 
+/// A group's function: its name, and the `Group`/`BinaryGroup` it returns.
 pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
-    let macro_name = match kind {
-        Kind::Library => "library_benchmark_group!",
-        Kind::Binary => "binary_benchmark_group!",
-    };
+    let macro_name = kind.macro_name();
     let pairs = parse_pairs(input, macro_name, KEYS, &["benchmarks"])?;
     if kind == Kind::Binary && pairs.iter().any(|p| p.key == "benchmark") {
         return crate::legacy_group::expand(pairs);
@@ -74,13 +72,64 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             ),
         ));
     }
-    let mut name = None;
-    let mut config = quote!(::core::option::Option::None);
+    let keys = keys(pairs, kind)?;
+    let name = &keys.name;
+    let ty = match kind {
+        Kind::Library => quote!(::benchgrind::__private::Group),
+        Kind::Binary => quote!(::benchgrind::__private::BinaryGroup),
+    };
+    let body = body(&keys, kind);
+    let table = match (kind, &keys.paths) {
+        (Kind::Library, Some(paths)) => {
+            let table = runs_table_name(name);
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals)]
+                pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
+            }
+        }
+        _ => quote!(),
+    };
+    Ok(quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        pub fn #name() -> #ty {
+            #body
+        }
+
+        #table
+    })
+}
+
+impl Kind {
+    fn macro_name(self) -> &'static str {
+        match self {
+            Kind::Library => "library_benchmark_group!",
+            Kind::Binary => "binary_benchmark_group!",
+        }
+    }
+}
+
+/// A group's keys, as tokens of the generated code.
+struct Keys {
+    name: syn::Ident,
+    config: TokenStream,
+    compare_by_id: TokenStream,
+    setup: TokenStream,
+    teardown: TokenStream,
+    benchmarks: TokenStream,
+    /// The benchmark functions of `benchmarks = a, b` (not of the closure form).
+    paths: Option<Vec<syn::Path>>,
+}
+
+/// The keys of a group; `name` and `benchmarks` must be there.
+fn keys(pairs: Vec<Pair>, kind: Kind) -> syn::Result<Keys> {
+    let none = quote!(::core::option::Option::None);
+    let (mut name, mut benchmarks, mut paths) = (None, None, None);
+    let mut config = none.clone();
     let mut compare_by_id = quote!(false);
-    let mut setup = quote!(::core::option::Option::None);
-    let mut teardown = quote!(::core::option::Option::None);
-    let mut benchmarks = None;
-    let mut paths = None;
+    let mut setup = none.clone();
+    let mut teardown = none;
     let config_ty = match kind {
         Kind::Library => quote!(::benchgrind::__private::LibraryBenchmarkConfig),
         Kind::Binary => quote!(::benchgrind::__private::BinaryBenchmarkConfig),
@@ -97,22 +146,7 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
                 });
                 paths = Some(list);
             }
-            ("benchmarks", Value::Expr(closure)) if kind == Kind::Binary => {
-                let builder = if returns_value(&closure) {
-                    quote!(benchmarks_from_chain)
-                } else {
-                    quote!(benchmarks_from_statements)
-                };
-                benchmarks = Some(quote! {
-                    ::benchgrind::__private::#builder(#closure)
-                })
-            }
-            ("benchmarks", Value::Expr(other)) => {
-                return Err(syn::Error::new_spanned(
-                    other,
-                    "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
-                ))
-            }
+            ("benchmarks", Value::Expr(closure)) => benchmarks = Some(closure_form(kind, closure)?),
             ("name", Value::Expr(Expr::Path(p))) if p.path.get_ident().is_some() => {
                 name = p.path.get_ident().cloned();
             }
@@ -129,20 +163,54 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             _ => unreachable!("parse_pairs only returns known keys"),
         }
     }
-    let Some(name) = name else {
-        return Err(syn::Error::new(
+    let needs = |key: &str| {
+        syn::Error::new(
             Span::call_site(),
-            format!("{macro_name} needs `name = <identifier>`"),
-        ));
+            format!("{} needs `{key}`", kind.macro_name()),
+        )
     };
-    let Some(benchmarks) = benchmarks else {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            format!("{macro_name} needs `benchmarks = ...`"),
+    Ok(Keys {
+        name: name.ok_or_else(|| needs("name = <identifier>"))?,
+        config,
+        compare_by_id,
+        setup,
+        teardown,
+        benchmarks: benchmarks.ok_or_else(|| needs("benchmarks = ..."))?,
+        paths,
+    })
+}
+
+/// `benchmarks = |group: &mut BinaryBenchmarkGroup| ...`, the low-level form of binary groups.
+fn closure_form(kind: Kind, closure: Expr) -> syn::Result<TokenStream> {
+    if kind == Kind::Library {
+        return Err(syn::Error::new_spanned(
+            closure,
+            "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
         ));
+    }
+    let builder = if returns_value(&closure) {
+        quote!(benchmarks_from_chain)
+    } else {
+        quote!(benchmarks_from_statements)
     };
+    Ok(quote! {
+        ::benchgrind::__private::#builder(#closure)
+    })
+}
+
+/// The `Group` or `BinaryGroup` value the group's function returns.
+fn body(keys: &Keys, kind: Kind) -> TokenStream {
+    let Keys {
+        name,
+        config,
+        compare_by_id,
+        setup,
+        teardown,
+        benchmarks,
+        ..
+    } = keys;
     let name_str = name.to_string();
-    let body = match kind {
+    match kind {
         Kind::Library => quote! {
             ::benchgrind::__private::Group {
                 name: #name_str,
@@ -166,29 +234,5 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
                 benchmarks: #benchmarks,
             }
         },
-    };
-    let ty = match kind {
-        Kind::Library => quote!(::benchgrind::__private::Group),
-        Kind::Binary => quote!(::benchgrind::__private::BinaryGroup),
-    };
-    let table = match (kind, &paths) {
-        (Kind::Library, Some(paths)) => {
-            let table = runs_table_name(&name);
-            quote! {
-                #[doc(hidden)]
-                #[allow(non_upper_case_globals)]
-                pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
-            }
-        }
-        _ => quote!(),
-    };
-    Ok(quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        pub fn #name() -> #ty {
-            #body
-        }
-
-        #table
-    })
+    }
 }

@@ -81,8 +81,8 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
     Ok(k)
 }
 
+/// The group's function, returning a `BinaryGroup` whose benchmarks the closure's `Run`s make.
 pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
-    let none = quote!(::core::option::Option::None);
     let Keys {
         name,
         config,
@@ -104,32 +104,7 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
             "`benchmark` takes a closure: |\"my-exe\", group: &mut BinaryBenchmarkGroup| ...",
         ));
     };
-    let inputs: Vec<&Pat> = closure.inputs.iter().collect();
-    let (cmd, group) = match inputs.as_slice() {
-        [group] => (none.clone(), *group),
-        [Pat::Lit(lit), group] => {
-            let syn::Lit::Str(cmd) = &lit.lit else {
-                return Err(syn::Error::new_spanned(
-                    lit,
-                    "the command is a string literal",
-                ));
-            };
-            let key = syn::LitStr::new(&format!("CARGO_BIN_EXE_{}", cmd.value()), cmd.span());
-            let cmd = quote! {
-                ::core::option::Option::Some(
-                    ::core::option::Option::unwrap_or(::core::option_env!(#key), #cmd)
-                )
-            };
-            (cmd, *group)
-        }
-        _ => {
-            return Err(syn::Error::new_spanned(
-                &closure.inputs,
-                "`benchmark` takes |\"my-exe\", group: &mut BinaryBenchmarkGroup| or \
-                 |group: &mut BinaryBenchmarkGroup|",
-            ))
-        }
-    };
+    let (cmd, group) = command_and_group(&closure)?;
     let body = &closure.body;
     let name_str = quote!(#name).to_string();
     Ok(quote! {
@@ -161,4 +136,33 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
             }
         }
     })
+}
+
+/// The command (`Some("my-exe")`, the package's binary of that name when there is one) and the
+/// group parameter of `|"my-exe", group: &mut BinaryBenchmarkGroup|` or `|group: ...|`.
+fn command_and_group(closure: &syn::ExprClosure) -> syn::Result<(TokenStream, &Pat)> {
+    let inputs: Vec<&Pat> = closure.inputs.iter().collect();
+    match inputs.as_slice() {
+        [group] => Ok((quote!(::core::option::Option::None), *group)),
+        [Pat::Lit(lit), group] => {
+            let syn::Lit::Str(cmd) = &lit.lit else {
+                return Err(syn::Error::new_spanned(
+                    lit,
+                    "the command is a string literal",
+                ));
+            };
+            let key = syn::LitStr::new(&format!("CARGO_BIN_EXE_{}", cmd.value()), cmd.span());
+            let cmd = quote! {
+                ::core::option::Option::Some(
+                    ::core::option::Option::unwrap_or(::core::option_env!(#key), #cmd)
+                )
+            };
+            Ok((cmd, *group))
+        }
+        _ => Err(syn::Error::new_spanned(
+            &closure.inputs,
+            "`benchmark` takes |\"my-exe\", group: &mut BinaryBenchmarkGroup| or \
+             |group: &mut BinaryBenchmarkGroup|",
+        )),
+    }
 }

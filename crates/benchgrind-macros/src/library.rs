@@ -35,64 +35,16 @@ pub(crate) struct Defaults {
     pub teardown: Option<Expr>,
 }
 
+/// The function as written (kept out of line), and a module of the same name with its
+/// registration (`__benchgrind_function()`) and the benches' code (`__BENCHGRIND_RUNS`).
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item)?;
     let defaults = parse_defaults(attr, "#[library_benchmark]")?;
     check_signature(&func, "#[library_benchmark]")?;
-
-    let params = func.sig.inputs.len();
     let name = func.sig.ident.clone();
-    let mut cases = Vec::new();
-    let mut seen: HashMap<String, Span> = HashMap::new();
-    let mut kept = Vec::new();
     let mut tracked = Vec::new();
-    for attr in std::mem::take(&mut func.attrs) {
-        let kind = bench_attr_kind(&attr);
-        let Some(kind) = kind else {
-            kept.push(attr);
-            continue;
-        };
-        let id_ident = attr.path().segments[1].ident.clone();
-        let new = match kind {
-            Kind::Bench => vec![parse_bench(&attr, &defaults, params, &name)?],
-            Kind::Benches => parse_benches(&mut tracked, &attr, &defaults, params, &name)?,
-        };
-        for case in new {
-            if seen.insert(case.id.clone(), id_ident.span()).is_some() {
-                return Err(syn::Error::new(
-                    id_ident.span(),
-                    format!(
-                        "duplicate benchmark id `{}` in `{name}`; ids must be unique within a \
-                         #[library_benchmark] function",
-                        case.id
-                    ),
-                ));
-            }
-            cases.push(case);
-        }
-    }
-    func.attrs = kept;
-
-    let no_id = cases.is_empty();
-    if no_id {
-        if params != 0 {
-            return Err(syn::Error::new(
-                func.sig.ident.span(),
-                format!(
-                    "`{name}` takes arguments but has no #[bench::id(...)] or \
-                     #[benches::id(...)] attribute to give them"
-                ),
-            ));
-        }
-        cases.push(BenchCase {
-            id: String::new(),
-            args: Vec::new(),
-            display: String::new(),
-            config: None,
-            setup: defaults.setup.clone(),
-            teardown: defaults.teardown.clone(),
-        });
-    }
+    let cases = cases(&mut func, &defaults, &mut tracked)?;
+    let no_id = cases.len() == 1 && cases[0].id.is_empty();
 
     let fn_ptr = fn_pointer_type(&func);
     let mut runs = Vec::new();
@@ -147,6 +99,68 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             #(const _: &str = ::core::include_str!(#tracked);)*
         }
     })
+}
+
+/// The benches of the function's `#[bench]`/`#[benches]` attributes (which are taken off it),
+/// or its one bench without an id (an empty `id`) when it has none; `tracked` collects the
+/// `file = ...` inputs.
+fn cases(
+    func: &mut ItemFn,
+    defaults: &Defaults,
+    tracked: &mut Vec<String>,
+) -> syn::Result<Vec<BenchCase>> {
+    let params = func.sig.inputs.len();
+    let name = func.sig.ident.clone();
+    let mut cases = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    let mut kept = Vec::new();
+    for attr in std::mem::take(&mut func.attrs) {
+        let kind = bench_attr_kind(&attr);
+        let Some(kind) = kind else {
+            kept.push(attr);
+            continue;
+        };
+        let id_ident = attr.path().segments[1].ident.clone();
+        let new = match kind {
+            Kind::Bench => vec![parse_bench(&attr, defaults, params, &name)?],
+            Kind::Benches => parse_benches(tracked, &attr, defaults, params, &name)?,
+        };
+        for case in new {
+            if seen.insert(case.id.clone(), id_ident.span()).is_some() {
+                return Err(syn::Error::new(
+                    id_ident.span(),
+                    format!(
+                        "duplicate benchmark id `{}` in `{name}`; ids must be unique within a \
+                         #[library_benchmark] function",
+                        case.id
+                    ),
+                ));
+            }
+            cases.push(case);
+        }
+    }
+    func.attrs = kept;
+
+    if cases.is_empty() {
+        if params != 0 {
+            return Err(syn::Error::new(
+                func.sig.ident.span(),
+                format!(
+                    "`{name}` takes arguments but has no #[bench::id(...)] or \
+                     #[benches::id(...)] attribute to give them"
+                ),
+            ));
+        }
+        cases.push(BenchCase {
+            id: String::new(),
+            args: Vec::new(),
+            display: String::new(),
+            config: None,
+            setup: defaults.setup.clone(),
+            teardown: defaults.teardown.clone(),
+        });
+    }
+    Ok(cases)
 }
 
 pub(crate) fn config_tokens(config: Option<&Expr>) -> TokenStream {

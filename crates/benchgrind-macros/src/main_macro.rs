@@ -16,6 +16,7 @@ const KEYS: &[&str] = &[
     "binary_benchmark_groups",
 ];
 
+/// The bench binary's `main`, in whichever form `main!` was given.
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     if let Some(plain) = crate::plain::functions(&input)? {
         return Ok(crate::plain::expand(&plain));
@@ -47,57 +48,12 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             (_, Value::Paths(_)) => unreachable!("only the group keys take paths"),
         }
     }
-    let none = quote!(::core::option::Option::None);
     // The library groups' tables of bench code, for the measured process.
-    let tables: Vec<syn::Path> = library
+    let tables = library
         .as_ref()
-        .map(|(_, groups)| {
-            groups
-                .iter()
-                .map(|path| {
-                    let mut path = path.clone();
-                    if let Some(last) = path.segments.last_mut() {
-                        last.ident = crate::group::runs_table_name(&last.ident);
-                    }
-                    path
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let (lib_config, lib_groups, bin_config, bin_groups) = match (library, binary) {
-        (Some(_), Some((key, _))) => {
-            return Err(syn::Error::new(
-                key.span(),
-                "library and binary benchmarks cannot share a bench file; put the binary \
-                 benchmark groups in a [[bench]] target of their own",
-            ))
-        }
-        (None, None) => {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                "main! needs `library_benchmark_groups = <groups>` or \
-                 `binary_benchmark_groups = <groups>`",
-            ))
-        }
-        (Some((_, groups)), None) => (
-            typed_config(
-                config.as_ref(),
-                quote!(::benchgrind::__private::LibraryBenchmarkConfig),
-            ),
-            quote!(::std::vec![#(#groups()),*]),
-            none.clone(),
-            quote!(::std::vec::Vec::new()),
-        ),
-        (None, Some((_, groups))) => (
-            none.clone(),
-            quote!(::std::vec::Vec::new()),
-            typed_config(
-                config.as_ref(),
-                quote!(::benchgrind::__private::BinaryBenchmarkConfig),
-            ),
-            quote!(::std::vec![#(#groups()),*]),
-        ),
-    };
+        .map_or_else(Vec::new, |(_, groups)| runs_tables(groups));
+    let [lib_config, lib_groups, bin_config, bin_groups] =
+        by_kind(config.as_ref(), library, binary)?;
     let workspace_root = crate::workspace::root().display().to_string();
     Ok(quote! {
         fn main() {
@@ -119,4 +75,62 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             })
         }
     })
+}
+
+/// The tables of bench code of these library groups (`__benchgrind_runs_<group>`).
+fn runs_tables(groups: &[syn::Path]) -> Vec<syn::Path> {
+    groups
+        .iter()
+        .map(|path| {
+            let mut path = path.clone();
+            if let Some(last) = path.segments.last_mut() {
+                last.ident = crate::group::runs_table_name(&last.ident);
+            }
+            path
+        })
+        .collect()
+}
+
+/// A key and the groups it names.
+type Groups = Option<(syn::Ident, Vec<syn::Path>)>;
+
+/// The `Main` fields `config`, `groups`, `binary_config` and `binary_groups`: the config and
+/// groups of the kind given, the other kind's empty. A file has one kind.
+fn by_kind(
+    config: Option<&syn::Expr>,
+    library: Groups,
+    binary: Groups,
+) -> syn::Result<[TokenStream; 4]> {
+    let none = quote!(::core::option::Option::None);
+    let empty = quote!(::std::vec::Vec::new());
+    match (library, binary) {
+        (Some(_), Some((key, _))) => Err(syn::Error::new(
+            key.span(),
+            "library and binary benchmarks cannot share a bench file; put the binary \
+             benchmark groups in a [[bench]] target of their own",
+        )),
+        (None, None) => Err(syn::Error::new(
+            Span::call_site(),
+            "main! needs `library_benchmark_groups = <groups>` or \
+             `binary_benchmark_groups = <groups>`",
+        )),
+        (Some((_, groups)), None) => Ok([
+            typed_config(
+                config,
+                quote!(::benchgrind::__private::LibraryBenchmarkConfig),
+            ),
+            quote!(::std::vec![#(#groups()),*]),
+            none,
+            empty,
+        ]),
+        (None, Some((_, groups))) => Ok([
+            none,
+            empty,
+            typed_config(
+                config,
+                quote!(::benchgrind::__private::BinaryBenchmarkConfig),
+            ),
+            quote!(::std::vec![#(#groups()),*]),
+        ]),
+    }
 }
