@@ -312,7 +312,7 @@ impl BinaryBenchmarkConfig {
 
     /// Counts only this function and what it calls (a name as Callgrind shows it, wildcards
     /// allowed, e.g. `my_crate::main`), instead of the whole process. Takes a name or an
-    /// [`EntryPoint`](super::EntryPoint); `EntryPoint::None` and `Default` count the whole
+    /// [`EntryPoint`]; `EntryPoint::None` and `Default` count the whole
     /// process.
     pub fn entry_point<S: Into<EntryPoint>>(&mut self, function: S) -> &mut Self {
         self.entry_point = match function.into() {

@@ -1,7 +1,7 @@
 //! The group of the low-level API, [`BinaryBenchmarkGroup`]: the closure of
 //! `binary_benchmark_group!(benchmarks = |group| ...)` adds [`BinaryBenchmark`]s to it, and the
 //! closure of iai-callgrind 0.9/0.10's `benchmark = |"my-exe", group| ...` adds [`Run`]s, which
-//! become one nameless benchmark with a bench per `Arg` ([`BinaryBenchmarkGroup::into_benchmarks`]).
+//! become one nameless benchmark with a bench per `Arg` (`into_benchmarks`).
 //!
 //! Part of configure, the first stage: after this, every form of binary benchmark is the same
 //! [`BinaryBenchmark`] to the plan.
