@@ -27,7 +27,7 @@ fn bench_dir(home: &Path, group: &str, leaf: &str) -> std::path::PathBuf {
 fn check_invariants(block: &Block) {
     let (l1, ll, ram) = (
         block.get("L1 Hits"),
-        block.get("LL Hits"),
+        block.get("L2 Hits"),
         block.get("RAM Hits"),
     );
     assert_eq!(

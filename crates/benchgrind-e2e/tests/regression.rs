@@ -240,7 +240,7 @@ fn json_summaries_validate_and_carry_the_terminals_numbers() {
         let names = [
             ("Instructions", "Ir"),
             ("L1 Hits", "L1hits"),
-            ("LL Hits", "LLhits"),
+            ("L2 Hits", "LLhits"),
             ("RAM Hits", "RamHits"),
             ("Total read+write", "TotalRW"),
             ("Estimated Cycles", "EstimatedCycles"),

@@ -26,25 +26,62 @@ struct Case {
     teardown: Option<Expr>,
 }
 
+/// The function as written, and a module of the same name whose `__benchgrind_binary()`
+/// returns its benchmark.
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item)?;
     let defaults = parse_defaults(attr, "#[binary_benchmark]")?;
     check_signature(&func, "#[binary_benchmark]")?;
+    let name = func.sig.ident.clone();
+    let mut tracked = Vec::new();
+    let cases = cases(&mut func, &defaults, &mut tracked)?;
+    let benches = cases.iter().map(|case| bench_tokens(case, &name));
+    let name_str = name.to_string();
+    let config = defaults.config.as_ref().map(|c| {
+        quote!(__benchmark.config(::core::convert::Into::<
+            ::benchgrind::__private::BinaryBenchmarkConfig,
+        >::into(#c));)
+    });
+    Ok(quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, unused_imports, clippy::all)]
+        pub mod #name {
+            use super::*;
+
+            pub fn __benchgrind_binary() -> ::benchgrind::__private::BinaryBenchmark {
+                let mut __benchmark = ::benchgrind::__private::BinaryBenchmark::new(#name_str);
+                #config
+                #(#benches)*
+                __benchmark
+            }
+
+            // Rebuild when a `file = ...` input changes.
+            #(const _: &str = ::core::include_str!(#tracked);)*
+        }
+    })
+}
+
+/// The benches of the function's `#[bench]`/`#[benches]` attributes (which are taken off it),
+/// or its one bench without an id when it has none; `tracked` collects the `file = ...` inputs.
+fn cases(
+    func: &mut ItemFn,
+    defaults: &Defaults,
+    tracked: &mut Vec<String>,
+) -> syn::Result<Vec<Case>> {
     let params = func.sig.inputs.len();
     let name = func.sig.ident.clone();
-
     let mut cases = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     let mut kept = Vec::new();
-    let mut tracked = Vec::new();
     for attr in std::mem::take(&mut func.attrs) {
         let Some(kind) = bench_attr_kind(&attr) else {
             kept.push(attr);
             continue;
         };
         let (_, span) = attr_id(&attr);
-        let new = cases_of(&attr, kind, &defaults, &mut tracked)?;
-        for case in new {
+        for case in cases_of(&attr, kind, defaults, tracked)? {
             let case_id = case.id.clone().unwrap_or_default();
             check_count(span, &case_id, &name, case.args.len(), params, false)?;
             if seen.insert(case_id.clone(), span).is_some() {
@@ -78,54 +115,44 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             teardown: defaults.teardown.clone(),
         });
     }
+    Ok(cases)
+}
 
+/// `__benchmark.bench(...)` of one case: its command, hooks and config, and its arguments as
+/// written for the header.
+fn bench_tokens(case: &Case, name: &syn::Ident) -> TokenStream {
     let config_ty = quote!(::benchgrind::__private::BinaryBenchmarkConfig);
-    let benches = cases.iter().map(|case| {
-        let args = &case.args;
-        let new = match &case.id {
-            Some(id) => quote!(::benchgrind::__private::Bench::new(#id)),
-            None => quote!(::benchgrind::__private::bench_without_id()),
-        };
-        let setup = case.setup.as_ref().map(|s| {
-            let hook = hook(s, args);
-            quote!(.setup(#hook))
-        });
-        let teardown = case.teardown.as_ref().map(|t| {
-            let hook = hook(t, args);
-            quote!(.teardown(#hook))
-        });
-        let config = case
-            .config
-            .as_ref()
-            .map(|c| quote!(.config(::core::convert::Into::<#config_ty>::into(#c))));
-        quote! {
-            __benchmark.bench(#new.command(super::#name(#(#args),*)) #setup #teardown #config);
-        }
+    let args = &case.args;
+    let new = match &case.id {
+        Some(id) => quote!(::benchgrind::__private::Bench::new(#id)),
+        None => quote!(::benchgrind::__private::bench_without_id()),
+    };
+    let setup = case.setup.as_ref().map(|s| {
+        let hook = hook(s, args);
+        quote!(.setup(#hook))
     });
-    let name_str = name.to_string();
-    let config = defaults
+    let teardown = case.teardown.as_ref().map(|t| {
+        let hook = hook(t, args);
+        quote!(.teardown(#hook))
+    });
+    let config = case
         .config
         .as_ref()
-        .map(|c| quote!(__benchmark.config(::core::convert::Into::<#config_ty>::into(#c));));
-    Ok(quote! {
-        #func
-
-        #[doc(hidden)]
-        #[allow(non_snake_case, unused_imports, clippy::all)]
-        pub mod #name {
-            use super::*;
-
-            pub fn __benchgrind_binary() -> ::benchgrind::__private::BinaryBenchmark {
-                let mut __benchmark = ::benchgrind::__private::BinaryBenchmark::new(#name_str);
-                #config
-                #(#benches)*
-                __benchmark
-            }
-
-            // Rebuild when a `file = ...` input changes.
-            #(const _: &str = ::core::include_str!(#tracked);)*
-        }
-    })
+        .map(|c| quote!(.config(::core::convert::Into::<#config_ty>::into(#c))));
+    let display = args
+        .iter()
+        .map(|a| {
+            crate::pretty::tokens(&quote::ToTokens::to_token_stream(a))
+                .replace("::std::string::String::from(", "String::from(")
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    quote! {
+        __benchmark.bench(
+            ::benchgrind::__private::bench_with_args_display(#new, #display)
+                .command(super::#name(#(#args),*)) #setup #teardown #config
+        );
+    }
 }
 
 /// A hook as a `fn()`: a path is called with the bench's arguments, anything else is evaluated.
@@ -172,8 +199,9 @@ fn cases_of(
             if let Some(file) = &raw.file {
                 let (path, lines) = read_lines(file)?;
                 tracked.push(path);
+                // Each line as a `String`, as library benchmarks and iai-callgrind 0.13 pass it.
                 for line in lines {
-                    elements.push(vec![syn::parse_quote!(#line)]);
+                    elements.push(vec![syn::parse_quote!(::std::string::String::from(#line))]);
                 }
             } else {
                 let list = match raw.args.clone() {

@@ -7,7 +7,8 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Expr;
 
-use crate::keyvalue::{parse_pairs, Value};
+use crate::hook::hook;
+use crate::keyvalue::{parse_pairs, Pair, Value};
 use crate::library::typed_config;
 
 const KEYS: &[&str] = &[
@@ -17,6 +18,11 @@ const KEYS: &[&str] = &[
     "setup",
     "teardown",
     "benchmarks",
+    // iai-callgrind 0.10's binary groups (`crate::legacy_group`).
+    "benchmark",
+    "before",
+    "after",
+    "bench",
 ];
 
 /// Which kind of group.
@@ -33,15 +39,6 @@ pub fn runs_table_name(group: &syn::Ident) -> syn::Ident {
     quote::format_ident!("__benchgrind_runs_{}", group)
 }
 
-/// A group's `setup`/`teardown`: a bare function path (`setup = prepare`) is called, anything
-/// else (`setup = prepare()`) is evaluated as written.
-fn call_or_evaluate(expr: &Expr) -> TokenStream {
-    match expr {
-        Expr::Path(_) => quote! { (#expr)(); },
-        other => quote! { let _ = #other; },
-    }
-}
-
 /// Whether a closure's body ends in a value (`group.binary_benchmark(..)` without `;`).
 fn returns_value(closure: &Expr) -> bool {
     let Expr::Closure(closure) = closure else {
@@ -53,19 +50,86 @@ fn returns_value(closure: &Expr) -> bool {
     }
 }
 
+/// A group's function: its name, and the `Group`/`BinaryGroup` it returns.
 pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
-    let macro_name = match kind {
-        Kind::Library => "library_benchmark_group!",
-        Kind::Binary => "binary_benchmark_group!",
-    };
+    let macro_name = kind.macro_name();
     let pairs = parse_pairs(input, macro_name, KEYS, &["benchmarks"])?;
-    let mut name = None;
-    let mut config = quote!(::core::option::Option::None);
+    if kind == Kind::Binary && pairs.iter().any(|p| p.key == "benchmark") {
+        return crate::legacy_group::expand(pairs);
+    }
+    if let Some(pair) = pairs
+        .iter()
+        .find(|p| ["benchmark", "before", "after", "bench"].contains(&p.key.to_string().as_str()))
+    {
+        return Err(syn::Error::new(
+            pair.key.span(),
+            format!(
+                "`{}` belongs to iai-callgrind 0.10's binary_benchmark_group! with \
+                 `benchmark = |\"my-exe\", group: &mut BinaryBenchmarkGroup| ...`; {macro_name} \
+                 with `benchmarks = ...` takes: name, config, compare_by_id, setup, teardown, \
+                 benchmarks",
+                pair.key
+            ),
+        ));
+    }
+    let keys = keys(pairs, kind)?;
+    let name = &keys.name;
+    let ty = match kind {
+        Kind::Library => quote!(::benchgrind::__private::Group),
+        Kind::Binary => quote!(::benchgrind::__private::BinaryGroup),
+    };
+    let body = body(&keys, kind);
+    let table = match (kind, &keys.paths) {
+        (Kind::Library, Some(paths)) => {
+            let table = runs_table_name(name);
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_upper_case_globals)]
+                pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
+            }
+        }
+        _ => quote!(),
+    };
+    Ok(quote! {
+        #[doc(hidden)]
+        #[allow(non_snake_case)]
+        pub fn #name() -> #ty {
+            #body
+        }
+
+        #table
+    })
+}
+
+impl Kind {
+    fn macro_name(self) -> &'static str {
+        match self {
+            Kind::Library => "library_benchmark_group!",
+            Kind::Binary => "binary_benchmark_group!",
+        }
+    }
+}
+
+/// A group's keys, as tokens of the generated code.
+struct Keys {
+    name: syn::Ident,
+    config: TokenStream,
+    compare_by_id: TokenStream,
+    setup: TokenStream,
+    teardown: TokenStream,
+    benchmarks: TokenStream,
+    /// The benchmark functions of `benchmarks = a, b` (not of the closure form).
+    paths: Option<Vec<syn::Path>>,
+}
+
+/// The keys of a group; `name` and `benchmarks` must be there.
+fn keys(pairs: Vec<Pair>, kind: Kind) -> syn::Result<Keys> {
+    let none = quote!(::core::option::Option::None);
+    let (mut name, mut benchmarks, mut paths) = (None, None, None);
+    let mut config = none.clone();
     let mut compare_by_id = quote!(false);
-    let mut setup = quote!(::core::option::Option::None);
-    let mut teardown = quote!(::core::option::Option::None);
-    let mut benchmarks = None;
-    let mut paths = None;
+    let mut setup = none.clone();
+    let mut teardown = none;
     let config_ty = match kind {
         Kind::Library => quote!(::benchgrind::__private::LibraryBenchmarkConfig),
         Kind::Binary => quote!(::benchgrind::__private::BinaryBenchmarkConfig),
@@ -82,22 +146,7 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
                 });
                 paths = Some(list);
             }
-            ("benchmarks", Value::Expr(closure)) if kind == Kind::Binary => {
-                let builder = if returns_value(&closure) {
-                    quote!(benchmarks_from_chain)
-                } else {
-                    quote!(benchmarks_from_statements)
-                };
-                benchmarks = Some(quote! {
-                    ::benchgrind::__private::#builder(#closure)
-                })
-            }
-            ("benchmarks", Value::Expr(other)) => {
-                return Err(syn::Error::new_spanned(
-                    other,
-                    "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
-                ))
-            }
+            ("benchmarks", Value::Expr(closure)) => benchmarks = Some(closure_form(kind, closure)?),
             ("name", Value::Expr(Expr::Path(p))) if p.path.get_ident().is_some() => {
                 name = p.path.get_ident().cloned();
             }
@@ -109,37 +158,59 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             }
             ("config", Value::Expr(e)) => config = typed_config(Some(&e), config_ty.clone()),
             ("compare_by_id", Value::Expr(e)) => compare_by_id = quote!(#e),
-            ("setup", Value::Expr(e)) => {
-                let body = call_or_evaluate(&e);
-                setup = quote! {{
-                    let __setup: fn() = || { #body };
-                    ::core::option::Option::Some(__setup)
-                }}
-            }
-            ("teardown", Value::Expr(e)) => {
-                let body = call_or_evaluate(&e);
-                teardown = quote! {{
-                    let __teardown: fn() = || { #body };
-                    ::core::option::Option::Some(__teardown)
-                }}
-            }
+            ("setup", Value::Expr(e)) => setup = hook(&e),
+            ("teardown", Value::Expr(e)) => teardown = hook(&e),
             _ => unreachable!("parse_pairs only returns known keys"),
         }
     }
-    let Some(name) = name else {
-        return Err(syn::Error::new(
+    let needs = |key: &str| {
+        syn::Error::new(
             Span::call_site(),
-            format!("{macro_name} needs `name = <identifier>`"),
-        ));
+            format!("{} needs `{key}`", kind.macro_name()),
+        )
     };
-    let Some(benchmarks) = benchmarks else {
-        return Err(syn::Error::new(
-            Span::call_site(),
-            format!("{macro_name} needs `benchmarks = ...`"),
+    Ok(Keys {
+        name: name.ok_or_else(|| needs("name = <identifier>"))?,
+        config,
+        compare_by_id,
+        setup,
+        teardown,
+        benchmarks: benchmarks.ok_or_else(|| needs("benchmarks = ..."))?,
+        paths,
+    })
+}
+
+/// `benchmarks = |group: &mut BinaryBenchmarkGroup| ...`, the low-level form of binary groups.
+fn closure_form(kind: Kind, closure: Expr) -> syn::Result<TokenStream> {
+    if kind == Kind::Library {
+        return Err(syn::Error::new_spanned(
+            closure,
+            "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
         ));
+    }
+    let builder = if returns_value(&closure) {
+        quote!(benchmarks_from_chain)
+    } else {
+        quote!(benchmarks_from_statements)
     };
+    Ok(quote! {
+        ::benchgrind::__private::#builder(#closure)
+    })
+}
+
+/// The `Group` or `BinaryGroup` value the group's function returns.
+fn body(keys: &Keys, kind: Kind) -> TokenStream {
+    let Keys {
+        name,
+        config,
+        compare_by_id,
+        setup,
+        teardown,
+        benchmarks,
+        ..
+    } = keys;
     let name_str = name.to_string();
-    let body = match kind {
+    match kind {
         Kind::Library => quote! {
             ::benchgrind::__private::Group {
                 name: #name_str,
@@ -163,29 +234,5 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
                 benchmarks: #benchmarks,
             }
         },
-    };
-    let ty = match kind {
-        Kind::Library => quote!(::benchgrind::__private::Group),
-        Kind::Binary => quote!(::benchgrind::__private::BinaryGroup),
-    };
-    let table = match (kind, &paths) {
-        (Kind::Library, Some(paths)) => {
-            let table = runs_table_name(&name);
-            quote! {
-                #[doc(hidden)]
-                #[allow(non_upper_case_globals)]
-                pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
-            }
-        }
-        _ => quote!(),
-    };
-    Ok(quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        pub fn #name() -> #ty {
-            #body
-        }
-
-        #table
-    })
+    }
 }

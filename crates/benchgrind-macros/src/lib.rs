@@ -11,9 +11,13 @@
 
 mod binary;
 mod group;
+mod hook;
 mod keyvalue;
+mod legacy_group;
 mod library;
 mod main_macro;
+mod main_run;
+mod plain;
 mod pretty;
 mod workspace;
 
@@ -49,6 +53,21 @@ pub fn binary_benchmark_group(input: TokenStream) -> TokenStream {
     group::expand(input.into(), group::Kind::Binary)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
+}
+
+/// The `BinaryBenchmark` of a `#[binary_benchmark]` function, for the low-level API; see the
+/// `benchgrind` crate.
+#[proc_macro]
+pub fn binary_benchmark_attribute(input: TokenStream) -> TokenStream {
+    match syn::parse::<syn::Path>(input) {
+        Ok(path) => quote::quote!(#path::__benchgrind_binary()).into(),
+        Err(e) => syn::Error::new(
+            e.span(),
+            "binary_benchmark_attribute! takes the name of a #[binary_benchmark] function",
+        )
+        .into_compile_error()
+        .into(),
+    }
 }
 
 /// Generates the bench binary's `main`; see the `benchgrind` crate.

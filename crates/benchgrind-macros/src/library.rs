@@ -35,64 +35,16 @@ pub(crate) struct Defaults {
     pub teardown: Option<Expr>,
 }
 
+/// The function as written (kept out of line), and a module of the same name with its
+/// registration (`__benchgrind_function()`) and the benches' code (`__BENCHGRIND_RUNS`).
 pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let mut func: ItemFn = syn::parse2(item)?;
     let defaults = parse_defaults(attr, "#[library_benchmark]")?;
     check_signature(&func, "#[library_benchmark]")?;
-
-    let params = func.sig.inputs.len();
     let name = func.sig.ident.clone();
-    let mut cases = Vec::new();
-    let mut seen: HashMap<String, Span> = HashMap::new();
-    let mut kept = Vec::new();
     let mut tracked = Vec::new();
-    for attr in std::mem::take(&mut func.attrs) {
-        let kind = bench_attr_kind(&attr);
-        let Some(kind) = kind else {
-            kept.push(attr);
-            continue;
-        };
-        let id_ident = attr.path().segments[1].ident.clone();
-        let new = match kind {
-            Kind::Bench => vec![parse_bench(&attr, &defaults, params, &name)?],
-            Kind::Benches => parse_benches(&mut tracked, &attr, &defaults, params, &name)?,
-        };
-        for case in new {
-            if seen.insert(case.id.clone(), id_ident.span()).is_some() {
-                return Err(syn::Error::new(
-                    id_ident.span(),
-                    format!(
-                        "duplicate benchmark id `{}` in `{name}`; ids must be unique within a \
-                         #[library_benchmark] function",
-                        case.id
-                    ),
-                ));
-            }
-            cases.push(case);
-        }
-    }
-    func.attrs = kept;
-
-    let no_id = cases.is_empty();
-    if no_id {
-        if params != 0 {
-            return Err(syn::Error::new(
-                func.sig.ident.span(),
-                format!(
-                    "`{name}` takes arguments but has no #[bench::id(...)] or \
-                     #[benches::id(...)] attribute to give them"
-                ),
-            ));
-        }
-        cases.push(BenchCase {
-            id: String::new(),
-            args: Vec::new(),
-            display: String::new(),
-            config: None,
-            setup: defaults.setup.clone(),
-            teardown: defaults.teardown.clone(),
-        });
-    }
+    let cases = cases(&mut func, &defaults, &mut tracked)?;
+    let no_id = cases.len() == 1 && cases[0].id.is_empty();
 
     let fn_ptr = fn_pointer_type(&func);
     let mut runs = Vec::new();
@@ -149,6 +101,68 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     })
 }
 
+/// The benches of the function's `#[bench]`/`#[benches]` attributes (which are taken off it),
+/// or its one bench without an id (an empty `id`) when it has none; `tracked` collects the
+/// `file = ...` inputs.
+fn cases(
+    func: &mut ItemFn,
+    defaults: &Defaults,
+    tracked: &mut Vec<String>,
+) -> syn::Result<Vec<BenchCase>> {
+    let params = func.sig.inputs.len();
+    let name = func.sig.ident.clone();
+    let mut cases = Vec::new();
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    let mut kept = Vec::new();
+    for attr in std::mem::take(&mut func.attrs) {
+        let kind = bench_attr_kind(&attr);
+        let Some(kind) = kind else {
+            kept.push(attr);
+            continue;
+        };
+        let id_ident = attr.path().segments[1].ident.clone();
+        let new = match kind {
+            Kind::Bench => vec![parse_bench(&attr, defaults, params, &name)?],
+            Kind::Benches => parse_benches(tracked, &attr, defaults, params, &name)?,
+        };
+        for case in new {
+            if seen.insert(case.id.clone(), id_ident.span()).is_some() {
+                return Err(syn::Error::new(
+                    id_ident.span(),
+                    format!(
+                        "duplicate benchmark id `{}` in `{name}`; ids must be unique within a \
+                         #[library_benchmark] function",
+                        case.id
+                    ),
+                ));
+            }
+            cases.push(case);
+        }
+    }
+    func.attrs = kept;
+
+    if cases.is_empty() {
+        if params != 0 {
+            return Err(syn::Error::new(
+                func.sig.ident.span(),
+                format!(
+                    "`{name}` takes arguments but has no #[bench::id(...)] or \
+                     #[benches::id(...)] attribute to give them"
+                ),
+            ));
+        }
+        cases.push(BenchCase {
+            id: String::new(),
+            args: Vec::new(),
+            display: String::new(),
+            config: None,
+            setup: defaults.setup.clone(),
+            teardown: defaults.teardown.clone(),
+        });
+    }
+    Ok(cases)
+}
+
 pub(crate) fn config_tokens(config: Option<&Expr>) -> TokenStream {
     typed_config(
         config,
@@ -178,25 +192,47 @@ fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -
     let count = if case.setup.is_some() { 1 } else { args.len() };
     let fields = (0..count).map(syn::Index::from);
     let function = match fn_ptr {
-        Some(ty) => quote! { ::benchgrind::__private::black_box(super::#name as #ty) },
+        // A typed binding, not `as`: the pointer's type (with a generic function's holes) is
+        // settled before the call, so arguments coerce as in a direct call (`&String` to
+        // `&str`).
+        Some(ty) => quote! {{
+            let __pointer: #ty = super::#name;
+            ::benchgrind::__private::black_box(__pointer)
+        }},
         None => quote! { super::#name },
     };
     let teardown = match &case.teardown {
         Some(teardown) => quote! { (#teardown)(__out); },
         None => quote! { ::core::mem::drop(__out); },
     };
+    // A `match` keeps the temporaries of the arguments (`&"1".repeat(100)`) alive until the
+    // bench is done, as a direct call with the arguments written inline would.
     quote! {
-        let __inputs = ::benchgrind::__private::black_box(#inputs);
-        let __function = #function;
-        let __out = ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
-        let __out = ::benchgrind::__private::black_box(__out);
-        #teardown
+        match ::benchgrind::__private::black_box(#inputs) {
+            __inputs => {
+                let __function = #function;
+                let __out =
+                    ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
+                let __out = ::benchgrind::__private::black_box(__out);
+                #teardown
+            }
+        }
     }
 }
 
 /// `fn(A, B) -> R` of the benchmark function, or `None` where a pointer type cannot be written
-/// (`impl Trait` in the signature); then the function is called directly.
+/// (`impl Trait` in the signature); then the function is called directly. A generic function's
+/// pointer is `fn(_, _) -> _`: the compiler instantiates it from the bench's argument types, as
+/// a direct call would.
 fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
+    if !func.sig.generics.params.is_empty() {
+        let holes = func.sig.inputs.iter().map(|_| quote!(_));
+        let output = match &func.sig.output {
+            ReturnType::Default => quote!(),
+            ReturnType::Type(..) => quote!(-> _),
+        };
+        return Some(quote!(fn(#(#holes),*) #output));
+    }
     let types: Vec<&Type> = func
         .sig
         .inputs
@@ -225,9 +261,6 @@ pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()>
     };
     if let Some(a) = &sig.asyncness {
         return reject(a.span(), "async");
-    }
-    if !sig.generics.params.is_empty() {
-        return reject(sig.generics.span(), "generic");
     }
     if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
         return reject(r.span(), "a method");

@@ -10,11 +10,20 @@ use crate::library::typed_config;
 
 const KEYS: &[&str] = &[
     "config",
+    "setup",
+    "teardown",
     "library_benchmark_groups",
     "binary_benchmark_groups",
 ];
 
+/// The bench binary's `main`, in whichever form `main!` was given.
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    if let Some(plain) = crate::plain::functions(&input)? {
+        return Ok(crate::plain::expand(&plain));
+    }
+    if crate::main_run::applies(&input) {
+        return crate::main_run::expand(input);
+    }
     let pairs = parse_pairs(
         input,
         "main!",
@@ -24,8 +33,12 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut config = None;
     let mut library = None;
     let mut binary = None;
+    let mut setup = quote!(::core::option::Option::None);
+    let mut teardown = quote!(::core::option::Option::None);
     for pair in pairs {
         match (pair.key.to_string().as_str(), pair.value) {
+            ("setup", Value::Expr(e)) => setup = crate::hook::hook(&e),
+            ("teardown", Value::Expr(e)) => teardown = crate::hook::hook(&e),
             ("library_benchmark_groups", Value::Paths(paths)) => library = Some((pair.key, paths)),
             ("binary_benchmark_groups", Value::Paths(paths)) => binary = Some((pair.key, paths)),
             ("config", Value::Expr(e)) => config = Some(e),
@@ -35,57 +48,12 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             (_, Value::Paths(_)) => unreachable!("only the group keys take paths"),
         }
     }
-    let none = quote!(::core::option::Option::None);
     // The library groups' tables of bench code, for the measured process.
-    let tables: Vec<syn::Path> = library
+    let tables = library
         .as_ref()
-        .map(|(_, groups)| {
-            groups
-                .iter()
-                .map(|path| {
-                    let mut path = path.clone();
-                    if let Some(last) = path.segments.last_mut() {
-                        last.ident = crate::group::runs_table_name(&last.ident);
-                    }
-                    path
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let (lib_config, lib_groups, bin_config, bin_groups) = match (library, binary) {
-        (Some(_), Some((key, _))) => {
-            return Err(syn::Error::new(
-                key.span(),
-                "library and binary benchmarks cannot share a bench file; put the binary \
-                 benchmark groups in a [[bench]] target of their own",
-            ))
-        }
-        (None, None) => {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                "main! needs `library_benchmark_groups = <groups>` or \
-                 `binary_benchmark_groups = <groups>`",
-            ))
-        }
-        (Some((_, groups)), None) => (
-            typed_config(
-                config.as_ref(),
-                quote!(::benchgrind::__private::LibraryBenchmarkConfig),
-            ),
-            quote!(::std::vec![#(#groups()),*]),
-            none.clone(),
-            quote!(::std::vec::Vec::new()),
-        ),
-        (None, Some((_, groups))) => (
-            none.clone(),
-            quote!(::std::vec::Vec::new()),
-            typed_config(
-                config.as_ref(),
-                quote!(::benchgrind::__private::BinaryBenchmarkConfig),
-            ),
-            quote!(::std::vec![#(#groups()),*]),
-        ),
-    };
+        .map_or_else(Vec::new, |(_, groups)| runs_tables(groups));
+    let [lib_config, lib_groups, bin_config, bin_groups] =
+        by_kind(config.as_ref(), library, binary)?;
     let workspace_root = crate::workspace::root().display().to_string();
     Ok(quote! {
         fn main() {
@@ -102,7 +70,67 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 groups: #lib_groups,
                 binary_config: #bin_config,
                 binary_groups: #bin_groups,
+                setup: #setup,
+                teardown: #teardown,
             })
         }
     })
+}
+
+/// The tables of bench code of these library groups (`__benchgrind_runs_<group>`).
+fn runs_tables(groups: &[syn::Path]) -> Vec<syn::Path> {
+    groups
+        .iter()
+        .map(|path| {
+            let mut path = path.clone();
+            if let Some(last) = path.segments.last_mut() {
+                last.ident = crate::group::runs_table_name(&last.ident);
+            }
+            path
+        })
+        .collect()
+}
+
+/// A key and the groups it names.
+type Groups = Option<(syn::Ident, Vec<syn::Path>)>;
+
+/// The `Main` fields `config`, `groups`, `binary_config` and `binary_groups`: the config and
+/// groups of the kind given, the other kind's empty. A file has one kind.
+fn by_kind(
+    config: Option<&syn::Expr>,
+    library: Groups,
+    binary: Groups,
+) -> syn::Result<[TokenStream; 4]> {
+    let none = quote!(::core::option::Option::None);
+    let empty = quote!(::std::vec::Vec::new());
+    match (library, binary) {
+        (Some(_), Some((key, _))) => Err(syn::Error::new(
+            key.span(),
+            "library and binary benchmarks cannot share a bench file; put the binary \
+             benchmark groups in a [[bench]] target of their own",
+        )),
+        (None, None) => Err(syn::Error::new(
+            Span::call_site(),
+            "main! needs `library_benchmark_groups = <groups>` or \
+             `binary_benchmark_groups = <groups>`",
+        )),
+        (Some((_, groups)), None) => Ok([
+            typed_config(
+                config,
+                quote!(::benchgrind::__private::LibraryBenchmarkConfig),
+            ),
+            quote!(::std::vec![#(#groups()),*]),
+            none,
+            empty,
+        ]),
+        (None, Some((_, groups))) => Ok([
+            none,
+            empty,
+            typed_config(
+                config,
+                quote!(::benchgrind::__private::BinaryBenchmarkConfig),
+            ),
+            quote!(::std::vec![#(#groups()),*]),
+        ]),
+    }
 }

@@ -51,8 +51,8 @@ pub mod store;
 pub use benchgrind_client_requests::raw as client_request;
 
 pub use config::{
-    Direction, EventKind, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
-    RegressionConfig, Tool, ToolMetric, ValgrindTool,
+    BenchmarkId, Direction, EntryPoint, EventKind, FlamegraphConfig, FlamegraphKind,
+    LibraryBenchmarkConfig, OutputFormat, RegressionConfig, Tool, ToolMetric, ValgrindTool,
 };
 
 /// What the macros' generated code names. Not a stable API.

@@ -24,6 +24,10 @@ pub struct Main {
     pub binary_config: Option<BinaryBenchmarkConfig>,
     /// The binary benchmark groups, in the order given to `main!`.
     pub binary_groups: Vec<BinaryGroup>,
+    /// The `setup` of `main!`: runs once before all benchmarks, in the harness, not measured.
+    pub setup: Option<fn()>,
+    /// The `teardown` of `main!`: runs once after all benchmarks, in the harness, not measured.
+    pub teardown: Option<fn()>,
 }
 
 /// One `binary_benchmark_group!`.

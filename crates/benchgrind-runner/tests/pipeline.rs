@@ -64,6 +64,8 @@ fn main_of(groups: Vec<Group>) -> Main {
         groups,
         binary_config: None,
         binary_groups: Vec::new(),
+        setup: None,
+        teardown: None,
     }
 }
 
@@ -377,4 +379,65 @@ fn nocapture_shows_a_benchmarks_output_under_its_own_header() {
     let b = report.find("pipeline::g::f b").unwrap();
     assert!(report[b..].contains("printed by b"), "{report}");
     assert!(!report[..b].contains("printed by b"), "{report}");
+}
+
+static MAIN_SETUPS: AtomicUsize = AtomicUsize::new(0);
+static MAIN_TEARDOWNS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_main_setup() {
+    MAIN_SETUPS.fetch_add(1, Ordering::SeqCst);
+}
+
+fn count_main_teardown() {
+    MAIN_TEARDOWNS.fetch_add(1, Ordering::SeqCst);
+}
+
+fn main_hooks() -> (usize, usize) {
+    (
+        MAIN_SETUPS.load(Ordering::SeqCst),
+        MAIN_TEARDOWNS.load(Ordering::SeqCst),
+    )
+}
+
+#[test]
+fn main_setup_and_teardown_run_once_around_a_run_that_measures() {
+    let mut main = main_of(vec![group("g", vec![function("f", &["a", "b"])])]);
+    main.setup = Some(count_main_setup);
+    main.teardown = Some(count_main_teardown);
+    let run = Run::new();
+    run.can("default.callgrind.out", FIB10);
+    let (code, report) = run.run(&main, &["--jobs=2", "--save-baseline=base"]);
+    assert_eq!(code, exit::OK, "{report}");
+    assert_eq!(main_hooks(), (1, 1));
+    // `--load-baseline` measures nothing, so there is nothing to set up.
+    let (code, report) = run.run(&main, &["--load-baseline=base", "--baseline=base"]);
+    assert_eq!(code, exit::OK, "{report}");
+    assert_eq!(main_hooks(), (1, 1));
+}
+
+#[test]
+fn labels_are_iai_callgrinds_unless_benchgrinds_are_asked_for() {
+    let main = main_of(vec![group("g", vec![function("f", &["a"])])]);
+    let run = Run::new();
+    run.can("default.callgrind.out", FIB10);
+    let (_, report) = run.run(&main, &[]);
+    assert!(report.contains("\n  L2 Hits: "), "{report}");
+    let (_, report) = run.run(&main, &["--labels=benchgrind"]);
+    assert!(report.contains("\n  LL Hits: "), "{report}");
+    assert!(!report.contains("L2 Hits"), "{report}");
+}
+
+#[test]
+fn an_empty_bench_file_says_so_and_an_empty_selection_names_the_filter() {
+    let run = Run::new();
+    let (code, report) = run.run(&main_of(Vec::new()), &[]);
+    assert_eq!(code, exit::OK);
+    assert_eq!(report, "benchgrind: pipeline has no benchmarks\n");
+    let main = main_of(vec![group("g", vec![function("f", &["a"])])]);
+    let (code, report) = run.run(&main, &["nothing-is-called-this"]);
+    assert_eq!(code, exit::OK);
+    assert_eq!(
+        report,
+        "benchgrind: no benchmark of pipeline matches the filter\n"
+    );
 }

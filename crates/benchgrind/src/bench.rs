@@ -17,6 +17,23 @@
 ///
 /// Misuse (an unknown key, a wrong number of arguments, a duplicate id) is a compile error.
 ///
+/// The function may be generic (type, lifetime and const parameters): each bench instantiates
+/// it with its arguments' types.
+///
+/// ```rust
+/// # mod bench {
+/// use benchgrind::library_benchmark;
+///
+/// #[library_benchmark]
+/// #[bench::bytes(vec![1u8, 2])]
+/// #[bench::words(vec![1u64, 2])]
+/// fn sum<T: Copy + Into<u64>>(values: Vec<T>) -> u64 {
+///     values.iter().map(|&v| v.into()).sum()
+/// }
+/// # }
+/// # fn main() {}
+/// ```
+///
 /// ```rust
 /// # mod bench {
 /// use benchgrind::{library_benchmark, LibraryBenchmarkConfig};
@@ -74,7 +91,26 @@ pub use benchgrind_macros::library_benchmark_group;
 ///
 /// `main!(config = LibraryBenchmarkConfig::default(); library_benchmark_groups = a, b)`, or with
 /// `binary_benchmark_groups` and a [`BinaryBenchmarkConfig`]; the two kinds need separate bench
-/// files. Run the binary with `cargo bench`; `cargo bench -- --help` lists the options.
+/// files. `setup = ...;` and `teardown = ...;` (a function, called, or an expression, evaluated)
+/// run once before and after all benchmarks, not measured. Run the binary with `cargo bench`;
+/// `cargo bench -- --help` lists the options.
+///
+/// Iai's form, `main!(bench_a, bench_b)` (or `main!(callgrind_args = "..."; functions = bench_a,
+/// bench_b)`), measures plain functions without arguments; each is a benchmark named after it.
+///
+/// ```rust
+/// # mod bench {
+/// use benchgrind::{black_box, main};
+///
+/// #[inline(never)]
+/// fn bench_sum() -> u64 {
+///     (0..black_box(100u64)).sum()
+/// }
+///
+/// main!(bench_sum);
+/// # }
+/// # fn main() {}
+/// ```
 pub use benchgrind_macros::main;
 
 /// Turns a function that returns a [`Command`] into a binary benchmark.
@@ -113,12 +149,62 @@ pub use benchgrind_macros::binary_benchmark;
 /// Declares a group of binary benchmarks for [`main!`]: the keys of
 /// [`library_benchmark_group!`], where `benchmarks` also takes a closure receiving a
 /// [`BinaryBenchmarkGroup`] (the low-level API).
+///
+/// iai-callgrind 0.9 to 0.12's form is accepted too: `name = ...; before = f; after = f;
+/// setup = f; teardown = f; config = ...; benchmark = |"my-exe", group: &mut
+/// BinaryBenchmarkGroup| ...`, filling the group with [`Run`]s. Its commands run in a sandbox
+/// (unless `group.sandbox(false)`), `setup`/`teardown` around every command, `before`/`after`
+/// once around the group, and `"my-exe"` is the package's binary of that name.
+///
+/// ```rust
+/// # mod bench {
+/// use benchgrind::{binary_benchmark_group, Arg, Run};
+///
+/// binary_benchmark_group!(
+///     name = true_group;
+///     benchmark = |group: &mut BinaryBenchmarkGroup| {
+///         group.bench(Run::with_cmd("/bin/true", Arg::empty("no_args")));
+///     }
+/// );
+/// # }
+/// # fn main() {}
+/// ```
 pub use benchgrind_macros::binary_benchmark_group;
 
+/// The [`BinaryBenchmark`] of a `#[binary_benchmark]` function, to add it to a group of the
+/// low-level API.
+///
+/// ```rust
+/// # mod bench {
+/// use benchgrind::{binary_benchmark, binary_benchmark_attribute, binary_benchmark_group};
+///
+/// #[binary_benchmark]
+/// fn bench_true() -> benchgrind::Command {
+///     benchgrind::Command::new("/bin/true").build()
+/// }
+///
+/// binary_benchmark_group!(
+///     name = my_group;
+///     benchmarks = |group: &mut BinaryBenchmarkGroup| {
+///         group.binary_benchmark(binary_benchmark_attribute!(bench_true));
+///     }
+/// );
+/// # }
+/// # fn main() {}
+/// ```
+pub use benchgrind_macros::binary_benchmark_attribute;
+
+/// iai-callgrind 0.10's binary benchmarks, for `binary_benchmark_group!(benchmark = |...| ...)`.
+pub use benchgrind_runner::config::{Arg, Fixtures, Options, Run};
 pub use benchgrind_runner::config::{
     Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Pipe,
     Sandbox, Stdin, Stdio,
 };
+/// iai-callgrind 0.13/0.14 names: [`BenchmarkId`] for ids of the low-level API, [`EntryPoint`]
+/// and [`OutputFormat`] for configs.
+pub use benchgrind_runner::config::{BenchmarkId, EntryPoint, OutputFormat};
+/// What a binary benchmark's command waits for before it starts ([`Command::delay`]).
+pub use benchgrind_runner::config::{Delay, DelayKind};
 /// Deterministic random bytes: on by default in library benchmarks
 /// ([`LibraryBenchmarkConfig::deterministic_random`]), and
 /// [`enable_from_env`](random::enable_from_env) for programs measured as binary benchmarks.

@@ -7,6 +7,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::cli::Labels;
 use benchgrind_runner::report::json::Json;
 use benchgrind_runner::report::markdown::Markdown;
 use benchgrind_runner::report::summary::{check_version, Summary};
@@ -115,6 +116,8 @@ pub fn run(config: &Config) -> Result<Outcome> {
         OutputFormat::Default => Box::new(Terminal {
             style: Style {
                 color: config.color,
+                // The bench binaries' default: iai-callgrind's names (`L2 Hits`).
+                labels: Labels::default(),
             },
         }),
         OutputFormat::Json => Box::new(Json { pretty: false }),

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use super::gbfilter::GbFilter;
-use super::values::{BenchmarkOutFormat, Cli, Isolation, JsonStyle, Nocapture, OutputFormat};
+use super::values::{
+    BenchmarkOutFormat, Cli, Isolation, JsonStyle, Labels, Nocapture, OutputFormat,
+};
 use crate::config::{
     is_file_name, normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList,
 };
@@ -245,6 +247,23 @@ pub(crate) const FLAGS: &[Flag] = &[
         set: |cli, g| {
             cli.explain = ExplainPolicy::parse(&g.lowercase())
                 .map_err(|_| g.invalid("use a percentage (e.g. 1 or 0.5), always or never"))?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--labels",
+        env: "BENCHGRIND_LABELS",
+        takes: Takes::Value,
+        value: "=NAMES",
+        help: "the metric lines' names: iai-callgrind (L2 Hits, the default) or benchgrind \
+               (LL Hits)",
+        repeats: false,
+        set: |cli, g| {
+            cli.labels = match g.lowercase().as_str() {
+                "iai-callgrind" => Labels::IaiCallgrind,
+                "benchgrind" => Labels::Benchgrind,
+                _ => return Err(g.invalid_lowercase("use iai-callgrind or benchgrind")),
+            };
             Ok(())
         },
     },

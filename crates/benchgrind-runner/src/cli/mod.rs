@@ -18,7 +18,7 @@ pub use parse::parse;
 pub use usage::usage;
 
 pub use values::{
-    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, LogLevel, Nocapture, OutputFormat,
+    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture, OutputFormat,
 };
 
 #[cfg(test)]

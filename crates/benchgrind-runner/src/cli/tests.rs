@@ -64,6 +64,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--load-baseline", "new"),
         ("--output-format", "json"),
         ("--explain", "always"),
+        ("--labels", "benchgrind"),
         ("--save-summary", "pretty-json"),
         ("--history", "off"),
         ("--deterministic-random", "no"),
@@ -151,6 +152,12 @@ fn bad_input_names_the_flag() {
     );
     let e = parse_with(&["--output-format=xml"], &[]).unwrap_err();
     assert!(e.0.contains("--output-format is `xml`"), "{}", e.0);
+    let e = parse_with(&["--labels=LL"], &[]).unwrap_err();
+    assert!(
+        e.0.contains("--labels is `ll`; use iai-callgrind or benchgrind"),
+        "{}",
+        e.0
+    );
 }
 
 #[test]

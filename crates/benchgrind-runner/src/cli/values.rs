@@ -41,6 +41,8 @@ pub struct Cli {
     pub output_format: OutputFormat,
     /// `--explain`: when to show why a benchmark's counts changed.
     pub explain: ExplainPolicy,
+    /// `--labels`: the names of the terminal report's metric lines.
+    pub labels: Labels,
     /// `--save-summary`: write `summary.json` next to each benchmark's files.
     pub save_summary: Option<JsonStyle>,
     /// `--history=off`: do not append this run to `<home>/history/`.
@@ -146,6 +148,16 @@ pub enum OutputFormat {
     /// A pull-request comment at the end: a table of the benchmarks and, per changed one, the
     /// functions that changed its counts.
     Markdown,
+}
+
+/// The names of the terminal report's metric lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Labels {
+    /// iai-callgrind 0.13's (`L2 Hits`), line for line, for tools that parse its output.
+    #[default]
+    IaiCallgrind,
+    /// benchgrind's own (`LL Hits`).
+    Benchgrind,
 }
 
 /// Compact or indented JSON.

@@ -114,7 +114,8 @@ fn render(
 ) -> Result<Vec<u8>, String> {
     let mut options = inferno::flamegraph::Options::default();
     options.title = title.to_owned();
-    options.subtitle = subtitle.map(str::to_owned);
+    options.subtitle = config.subtitle.clone().or(subtitle.map(str::to_owned));
+    options.negate_differentials = config.negate_differential.unwrap_or(false);
     options.count_name = event.name().to_owned();
     options.direction = match config.direction.unwrap_or_default() {
         Direction::BottomToTop => inferno::flamegraph::Direction::Straight,
@@ -329,6 +330,14 @@ mod tests {
             .lines()
             .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
             .sum()
+    }
+
+    #[test]
+    fn a_configured_subtitle_is_drawn() {
+        let mut config = FlamegraphConfig::default();
+        config.subtitle("my subtitle").negate_differential(true);
+        let svg = render(&config, "title", None, EventKind::Ir, "main;work 10\n").unwrap();
+        assert!(String::from_utf8(svg).unwrap().contains("my subtitle"));
     }
 
     #[test]

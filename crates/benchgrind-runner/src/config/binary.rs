@@ -1,11 +1,13 @@
 //! The user-facing types of binary benchmarks: the [`Command`] to measure, its [`Stdin`] and
 //! [`Stdio`], the expected exit ([`ExitWith`]), the [`Sandbox`], [`BinaryBenchmarkConfig`], and
-//! the low-level API ([`BinaryBenchmarkGroup`], [`BinaryBenchmark`], [`Bench`]) that the
-//! `#[binary_benchmark]` attribute also produces.
+//! the low-level API's [`BinaryBenchmark`] and [`Bench`] that the `#[binary_benchmark]`
+//! attribute also produces (the group that holds them is [`super::group`]'s).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use super::compat::EntryPoint;
+use super::delay::Delay;
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;
@@ -36,6 +38,10 @@ pub struct Command {
     pub(crate) stdout: Option<Stdio>,
     pub(crate) stderr: Option<Stdio>,
     pub(crate) exit_with: Option<ExitWith>,
+    /// What the command waits for before it starts.
+    pub(crate) delay: Option<Delay>,
+    /// Whether the setup runs alongside the command instead of before it.
+    pub(crate) setup_parallel: bool,
 }
 
 impl Command {
@@ -50,6 +56,8 @@ impl Command {
             stdout: None,
             stderr: None,
             exit_with: None,
+            delay: None,
+            setup_parallel: false,
         }
     }
 
@@ -115,6 +123,21 @@ impl Command {
     /// The exit the command is expected to have (over the config's).
     pub fn exit_with(&mut self, exit_with: ExitWith) -> &mut Self {
         self.exit_with = Some(exit_with);
+        self
+    }
+
+    /// Starts the command only once the [`Delay`] holds (iai-callgrind
+    /// 0.14), e.g. a server's port accepts connections.
+    pub fn delay<T: Into<Delay>>(&mut self, delay: T) -> &mut Self {
+        self.delay = Some(delay.into());
+        self
+    }
+
+    /// Runs the setup alongside the command, not before it: the setup may start a server that
+    /// the command talks to (wait for it with [`delay`](Self::delay)). A setup still running when
+    /// the command has ended is stopped.
+    pub fn setup_parallel(&mut self, value: bool) -> &mut Self {
+        self.setup_parallel = value;
         self
     }
 
@@ -225,6 +248,8 @@ impl ExitWith {
 pub struct Sandbox {
     pub(crate) enabled: bool,
     pub(crate) fixtures: Vec<PathBuf>,
+    /// `Some(false)`: symbolic links in fixtures are copied as links, not what they point to.
+    pub(crate) follow_symlinks: Option<bool>,
 }
 
 impl Sandbox {
@@ -233,6 +258,7 @@ impl Sandbox {
         Sandbox {
             enabled,
             fixtures: Vec::new(),
+            follow_symlinks: None,
         }
     }
 
@@ -262,6 +288,10 @@ pub struct BinaryBenchmarkConfig {
     pub(crate) sandbox: Option<Sandbox>,
     pub(crate) exit_with: Option<ExitWith>,
     pub(crate) entry_point: Option<String>,
+    /// The commands' working directory, for those that do not set their own.
+    pub(crate) current_dir: Option<PathBuf>,
+    /// Runs setups alongside the commands ([`Command::setup_parallel`]).
+    pub(crate) setup_parallel: Option<bool>,
 }
 
 // From `raw_callgrind_args` on, a deliberate mirror of `LibraryBenchmarkConfig`'s builders: the
@@ -281,9 +311,14 @@ impl BinaryBenchmarkConfig {
     }
 
     /// Counts only this function and what it calls (a name as Callgrind shows it, wildcards
-    /// allowed, e.g. `my_crate::main`), instead of the whole process.
-    pub fn entry_point<S: Into<String>>(&mut self, function: S) -> &mut Self {
-        self.entry_point = Some(function.into());
+    /// allowed, e.g. `my_crate::main`), instead of the whole process. Takes a name or an
+    /// [`EntryPoint`]; `EntryPoint::None` and `Default` count the whole
+    /// process.
+    pub fn entry_point<S: Into<EntryPoint>>(&mut self, function: S) -> &mut Self {
+        self.entry_point = match function.into() {
+            EntryPoint::Custom(name) => Some(name),
+            EntryPoint::None | EntryPoint::Default => None,
+        };
         self
     }
 
@@ -387,6 +422,10 @@ pub struct Bench {
     pub(crate) config: Option<BinaryBenchmarkConfig>,
     pub(crate) setup: Option<Hook>,
     pub(crate) teardown: Option<Hook>,
+    /// The arguments as written in `#[bench]`, for the header.
+    pub(crate) args_display: Option<String>,
+    /// Made by an iai-callgrind 0.10 `Run`: the header shows the command as 0.10 did.
+    pub(crate) legacy: bool,
 }
 
 impl Bench {
@@ -398,6 +437,8 @@ impl Bench {
             config: None,
             setup: None,
             teardown: None,
+            args_display: None,
+            legacy: false,
         }
     }
 
@@ -494,19 +535,5 @@ impl BinaryBenchmark {
 impl From<&mut BinaryBenchmark> for BinaryBenchmark {
     fn from(value: &mut BinaryBenchmark) -> Self {
         value.clone()
-    }
-}
-
-/// The group handed to the closure form of `binary_benchmark_group!(benchmarks = |group| ...)`.
-#[derive(Debug, Clone, Default)]
-pub struct BinaryBenchmarkGroup {
-    pub(crate) benchmarks: Vec<BinaryBenchmark>,
-}
-
-impl BinaryBenchmarkGroup {
-    /// Adds a benchmark.
-    pub fn binary_benchmark<B: Into<BinaryBenchmark>>(&mut self, benchmark: B) -> &mut Self {
-        self.benchmarks.push(benchmark.into());
-        self
     }
 }

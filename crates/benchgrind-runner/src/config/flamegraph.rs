@@ -48,6 +48,10 @@ pub struct FlamegraphConfig {
     pub(crate) direction: Option<Direction>,
     pub(crate) min_width: Option<f64>,
     pub(crate) normalize_differential: Option<bool>,
+    /// The subtitle of every flamegraph (`subtitle`, iai-callgrind 0.13).
+    pub(crate) subtitle: Option<String>,
+    /// Differential colors by the old run's widths (`negate_differential`).
+    pub(crate) negate_differential: Option<bool>,
 }
 
 impl FlamegraphConfig {

@@ -38,6 +38,8 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) random_seed: Option<u64>,
     pub(crate) tools: Vec<Tool>,
     pub(crate) flamegraph: Option<FlamegraphConfig>,
+    /// What only the iai-callgrind-compatible methods set ([`super::compat`]).
+    pub(crate) compat: super::compat::Extra,
 }
 
 impl LibraryBenchmarkConfig {

@@ -1,13 +1,20 @@
 //! Everything users configure, and nothing that runs: library and binary benchmark configs,
 //! the other Valgrind tools, the metrics users name, regression limits, flamegraphs, and how the
-//! four levels (`main!`, group, function, bench) fold into one [`ResolvedConfig`].
+//! four levels (`main!`, group, function, bench) fold into one [`ResolvedConfig`]. Beside
+//! benchgrind's own API, iai-callgrind's names for the same things ([`compat`]), its 0.14
+//! command delays ([`delay`]) and its 0.10 binary benchmarks ([`legacy`]).
 //!
 //! The bottom of the crate: it imports nothing else of it, so every stage can depend on it. The
 //! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
 
 pub mod binary;
+pub mod compat;
+mod compat_methods;
+pub mod delay;
 pub mod explain;
 pub mod flamegraph;
+pub mod group;
+pub mod legacy;
 pub mod library;
 pub mod metric;
 pub mod regression;
@@ -15,11 +22,15 @@ pub mod resolve;
 pub mod tool;
 
 pub use binary::{
-    Bench, BinaryBenchmark, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Command, ExitWith, Hook,
-    Pipe, Sandbox, Stdin, Stdio,
+    Bench, BinaryBenchmark, BinaryBenchmarkConfig, Command, ExitWith, Hook, Pipe, Sandbox, Stdin,
+    Stdio,
 };
+pub use compat::{BenchmarkId, EntryPoint, OutputFormat};
+pub use delay::{Delay, DelayKind};
 pub use explain::{ExplainPolicy, DEFAULT_EXPLAIN_PCT};
 pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
+pub use group::BinaryBenchmarkGroup;
+pub use legacy::{Arg, Fixtures, Options, Run};
 pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;

@@ -3,6 +3,7 @@
 
 use std::ffi::OsString;
 
+use super::compat::{EntryPoint, DEFAULT_TRUNCATE};
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;
@@ -30,6 +31,10 @@ pub struct ResolvedConfig {
     pub tools: Vec<Tool>,
     /// The flamegraphs, if any level asked for them.
     pub flamegraph: Option<FlamegraphConfig>,
+    /// How many characters of the description the header shows (`None`: all).
+    pub truncate_description: Option<usize>,
+    /// Where Callgrind counts, if a level said so.
+    pub entry_point: Option<EntryPoint>,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -46,32 +51,60 @@ where
         random_seed: DEFAULT_SEED,
         tools: Vec::new(),
         flamegraph: None,
+        truncate_description: Some(DEFAULT_TRUNCATE),
+        entry_point: None,
     };
+    let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
-        if let Some(on) = level.deterministic_random {
-            out.deterministic_random = on;
-        }
-        if let Some(seed) = level.random_seed {
-            out.random_seed = seed;
-        }
-        out.raw_callgrind_args
-            .extend(level.raw_callgrind_args.iter().cloned());
-        out.envs.extend(level.envs.iter().cloned());
-        if let Some(clear) = level.env_clear {
-            out.env_clear = clear;
-        }
-        if let Some(regression) = &level.regression {
-            out.regression = Some(regression.clone());
-        }
-        for tool in &level.tools {
-            out.tools.retain(|t| t.kind() != tool.kind());
-            out.tools.push(tool.clone());
-        }
-        if let Some(flamegraph) = &level.flamegraph {
-            out.flamegraph = Some(flamegraph.clone());
-        }
+        fold(&mut out, level);
+        valgrind_args.extend(level.compat.valgrind_args.iter().cloned());
     }
+    // Valgrind's core arguments come first, so that tool arguments can still override them.
+    for tool in &mut out.tools {
+        tool.args.splice(0..0, valgrind_args.iter().cloned());
+    }
+    out.raw_callgrind_args.splice(0..0, valgrind_args);
     out
+}
+
+/// One level over the more general ones folded so far.
+fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
+    if let Some(on) = level.deterministic_random {
+        out.deterministic_random = on;
+    }
+    if let Some(seed) = level.random_seed {
+        out.random_seed = seed;
+    }
+    out.raw_callgrind_args
+        .extend(level.raw_callgrind_args.iter().cloned());
+    out.envs.extend(level.envs.iter().cloned());
+    if let Some(clear) = level.env_clear {
+        out.env_clear = clear;
+    }
+    if let Some(regression) = &level.regression {
+        out.regression = Some(regression.clone());
+    }
+    // `tool_override` replaces the tools of the more general levels and this level's `tool`s.
+    let tools = match &level.compat.tools_override {
+        Some(tools) => {
+            out.tools.clear();
+            tools
+        }
+        None => &level.tools,
+    };
+    for tool in tools {
+        out.tools.retain(|t| t.kind() != tool.kind());
+        out.tools.push(tool.clone());
+    }
+    if let Some(flamegraph) = &level.flamegraph {
+        out.flamegraph = Some(flamegraph.clone());
+    }
+    if let Some(truncate) = level.compat.truncate_description {
+        out.truncate_description = truncate;
+    }
+    if let Some(entry_point) = &level.compat.entry_point {
+        out.entry_point = Some(entry_point.clone());
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! runner reads.
 
 use crate::client_request::SUPPORTED;
-use crate::config::{Tool, ValgrindTool};
+use crate::config::{EntryPoint, Tool, ValgrindTool};
 use crate::plan::{Job, JobKind};
 use crate::protocol::FALLBACK_SYMBOL;
 use crate::store::{BenchPaths, Which};
@@ -23,6 +23,13 @@ pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
             // start instrumentation and collection around the body only.
             args.push("--instr-atstart=no".into());
             args.push("--collect-atstart=no".into());
+            // `EntryPoint::Custom`: collection turns off on entering the benchmark function
+            // and on again inside the entry point, so only the entry point's calls count
+            // (and the few instructions of the call into the benchmark function).
+            if let Some(EntryPoint::Custom(entry)) = &job.config.entry_point {
+                args.push(format!("--toggle-collect={}", job.function_path));
+                args.push(format!("--toggle-collect={entry}"));
+            }
         }
         JobKind::Library(_) => {
             args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));

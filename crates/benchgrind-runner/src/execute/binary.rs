@@ -116,17 +116,15 @@ fn run_inner(
         pipe: piped_from_setup,
         other: job.paths.dir.join("setup.other"),
     };
-    match (piped_from_setup, stdin) {
-        (Some(pipe), _) => {
-            let output = setup.start(hook_command(exec, job, binary, "setup", &base), pipe)?;
-            cmd.stdin(output);
-        }
-        (None, stdin) => {
-            if binary.setup.is_some() {
-                run_hook(exec, job, binary, "setup", &base, captured)?;
-            }
-            cmd.stdin(stdin.expect("not Stdin::Setup"));
-        }
+    let at = Hooks {
+        exec,
+        job,
+        binary,
+        base: &base,
+    };
+    cmd.stdin(at.setup(&mut setup, stdin, captured)?);
+    if let Some(delay) = &command.delay {
+        super::delay::wait(delay, &cwd)?;
     }
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
@@ -134,6 +132,7 @@ fn run_inner(
     let output = cmd
         .output()
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    setup.stop_parallel(captured);
     setup.finish(&output, captured)?;
     captured.append(&output.stdout, &output.stderr);
     check_end(exec, binary, files, &output)?;
@@ -142,6 +141,48 @@ fn run_inner(
     }
     drop(sandbox);
     Ok(())
+}
+
+/// What the hooks of a benchmark run with.
+struct Hooks<'a> {
+    exec: &'a ProcessExecutor,
+    job: &'a Job,
+    binary: &'a BinaryJob,
+    /// The sandbox, or the package's directory without one.
+    base: &'a Path,
+}
+
+impl Hooks<'_> {
+    /// Starts or runs the setup as the command needs it: beside the command feeding its stdin
+    /// (`Stdin::Setup`), beside it on its own (`setup_parallel`: a server, say), or before it.
+    /// Returns the command's stdin.
+    fn setup(
+        &self,
+        setup: &mut SetupChild,
+        stdin: Option<StdStdio>,
+        captured: &mut Captured,
+    ) -> Result<StdStdio, String> {
+        let Hooks {
+            exec,
+            job,
+            binary,
+            base,
+        } = *self;
+        let hook = || hook_command(exec, job, binary, "setup", base);
+        match (setup.pipe, stdin) {
+            (Some(pipe), _) => setup.start(hook(), pipe),
+            (None, Some(stdin)) if binary.command.setup_parallel && binary.setup.is_some() => {
+                setup.start_parallel(hook())?;
+                Ok(stdin)
+            }
+            (None, stdin) => {
+                if binary.setup.is_some() {
+                    run_hook(exec, job, binary, "setup", base, captured)?;
+                }
+                Ok(stdin.expect("not Stdin::Setup"))
+            }
+        }
+    }
 }
 
 /// The command under Valgrind (or natively in test mode), with its arguments, environment,
@@ -245,9 +286,10 @@ fn check_end(
     Ok(())
 }
 
-/// A setup running beside the command, feeding its stdin: killed and reaped if the benchmark
-/// ends early. Its other stream goes to a file: a pipe nobody reads until the end could fill up
-/// and stop the setup, and with it the command waiting for its input.
+/// A setup running beside the command, feeding its stdin or on its own (`setup_parallel`):
+/// killed and reaped if the benchmark ends early. Its other streams go to a file: a pipe nobody
+/// reads until the end could fill up and stop the setup, and with it the command waiting for
+/// its input.
 struct SetupChild {
     child: Option<Child>,
     /// Which of its streams feeds the command, if it runs beside it.
@@ -274,6 +316,38 @@ impl SetupChild {
         };
         self.child = Some(child);
         Ok(output.expect("the setup's output is piped"))
+    }
+
+    /// Starts the setup beside the command without feeding it (a server, say); both its
+    /// streams go to the file, shown before the command's output.
+    fn start_parallel(&mut self, mut hook: Command) -> Result<(), String> {
+        let file = File::create(&self.other)
+            .map_err(|e| format!("cannot create {}: {e}", self.other.display()))?;
+        let copy = file
+            .try_clone()
+            .map_err(|e| format!("cannot share {}: {e}", self.other.display()))?;
+        hook.stdout(file).stderr(copy);
+        let child = hook
+            .spawn()
+            .map_err(|e| format!("cannot start the setup: {e}"))?;
+        self.child = Some(child);
+        Ok(())
+    }
+
+    /// A parallel setup that outlives the command (a server) is stopped, not failed; one that
+    /// has ended is left to [`finish`](Self::finish), which checks its exit.
+    fn stop_parallel(&mut self, captured: &mut Captured) {
+        let (None, Some(child)) = (self.pipe, self.child.as_mut()) else {
+            return;
+        };
+        if let Ok(None) = child.try_wait() {
+            let _ = child.kill();
+            let _ = child.wait();
+            let output = std::fs::read(&self.other).unwrap_or_default();
+            let _ = std::fs::remove_file(&self.other);
+            captured.append(&output, &[]);
+            self.child = None;
+        }
     }
 
     /// Waits for the setup after the command ended; its other stream goes into `captured`

@@ -12,6 +12,7 @@
 pub mod args;
 mod binary;
 pub mod canned;
+mod delay;
 pub mod ended;
 mod executor;
 pub mod fork;

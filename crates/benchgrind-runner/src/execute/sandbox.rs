@@ -1,5 +1,6 @@
-//! The sandbox of a binary benchmark: a new temporary directory with the fixtures copied in,
-//! removed when the benchmark ends, whether it passed or failed.
+//! The sandbox of a binary benchmark: a new temporary directory with the fixtures copied in
+//! (symbolic links followed unless `Sandbox::follow_symlinks(false)`), removed when the
+//! benchmark ends, whether it passed or failed.
 
 use std::path::{Path, PathBuf};
 
@@ -34,7 +35,8 @@ impl SandboxDir {
             let name = source
                 .file_name()
                 .ok_or_else(|| format!("the fixture `{}` has no file name", fixture.display()))?;
-            copy_recursively(&source, &dir.path.join(name)).map_err(|e| {
+            let follow = config.follow_symlinks.unwrap_or(true);
+            copy_recursively(&source, &dir.path.join(name), follow).map_err(|e| {
                 format!(
                     "cannot copy the fixture {} into the sandbox (relative fixture paths start at \
                      the workspace root {}): {e}",
@@ -53,15 +55,49 @@ impl Drop for SandboxDir {
     }
 }
 
-fn copy_recursively(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Copies a file or directory tree; with `follow` false, symbolic links are copied as links.
+fn copy_recursively(from: &Path, to: &Path, follow: bool) -> std::io::Result<()> {
+    if !follow && from.is_symlink() {
+        return std::os::unix::fs::symlink(std::fs::read_link(from)?, to);
+    }
     if from.is_dir() {
         std::fs::create_dir_all(to)?;
         for entry in std::fs::read_dir(from)? {
             let entry = entry?;
-            copy_recursively(&entry.path(), &to.join(entry.file_name()))?;
+            copy_recursively(&entry.path(), &to.join(entry.file_name()), follow)?;
         }
         Ok(())
     } else {
         std::fs::copy(from, to).map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixtures_links_are_followed_unless_asked_not_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("fixtures");
+        std::fs::create_dir(&source).unwrap();
+        std::fs::write(source.join("data.txt"), "data").unwrap();
+        std::os::unix::fs::symlink("data.txt", source.join("link.txt")).unwrap();
+
+        let followed = dir.path().join("followed");
+        copy_recursively(&source, &followed, true).unwrap();
+        assert!(!followed.join("link.txt").is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(followed.join("link.txt")).unwrap(),
+            "data"
+        );
+
+        let kept = dir.path().join("kept");
+        copy_recursively(&source, &kept, false).unwrap();
+        assert!(kept.join("link.txt").is_symlink());
+        assert_eq!(
+            std::fs::read_link(kept.join("link.txt")).unwrap(),
+            Path::new("data.txt")
+        );
     }
 }

@@ -119,6 +119,7 @@ mod tests {
                 function: name.into(),
                 id: None,
                 args: String::new(),
+                truncate: None,
             },
             function_path: "",
             config: resolve([]),

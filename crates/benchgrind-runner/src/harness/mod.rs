@@ -158,11 +158,7 @@ fn harness(
         return Ok(End::Ok);
     }
     if plan.jobs.is_empty() {
-        let _ = writeln!(
-            out,
-            "benchgrind: no benchmark of {} matches the filter",
-            main.bench_file
-        );
+        let _ = writeln!(out, "benchgrind: {}", nothing_to_run(main, &cli));
         return Ok(End::Ok);
     }
     // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
@@ -188,7 +184,9 @@ fn harness(
             );
         }
         let mut executors = execute::executors(&setup)?;
-        let passed = test_mode::run(main, &plan, executors[0].as_mut(), out);
+        let passed = around(main, true, || {
+            test_mode::run(main, &plan, executors[0].as_mut(), out)
+        });
         return Ok(if passed { End::Ok } else { End::Failed });
     }
     if signals {
@@ -202,7 +200,10 @@ fn harness(
         eprintln!("{}", interrupted_message(signal, &ids));
         return Ok(End::Interrupted(signal));
     };
-    let summary = measure_and_report(main, &plan, &cli, &setup, out)?;
+    let runs = cli.load_baseline.is_none();
+    let summary = around(main, runs, || {
+        measure_and_report(main, &plan, &cli, &setup, out)
+    })?;
     Ok(if let Some(signal) = summary.interrupted {
         execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));
         eprintln!("{}", interrupted_message(signal, &summary.not_run));
@@ -226,6 +227,30 @@ fn list(plan: &Plan, cli: &Cli, out: &mut dyn Write) {
     for job in &plan.jobs {
         let _ = writeln!(out, "{}{suffix}", job.id.full());
     }
+}
+
+/// Why a plan has no jobs: the filters selected none, or the bench file has no benchmarks (an
+/// empty group, as iai-callgrind 0.10's `benchmark = |"my-exe", group| {}`).
+fn nothing_to_run(main: &Main, cli: &Cli) -> String {
+    let selecting = !cli.filters.is_empty() || !cli.skip.is_empty() || cli.partition.is_some();
+    if selecting {
+        format!("no benchmark of {} matches the filter", main.bench_file)
+    } else {
+        format!("{} has no benchmarks", main.bench_file)
+    }
+}
+
+/// `body` between `main!`'s `setup` and `teardown`, which run in the harness, not measured, and
+/// only when benchmarks run (`runs`; not for `--load-baseline`).
+fn around<T>(main: &Main, runs: bool, body: impl FnOnce() -> T) -> T {
+    if let (true, Some(setup)) = (runs, main.setup) {
+        setup();
+    }
+    let out = body();
+    if let (true, Some(teardown)) = (runs, main.teardown) {
+        teardown();
+    }
+    out
 }
 
 /// The root of the output files: `--home`, else below the target directory; per target triple
@@ -300,7 +325,7 @@ fn measure_and_report(
     let mut benchmark_out = benchmark_out::reporter(cli)?;
     let date = report::gbench::context::local_date();
     let mut executors = execute::executors(setup)?;
-    let mut stdout_reporter = report::reporter(cli.output_format, cli.color);
+    let mut stdout_reporter = report::reporter(cli.output_format, cli.color, cli.labels);
     let mut reporter = report::Both {
         first: stdout_reporter.as_mut(),
         second: benchmark_out.as_mut().map(|r| r as &mut dyn Reporter),

@@ -27,33 +27,36 @@ pub struct BenchId {
     pub id: Option<String>,
     /// The arguments as written, or the command line of a binary benchmark.
     pub args: String,
+    /// How many characters of `args` the header shows (`None`: all).
+    pub truncate: Option<usize>,
 }
 
-/// How long a command line may be in the header before it is cut.
-const MAX_ARGS_IN_HEADER: usize = 90;
-
 impl BenchId {
-    /// `file::group::function::id`, as filters and JSON use it.
+    /// `file::group::function::id`, as filters and JSON use it. Parts that a form of `main!`
+    /// has not (the group of `main!(a, b)`, the function of a 0.10 group) are left out.
     pub fn full(&self) -> String {
-        match &self.id {
-            Some(id) => format!("{}::{}::{}::{id}", self.file, self.group, self.function),
-            None => format!("{}::{}::{}", self.file, self.group, self.function),
-        }
+        let id = self.id.as_deref().unwrap_or("");
+        join(&[&self.file, &self.group, &self.function, id])
     }
 
-    /// `file::group::function`, the first part of the header line.
+    /// `file::group::function`, the first part of the header line; for `main!(a, b)` (Iai's
+    /// form) the function's name alone.
     pub fn path(&self) -> String {
-        format!("{}::{}::{}", self.file, self.group, self.function)
+        if self.group.is_empty() && !self.function.is_empty() {
+            return self.function.clone();
+        }
+        join(&[&self.file, &self.group, &self.function])
     }
 
     /// `id:args` (or just `id`, or nothing), the second part of the header line; long argument
     /// lists are cut.
     pub fn id_and_args(&self) -> String {
-        let args = if self.args.chars().count() > MAX_ARGS_IN_HEADER {
-            let cut: String = self.args.chars().take(MAX_ARGS_IN_HEADER - 3).collect();
-            format!("{cut}...")
-        } else {
-            self.args.clone()
+        let args = match self.truncate {
+            Some(max) if self.args.chars().count() > max => {
+                let cut: String = self.args.chars().take(max).collect();
+                format!("{cut}...")
+            }
+            _ => self.args.clone(),
         };
         match (&self.id, args.is_empty()) {
             (Some(id), false) => format!("{id}:{args}"),
@@ -227,25 +230,36 @@ impl Planner<'_> {
                     return Err(listed_twice(function.name, group.name));
                 }
                 for (b, bench) in function.benches.iter().enumerate() {
-                    let id = BenchId {
-                        file: main.bench_file.to_owned(),
-                        group: group.name.to_owned(),
-                        function: function.name.to_owned(),
-                        id: bench.id.map(str::to_owned),
-                        args: bench.args.to_owned(),
-                    };
                     let config = resolve([
                         main.config.as_ref(),
                         group.config.as_ref(),
                         function.config.as_ref(),
                         bench.config.as_ref(),
                     ]);
+                    let id = BenchId {
+                        file: main.bench_file.to_owned(),
+                        group: group.name.to_owned(),
+                        function: function.name.to_owned(),
+                        id: bench.id.map(str::to_owned),
+                        args: bench.args.to_owned(),
+                        truncate: config.truncate_description,
+                    };
                     self.push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The non-empty parts, joined with `::`.
+fn join(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// Which of `n` shares a benchmark belongs to: FNV-1a of its id, so the split is the same on
@@ -259,15 +273,16 @@ pub fn share(id: &str, n: u32) -> u32 {
     (hash % u64::from(n)) as u32
 }
 
-/// Names and ids of the low-level API become directory names and parts of ids: they must look
-/// like identifiers (what the attributes produce).
+/// Names and ids of the low-level API become directory names and parts of ids: they must be
+/// file names ([`is_file_name`]), spaces allowed.
 fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<(), String> {
-    if is_file_name(name) {
+    // iai-callgrind 0.10's `Arg` ids have spaces ("some id"), which file names can hold.
+    if is_file_name(&name.replace(' ', "_")) {
         Ok(())
     } else {
         Err(format!(
             "the {what} {name:?} of `{benchmark}` in group `{group}` may use only letters, \
-             digits, `_`, `-` and `.`"
+             digits, spaces, `_`, `-` and `.`"
         ))
     }
 }

@@ -11,13 +11,13 @@ pub mod terminal;
 
 pub use reporter::{write_output, write_tally, Both, Reporter, RunSummary};
 
-use crate::cli::{Color, OutputFormat};
+use crate::cli::{Color, Labels, OutputFormat};
 
-/// The reporter of an output format, coloring as `color` says.
-pub fn reporter(format: OutputFormat, color: Color) -> Box<dyn Reporter> {
+/// The reporter of an output format, coloring as `color` says, naming metrics as `labels` do.
+pub fn reporter(format: OutputFormat, color: Color, labels: Labels) -> Box<dyn Reporter> {
     match format {
         OutputFormat::Default => Box::new(terminal::Terminal {
-            style: terminal::Style::new(color),
+            style: terminal::Style::new(color, labels),
         }),
         OutputFormat::Json => Box::new(json::Json { pretty: false }),
         OutputFormat::PrettyJson => Box::new(json::Json { pretty: true }),

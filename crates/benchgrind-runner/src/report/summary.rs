@@ -375,6 +375,7 @@ impl Summary {
                 function: self.function.clone(),
                 id: self.bench_id.clone(),
                 args: self.args.clone(),
+                truncate: None,
             },
             command: self.command.clone(),
             outcome,

@@ -3,10 +3,11 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use crate::cli::Color;
+use crate::cli::{Color, Labels};
 
 use super::reporter::{write_output, write_tally, Reporter, RunSummary};
 use crate::compare::{change, Change};
+use crate::config::EventKind;
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
 use crate::result::{ToolOutcome, ToolResult};
@@ -85,22 +86,32 @@ fn notes(out: &mut dyn Write, style: Style, result: &BenchResult) -> io::Result<
     Ok(())
 }
 
-/// Whether to color the output.
+/// How the report looks: colors, and the names of the metric lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
     /// ANSI colors on.
     pub color: bool,
+    /// iai-callgrind's metric names (`L2 Hits`) or benchgrind's (`LL Hits`).
+    pub labels: Labels,
 }
 
 impl Style {
-    /// Colors as asked: always, never, or when stdout is a terminal.
-    pub fn new(color: Color) -> Style {
+    /// Colors as asked (always, never, or when stdout is a terminal), with these labels.
+    pub fn new(color: Color, labels: Labels) -> Style {
         let color = match color {
             Color::Always => true,
             Color::Never => false,
             Color::Auto => std::io::stdout().is_terminal(),
         };
-        Style { color }
+        Style { color, labels }
+    }
+
+    /// The name of a metric's line.
+    fn label(self, kind: EventKind) -> &'static str {
+        match self.labels {
+            Labels::IaiCallgrind => kind.label(),
+            Labels::Benchgrind => kind.benchgrind_label(),
+        }
     }
 
     fn paint(self, code: &str, text: &str) -> String {
@@ -133,7 +144,7 @@ pub fn metrics(
         metric_line(
             out,
             style,
-            kind.label(),
+            style.label(kind),
             value,
             old.and_then(|o| o.get(kind)),
         )?;
@@ -236,7 +247,6 @@ fn signed_sig6(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::EventKind;
 
     fn m(values: &[(EventKind, u64)]) -> Metrics {
         Metrics {
@@ -245,8 +255,16 @@ mod tests {
     }
 
     fn render(new: &Metrics, old: Option<&Metrics>) -> String {
+        render_with(Labels::IaiCallgrind, new, old)
+    }
+
+    fn render_with(labels: Labels, new: &Metrics, old: Option<&Metrics>) -> String {
         let mut out = Vec::new();
-        metrics(&mut out, Style { color: false }, new, old).unwrap();
+        let style = Style {
+            color: false,
+            labels,
+        };
+        metrics(&mut out, style, new, old).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -270,6 +288,16 @@ mod tests {
             "  Instructions:                1733|2804            (-38.1954%) [-1.61800x]\n  \
              Estimated Cycles:        35638757|35638757        (No change)\n"
         );
+    }
+
+    #[test]
+    fn labels_are_iai_callgrinds_unless_benchgrinds_are_asked_for() {
+        let new = m(&[(EventKind::LLhits, 3), (EventKind::L1hits, 4)]);
+        let iai = render(&new, None);
+        assert!(iai.starts_with("  L2 Hits:"), "{iai}");
+        assert!(iai.contains("\n  L1 Hits:"), "{iai}");
+        let own = render_with(Labels::Benchgrind, &new, None);
+        assert!(own.starts_with("  LL Hits:"), "{own}");
     }
 
     #[test]

@@ -29,6 +29,8 @@ impl BenchPaths {
         id: Option<&str>,
     ) -> BenchPaths {
         let leaf = match id {
+            // A 0.10 group's benches have no function: the id alone, not a hidden `.id`.
+            Some(id) if function.is_empty() => id.to_owned(),
             Some(id) => format!("{function}.{id}"),
             None => function.to_owned(),
         };

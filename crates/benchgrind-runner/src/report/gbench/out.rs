@@ -29,7 +29,7 @@ impl BenchmarkOut {
     /// A reporter for `path`, in `format`, `metric` in the time fields.
     pub fn new(path: &Path, format: BenchmarkOutFormat, metric: EventKind) -> BenchmarkOut {
         let console = (format == BenchmarkOutFormat::Console).then(|| {
-            let style = Style::new(Color::Never);
+            let style = Style::new(Color::Never, crate::cli::Labels::default());
             (Terminal { style }, Vec::new())
         });
         BenchmarkOut {

@@ -1,0 +1,391 @@
+//! Benchmark code written for iai-callgrind, built against benchgrind and run under real
+//! Valgrind: generic benchmark functions and the 0.13/0.14 configuration items (`compat_lib`,
+//! `compat_bin`), iai-callgrind's own `test_bin_bench_intro`, and the seed examples of the 0.1
+//! and 0.10 APIs. Every bench binary runs twice: the second run must report no change.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds a bench target (bench profile, as `cargo bench` does) and returns its executable.
+fn bench_binary(package: &str, name: &str) -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "--profile",
+            "bench",
+            "--bench",
+            name,
+            "-p",
+            package,
+        ])
+        .arg("--message-format=json")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo starts");
+    assert!(
+        output.status.success(),
+        "cargo build --bench {name} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let target = format!("\"name\":\"{name}\"");
+    stdout
+        .lines()
+        .filter(|l| l.contains("\"compiler-artifact\"") && l.contains(&target))
+        .find_map(|l| {
+            let key = "\"executable\":\"";
+            let start = l.find(key)? + key.len();
+            let end = l[start..].find('"')? + start;
+            Some(PathBuf::from(&l[start..end]))
+        })
+        .unwrap_or_else(|| panic!("cargo reported no executable for {name}:\n{stdout}"))
+}
+
+/// One benchmark of a report: its header and `(label, new, rest of the line)`.
+#[derive(Debug)]
+struct Block {
+    header: String,
+    lines: Vec<(String, u64, String)>,
+}
+
+impl Block {
+    fn get(&self, label: &str) -> u64 {
+        self.lines
+            .iter()
+            .find(|l| l.0 == label)
+            .unwrap_or_else(|| panic!("{}: no {label} in {:?}", self.header, self.lines))
+            .1
+    }
+}
+
+/// Runs a bench binary as `cargo bench` does, in the package's directory; returns its stdout.
+fn run(exe: &Path, home: &Path, cwd: &str) -> String {
+    let output = Command::new(exe)
+        .arg("--bench")
+        .arg(format!("--home={}", home.display()))
+        .current_dir(cwd)
+        .env("BENCHGRIND_COLOR", "never")
+        .output()
+        .expect("the bench binary starts");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}\n{stdout}\n{}",
+        exe.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// The blocks of a report: a header is the unindented line before an `Instructions:` line.
+fn blocks(report: &str) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut last_header = None;
+    for line in report.lines() {
+        if !line.starts_with(' ') {
+            last_header = Some(line.to_owned());
+            continue;
+        }
+        let Some((label, rest)) = line.trim().split_once(':') else {
+            continue;
+        };
+        let Some((value, tail)) = rest.trim().split_once('|') else {
+            continue;
+        };
+        let Ok(value) = value.trim().parse::<u64>() else {
+            continue;
+        };
+        if label == "Instructions" {
+            let header = last_header.take().expect("a header before Instructions");
+            blocks.push(Block {
+                header,
+                lines: Vec::new(),
+            });
+        }
+        if let Some(block) = blocks.last_mut() {
+            block.lines.push((label.to_owned(), value, tail.to_owned()));
+        }
+    }
+    blocks
+}
+
+/// Runs twice; checks that the second run has the same headers and counts and says so.
+fn run_twice(package: &str, name: &str, cwd: &str) -> (String, Vec<Block>) {
+    let exe = bench_binary(package, name);
+    let home = tempfile::tempdir().unwrap();
+    let first = run(&exe, home.path(), cwd);
+    let second = run(&exe, home.path(), cwd);
+    let (a, b) = (blocks(&first), blocks(&second));
+    assert!(!a.is_empty(), "{first}");
+    assert_eq!(a.len(), b.len(), "{first}\n{second}");
+    for (a, b) in a.iter().zip(&b) {
+        assert_eq!(a.header, b.header);
+        assert!(a.get("Instructions") > 0, "{}", a.header);
+        for (line, again) in a.lines.iter().zip(&b.lines) {
+            assert_eq!(line.0, again.0);
+            assert_eq!(line.1, again.1, "{}: {} moved", a.header, line.0);
+            assert!(again.2.contains("No change"), "{}: {again:?}", a.header);
+        }
+    }
+    (first, a)
+}
+
+fn headers(blocks: &[Block]) -> Vec<&str> {
+    blocks.iter().map(|b| b.header.as_str()).collect()
+}
+
+fn find<'a>(blocks: &'a [Block], header: &str) -> &'a Block {
+    blocks
+        .iter()
+        .find(|b| b.header == header)
+        .unwrap_or_else(|| panic!("no {header} in {:?}", headers(blocks)))
+}
+
+const HERE: &str = env!("CARGO_MANIFEST_DIR");
+
+#[test]
+fn generic_functions_and_the_0_13_config_items_run() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_lib", HERE);
+    let expected = [
+        // Cut after 50 characters, iai-callgrind's default.
+        "compat_lib::generics::bench_clone strings:vec![(String::from(\"apple\"), 1u32), \
+         (String::from(...",
+        "compat_lib::generics::bench_clone bytes:vec![(vec![1u8, 2, 3], 'a'), (vec![1, 2, 4], \
+         'b')]...",
+        "compat_lib::generics::bench_split words:\"the quick brown fox jumps over the lazy dog\"",
+        "compat_lib::generics::bench_split temporary:&\"a b\".repeat(20)",
+        "compat_lib::generics::bench_sum small:vec![1u8, 2, 3, 4]",
+        "compat_lib::generics::bench_sum wide:vec![1u64, 2, 3, 4]",
+        "compat_lib::configs::bench_entry_point fib:10",
+        "compat_lib::configs::bench_default_window fib:10",
+        // truncate_description(Some(12)) at function level.
+        "compat_lib::configs::bench_configured long_description:String::from...",
+        // output_format(OutputFormat::default().truncate_description(None)).
+        "compat_lib::configs::bench_output_format full_description:String::from(\"this description \
+         is not cut even though it is long\")",
+    ];
+    assert_eq!(headers(&blocks), expected, "{report}");
+    // The entry point leaves out the noise that the default window counts.
+    let entry = find(&blocks, expected[6]).get("Instructions");
+    let window = find(&blocks, expected[7]).get("Instructions");
+    assert!(
+        entry + 1000 < window,
+        "entry point {entry}, window {window}"
+    );
+    // with_raw_callgrind_args(["--branch-sim=yes"]) adds the branch events.
+    assert!(find(&blocks, expected[8]).get("Bc") > 0);
+    // callgrind_args(["--simulate-wb=yes"]) adds 0.13's write-back events.
+    let _ = find(&blocks, expected[8]).get("DLdmw");
+    // main!'s setup runs before the first benchmark and its teardown after the last.
+    let setup = report.find("main setup ran").expect("main setup printed");
+    let teardown = report
+        .find("main teardown ran")
+        .expect("main teardown printed");
+    assert!(setup < report.find(expected[0]).unwrap());
+    assert!(teardown > report.find(expected[9]).unwrap());
+    // tool_override replaces the group's Memcheck with DHAT; tools_override([]) drops it.
+    let section = |header: &str| {
+        let start = report.find(header).unwrap();
+        let end = report[start + 1..]
+            .find("\ncompat_lib::")
+            .map_or(report.len(), |e| start + 1 + e);
+        report[start..end].to_owned()
+    };
+    assert!(section(expected[6]).contains("MEMCHECK"));
+    let configured = section(expected[8]);
+    assert!(configured.contains("DHAT") && !configured.contains("MEMCHECK"));
+    let format = section(expected[9]);
+    assert!(!format.contains("DHAT") && !format.contains("MEMCHECK"));
+}
+
+#[test]
+fn binary_items_of_0_13_and_0_14_run() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_bin", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_bin::attribute_group::bench_echo cut:(\"a long...",
+            "compat_bin::attribute_group::bench_delay waits:() -> target/release/read-file \
+             ready.txt ready",
+            "compat_bin::attribute_group::bench_delay_config config:() -> target/release/read-file \
+             ready.txt ready",
+            "compat_bin::attribute_group::bench_generic generic:(\"generic\") -> \
+             target/release/echo generic",
+            "compat_bin::low_level_group::bench_echo cut:(\"a long...",
+            "compat_bin::low_level_group::echo_ids words_2:() -> target/release/echo one two",
+        ],
+        "{report}"
+    );
+    // The entry point counts echo's main only, not the process's start-up.
+    let whole = blocks[0].get("Instructions");
+    let main_only = blocks[5].get("Instructions");
+    assert!(main_only * 10 < whole, "{main_only} vs {whole}");
+}
+
+#[test]
+fn iai_callgrinds_intro_runs_unchanged() {
+    let root = Path::new(HERE)
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let root = format!("{root}/");
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "test_bin_bench_intro", HERE);
+    // The header lines of iai-callgrind 0.13's expected output of this file (its
+    // `expected_stdout`), but for `String::from` written without spaces.
+    let expected = [
+        "echo_group::simple_bench () -> target/release/echo",
+        "echo_group::bench_with_bench foo:(\"foo\") -> target/release/echo foo",
+        "echo_group::bench_with_bench bar:(\"bar\") -> target/release/echo bar",
+        "echo_group::bench_with_bench multiple_0:(\"aaaa\") -> target/release/echo aaaa",
+        "echo_group::bench_with_bench multiple_1:(\"aaaaa\") -> target/release/echo aaaaa",
+        "read_file_group::bench_with_setup foo:(\"foo.txt\", \"some content\") -> target/release/read...",
+        "read_file_group::bench_with_setup bar:(\"bar.txt\", \"some bar content\") -> target/release/...",
+        "read_file_group::bench_with_setup baz:(\"baz.txt\", \"some baz content\") -> target/release/...",
+        "read_file_group::bench_with_setup multiple_0:(\"aaa.txt\", \"aaa\") -> target/release/read-file aaa...",
+        "read_file_group::bench_with_setup multiple_1:(\"aaaa.txt\", \"aaa\") -> target/release/read-file aa...",
+        "read_file_group::benches_from_file file_0:(String::from(\"a.txt;a\")) -> target/release/read-f...",
+        "read_file_group::benches_from_file file_1:(String::from(\"aa.txt;aa\")) -> target/release/read...",
+        "read_file_group::benches_from_file file_2:(String::from(\"aaa.txt;aaa\")) -> target/release/re...",
+        "pipe_group::bench_pipe foo:(\"foo\") -> target/release/pipe",
+        "pipe_group::bench_pipe bar:(\"bar\") -> target/release/pipe",
+    ]
+    .map(|h| format!("test_bin_bench_intro::{h}"));
+    assert_eq!(headers(&blocks), expected, "{report}");
+    // The file's lines are passed as `String`s; the programs were found in this workspace.
+    assert!(!report.contains(&root), "{report}");
+}
+
+#[test]
+fn seed_000s_plain_functions_are_named_by_the_function() {
+    let examples = Path::new(HERE).parent().unwrap().join("examples");
+    let examples = examples.to_str().unwrap();
+    let (report, blocks) = run_twice("benchgrind-examples", "seed000_quickstart", examples);
+    assert_eq!(
+        headers(&blocks),
+        ["iai_benchmark_short", "iai_benchmark_long"],
+        "{report}"
+    );
+    // fibonacci(10) and fibonacci(30): the seed shows 1732 and 26214732 instructions, the
+    // measured window adds a few.
+    let short = blocks[0].get("Instructions");
+    let long = blocks[1].get("Instructions");
+    assert!((1700..1800).contains(&short), "{short}");
+    assert!((26_214_700..26_214_800).contains(&long), "{long}");
+}
+
+#[test]
+fn the_keyed_plain_function_form_takes_callgrind_args() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_plain", HERE);
+    assert_eq!(
+        headers(&blocks),
+        ["bench_fibonacci_short", "bench_empty"],
+        "{report}"
+    );
+    // `callgrind_args = "--branch-sim=yes"` adds the branch events.
+    assert!(blocks[0].get("Bc") > 0, "{report}");
+    assert!(blocks[1].get("Instructions") < blocks[0].get("Instructions"));
+}
+
+#[test]
+fn older_binary_groups_run_hooks_fixtures_and_options() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_legacy", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_legacy::legacy_group reads setup:read-file setup.txt \"from setup\"",
+            "compat_legacy::legacy_group reads fixture:read-file fixtures/file_content.input...",
+            "compat_legacy::legacy_group wrong content:read-file setup.txt other",
+            "compat_legacy::legacy_group echo_1:echo x",
+            "compat_legacy::legacy_group echo_2:echo x x",
+            "compat_legacy::no_sandbox package dir:read-file benches/fixtures/file_conte...",
+        ],
+        "{report}"
+    );
+    // `before` runs once before the group's first benchmark, `after` once after its last.
+    let before = report.find("legacy before ran").expect("before printed");
+    let after = report.find("legacy after ran").expect("after printed");
+    assert!(before < report.find(&blocks[0].header).unwrap());
+    assert!(after > report.find(&blocks[4].header).unwrap());
+    assert!(after < report.find(&blocks[5].header).unwrap());
+    assert_eq!(report.matches("legacy before ran").count(), 1);
+}
+
+#[test]
+fn seed_002s_library_quickstart_counts_as_the_seed_shows() {
+    let examples = Path::new(HERE).parent().unwrap().join("examples");
+    let examples = examples.to_str().unwrap();
+    let (report, blocks) = run_twice("benchgrind-examples", "seed002_lib_quickstart", examples);
+    let group = "seed002_lib_quickstart::bench_fibonacci_group";
+    assert_eq!(
+        headers(&blocks),
+        [
+            format!("{group}::bench_fibonacci short:10"),
+            format!("{group}::bench_fibonacci long:30"),
+            format!("{group}::bench_fibonacci_alternative short:10"),
+        ],
+        "{report}"
+    );
+    // The seed shows 1733 and 26214733 instructions.
+    let short = blocks[0].get("Instructions");
+    let long = blocks[1].get("Instructions");
+    assert!((1700..1800).contains(&short), "{short}");
+    assert!((26_214_700..26_214_800).contains(&long), "{long}");
+}
+
+#[test]
+fn the_main_run_form_runs_every_id_with_options_hooks_and_fixtures() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_main_run", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_main_run hello:echo hello world",
+            "compat_main_run empty:echo",
+            // The per-command setup wrote this file into the sandbox.
+            "compat_main_run setup_file:read-file setup.txt \"from setup\"",
+            // The fixtures were copied into the sandbox.
+            "compat_main_run fixture:read-file fixtures/file_content.input...",
+        ],
+        "{report}"
+    );
+    // `options = "--branch-sim=yes"` reached Callgrind.
+    assert!(blocks.iter().all(|b| b.get("Bc") > 0), "{report}");
+    assert_eq!(report.matches("main run before ran").count(), 1);
+}
+
+#[test]
+fn seed_002s_binary_groups_run_as_the_seed_shows() {
+    let examples = Path::new(HERE).parent().unwrap().join("examples");
+    let examples = examples.to_str().unwrap();
+    let (report, blocks) = run_twice("benchgrind-examples", "seed002_printargs", examples);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "seed002_printargs::my_exe_group do foo with test1:benchmark-tests-printargs \
+             \"--foo=fixt...",
+            "seed002_printargs::my_exe_group positional arguments:benchmark-tests-printargs foo \
+             \"foo ba...",
+            "seed002_printargs::my_exe_group no argument:benchmark-tests-printargs",
+        ],
+        "{report}"
+    );
+    // The entry point (`benchmark_tests_printargs::main`) leaves the start-up out.
+    assert!(blocks[1].get("Instructions") * 10 < blocks[2].get("Instructions"));
+    for (name, header) in [
+        (
+            "seed002_run_cmd",
+            "seed002_run_cmd::my_exe_group some id:my-exe",
+        ),
+        (
+            "seed002_exit_with",
+            "seed002_exit_with::my_exe_group some id:my-exe",
+        ),
+        ("seed002_envs", "seed002_envs::my_exe_group some id:my-exe"),
+    ] {
+        let (report, blocks) = run_twice("benchgrind-examples", name, examples);
+        assert_eq!(headers(&blocks), [header], "{report}");
+    }
+}

@@ -1,0 +1,209 @@
+//! The types of iai-callgrind's 0.13/0.14 configuration API that benchgrind's own API did not
+//! have: [`BenchmarkId`], [`EntryPoint`], [`OutputFormat`], and what its config methods set
+//! ([`Extra`]; the methods themselves, `truncate_description`, `entry_point`, `tool_override`,
+//! `callgrind_args`, `valgrind_args`, ..., are in the module `compat_methods`).
+//!
+//! Part of configure, the first stage: everything here is folded by [`super::resolve()`] with
+//! the rest of a level's configuration, so benchmark code written for iai-callgrind builds
+//! unchanged and means what it meant there.
+
+use std::fmt;
+
+use super::tool::Tool;
+
+/// How many characters of a bench's arguments the header shows by default, as in iai-callgrind
+/// 0.13.
+pub const DEFAULT_TRUNCATE: usize = 50;
+
+/// The settings of one configuration level that only the iai-callgrind-compatible methods set.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extra {
+    /// `Some(None)`: never cut the header's description; `Some(Some(n))`: cut after `n`.
+    pub(crate) truncate_description: Option<Option<usize>>,
+    /// The tools of `tool_override`/`tools_override`: they replace the tools of more general
+    /// levels and those given with `tool` at this level.
+    pub(crate) tools_override: Option<Vec<Tool>>,
+    /// Where Callgrind's collection is restricted to.
+    pub(crate) entry_point: Option<EntryPoint>,
+    /// Valgrind core arguments for Callgrind and every other tool.
+    pub(crate) valgrind_args: Vec<String>,
+}
+
+/// The id of a bench of the low-level API, with iai-callgrind's constructors.
+///
+/// `Bench::new` and `BinaryBenchmark::new` take it as they take a `&str`.
+///
+/// ```rust
+/// use benchgrind_runner::config::BenchmarkId;
+///
+/// assert_eq!(BenchmarkId::with_parameter("sort", 100).to_string(), "sort_100");
+/// assert!(BenchmarkId::new("with space").validate().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BenchmarkId {
+    id: String,
+}
+
+impl BenchmarkId {
+    /// An id as given.
+    pub fn new<T: AsRef<str>>(id: T) -> BenchmarkId {
+        BenchmarkId {
+            id: id.as_ref().to_owned(),
+        }
+    }
+
+    /// `id_parameter`, for benches made in a loop.
+    pub fn with_parameter<T: AsRef<str>, P: fmt::Display>(id: T, parameter: P) -> BenchmarkId {
+        BenchmarkId {
+            id: format!("{}_{parameter}", id.as_ref()),
+        }
+    }
+
+    /// Whether the id can name a benchmark: not empty, starting with a letter or `_`, and made
+    /// of letters, digits and `_` only (it becomes a directory name and part of filters).
+    pub fn validate(&self) -> Result<(), String> {
+        let mut chars = self.id.chars();
+        match chars.next() {
+            None => Err("a benchmark id must not be empty".to_owned()),
+            Some(c) if !(c.is_ascii_alphabetic() || c == '_') => Err(format!(
+                "the benchmark id {:?} must start with a letter or `_`",
+                self.id
+            )),
+            Some(_) => match chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {
+                Some(c) => Err(format!(
+                    "the benchmark id {:?} contains {c:?}; use letters, digits and `_`",
+                    self.id
+                )),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+impl fmt::Display for BenchmarkId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.id)
+    }
+}
+
+impl From<&str> for BenchmarkId {
+    fn from(value: &str) -> Self {
+        BenchmarkId::new(value)
+    }
+}
+
+impl From<String> for BenchmarkId {
+    fn from(id: String) -> Self {
+        BenchmarkId { id }
+    }
+}
+
+impl From<BenchmarkId> for String {
+    fn from(value: BenchmarkId) -> Self {
+        value.id
+    }
+}
+
+impl From<&BenchmarkId> for String {
+    fn from(value: &BenchmarkId) -> Self {
+        value.id.clone()
+    }
+}
+
+/// Where Callgrind counts, as iai-callgrind's `EntryPoint`.
+///
+/// In library benchmarks benchgrind always counts the call of the benchmark function and
+/// nothing else ([`EntryPoint::Default`]). [`EntryPoint::Custom`] restricts the count further to
+/// a function called from it (a name as Callgrind shows it, wildcards allowed), with Callgrind's
+/// `--toggle-collect`. [`EntryPoint::None`] keeps the default window: iai-callgrind counted the
+/// whole process then, which the measured window of benchgrind never includes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum EntryPoint {
+    /// The benchmark function's call (library benchmarks) or the whole process (binaries).
+    None,
+    /// The default of the benchmark kind.
+    #[default]
+    Default,
+    /// Only this function and what it calls.
+    Custom(String),
+}
+
+impl<T: Into<String>> From<T> for EntryPoint {
+    fn from(value: T) -> Self {
+        EntryPoint::Custom(value.into())
+    }
+}
+
+/// How the terminal report shows a benchmark, as iai-callgrind 0.14's `OutputFormat`.
+///
+/// Only [`truncate_description`](Self::truncate_description) changes benchgrind's output:
+/// benchgrind has no intermediate (per-thread or per-subprocess) parts to show and prints no
+/// grid, so [`show_intermediate`](Self::show_intermediate) and [`show_grid`](Self::show_grid)
+/// are accepted and kept for the summary but do not change the terminal report.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OutputFormat {
+    pub(crate) truncate_description: Option<Option<usize>>,
+    pub(crate) show_intermediate: Option<bool>,
+    pub(crate) show_grid: Option<bool>,
+}
+
+impl OutputFormat {
+    /// Cuts the description after the bench id after `n` characters (`None`: never; default
+    /// 50).
+    pub fn truncate_description(&mut self, value: Option<usize>) -> &mut Self {
+        self.truncate_description = Some(value);
+        self
+    }
+
+    /// Accepted for compatibility; see the type's documentation.
+    pub fn show_intermediate(&mut self, value: bool) -> &mut Self {
+        self.show_intermediate = Some(value);
+        self
+    }
+
+    /// Accepted for compatibility; see the type's documentation.
+    pub fn show_grid(&mut self, value: bool) -> &mut Self {
+        self.show_grid = Some(value);
+        self
+    }
+}
+
+impl From<&mut OutputFormat> for OutputFormat {
+    fn from(value: &mut OutputFormat) -> Self {
+        value.clone()
+    }
+}
+
+/// Stands for what benchgrind cannot take: an argument of a method that iai-callgrind had and
+/// benchgrind keeps only to name the alternative in a compile error.
+#[diagnostic::on_unimplemented(
+    message = "Tool::outfile_modifier is not supported by benchgrind: each tool writes one \
+               out file per benchmark, which benchgrind reads",
+    label = "remove `.outfile_modifier(...)`",
+    note = "for a tool's view of child processes, pass `--trace-children=yes` in Tool::args and \
+            measure the children as binary benchmarks of their own"
+)]
+pub trait OutfileModifierUnsupported {}
+
+impl Tool {
+    /// iai-callgrind's `outfile_modifier` (`%p`, ...): not supported, a compile error naming the
+    /// alternative (see [`OutfileModifierUnsupported`]).
+    pub fn outfile_modifier<T: OutfileModifierUnsupported>(self, _modifier: T) -> Tool {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn benchmark_ids_are_validated_like_identifiers() {
+        assert!(BenchmarkId::new("bench_1").validate().is_ok());
+        assert!(BenchmarkId::new("").validate().is_err());
+        assert!(BenchmarkId::new("1x").validate().is_err());
+        assert!(BenchmarkId::new("a-b").validate().is_err());
+        let id: String = BenchmarkId::with_parameter("n", 3).into();
+        assert_eq!(id, "n_3");
+    }
+}
