@@ -249,7 +249,11 @@ fn resolve(args: &Args) -> Result<Vec<Job>> {
     {
         return mistake("`--home` says where baselines are, but no baseline is named");
     }
-    let home = || args.home.clone().unwrap_or_else(default_home);
+    let home = || {
+        args.home
+            .clone()
+            .unwrap_or_else(crate::compare::config::default_home)
+    };
     match (&args.baseline, args.positional.as_slice()) {
         (Some(name), []) => benchmarks(
             &home(),
@@ -390,17 +394,6 @@ fn bench_id(dir: &Path) -> String {
             None => format!("{file}::{group}::{leaf}"),
         },
         _ => dir.display().to_string(),
-    }
-}
-
-/// As the bench binaries choose theirs: `BENCHGRIND_HOME`, `$CARGO_TARGET_DIR/benchgrind`,
-/// `target/benchgrind`.
-fn default_home() -> PathBuf {
-    let env = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    match (env("BENCHGRIND_HOME"), env("CARGO_TARGET_DIR")) {
-        (Some(home), _) => PathBuf::from(home),
-        (None, Some(target)) => PathBuf::from(target).join("benchgrind"),
-        (None, None) => PathBuf::from("target").join("benchgrind"),
     }
 }
 

@@ -230,19 +230,7 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
     }
     let text = std::fs::read_to_string(input)
         .with_context(|| format!("cannot read {}", input.display()))?;
-    let trimmed = text.trim_start();
-    let documents: Vec<(usize, &str)> = if trimmed.starts_with('{')
-        && text.trim().lines().count() > 1
-        && serde_json::from_str::<serde_json::Value>(&text).is_ok()
-    {
-        vec![(1, text.as_str())]
-    } else {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| (i + 1, l))
-            .collect()
-    };
+    let documents = crate::compare::input::summary::documents(&text);
     if documents.is_empty() {
         bail!("{} holds no summary", input.display());
     }

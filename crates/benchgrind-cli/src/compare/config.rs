@@ -226,7 +226,7 @@ fn sides(positional: &[OsString], home: &Path) -> Result<(SideSpec, SideSpec, Op
 /// The benchgrind home where baselines are looked up without `--home`: as the bench binaries
 /// choose theirs, `BENCHGRIND_HOME`, then `$CARGO_TARGET_DIR/benchgrind`, then
 /// `target/benchgrind` (relative paths from the current directory).
-fn default_home() -> PathBuf {
+pub(crate) fn default_home() -> PathBuf {
     let env = |name| std::env::var_os(name).filter(|v| !v.is_empty());
     match (env("BENCHGRIND_HOME"), env("CARGO_TARGET_DIR")) {
         (Some(home), _) => PathBuf::from(home),

@@ -210,16 +210,7 @@ fn walk(
 fn read_lines(path: &Path, summaries: &mut Found) -> Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let whole = serde_json::from_str::<Value>(&text).is_ok();
-    let docs: Vec<(usize, &str)> = if whole {
-        vec![(1, text.as_str())]
-    } else {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| (i + 1, l))
-            .collect()
-    };
+    let docs = crate::compare::input::summary::documents(&text);
     if docs.is_empty() {
         bail!("{} holds no summary", path.display());
     }

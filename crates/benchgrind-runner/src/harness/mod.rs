@@ -189,12 +189,25 @@ fn harness(
         });
         return Ok(if passed { End::Ok } else { End::Failed });
     }
+    measure(main, &plan, &cli, &setup, out, signals)
+}
+
+/// A measured run of the plan: signals handled, this bench binary's lock held, and the end
+/// of the run as its exit code says it.
+fn measure(
+    main: &Main,
+    plan: &Plan,
+    cli: &Cli,
+    setup: &Setup,
+    out: &mut dyn Write,
+    signals: bool,
+) -> Result<End, String> {
     if signals {
         execute::interrupt::install();
     }
     // A `--benchmark_out` that cannot be written stops the run before anything is touched.
-    benchmark_out::reporter(&cli)?;
-    let Some(_lock) = prepare(main, &plan)? else {
+    benchmark_out::reporter(cli)?;
+    let Some(_lock) = prepare(main, plan)? else {
         let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.full()).collect();
         let signal = execute::interrupt::signal().unwrap_or(libc::SIGINT);
         eprintln!("{}", interrupted_message(signal, &ids));
@@ -202,7 +215,7 @@ fn harness(
     };
     let runs = cli.load_baseline.is_none();
     let summary = around(main, runs, || {
-        measure_and_report(main, &plan, &cli, &setup, out)
+        measure_and_report(main, plan, cli, setup, out)
     })?;
     Ok(if let Some(signal) = summary.interrupted {
         execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));

@@ -165,6 +165,19 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
     })
 }
 
+/// The summaries in a file's text, each with its line number: the whole text when it is one
+/// (indented) JSON document, else every line that is not blank (`--output-format=json`).
+pub fn documents(text: &str) -> Vec<(usize, &str)> {
+    if serde_json::from_str::<Value>(text).is_ok() {
+        return vec![(1, text)];
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+        .collect()
+}
+
 /// Keeps the fingerprint of a summary's machine, each distinct one once.
 pub fn note_machine(machines: &mut Vec<Fingerprint>, doc: &Value) {
     let Some(fingerprint) = doc
