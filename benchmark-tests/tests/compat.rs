@@ -174,6 +174,42 @@ fn generic_functions_and_the_0_13_config_items_run() {
         entry + 1000 < window,
         "entry point {entry}, window {window}"
     );
+    // And it is exactly the entry point's inclusive cost in the default window's profile.
+    let home = tempfile::tempdir().unwrap();
+    let exe = bench_binary("benchgrind-compat-tests", "compat_lib");
+    let output = Command::new(&exe)
+        .args([
+            "--bench",
+            "--exact",
+            "compat_lib::configs::bench_default_window::fib",
+        ])
+        .arg(format!("--home={}", home.path().display()))
+        .current_dir(HERE)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let profile = home
+        .path()
+        .join("benchgrind-compat-tests/compat_lib/configs/bench_default_window.fib/callgrind.out");
+    let text = std::fs::read_to_string(&profile).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Names are compressed: `(N) fibonacci_entry` the first time, `(N)` after.
+    let id = lines
+        .iter()
+        .find_map(|l| l.split_once('=')?.1.strip_suffix(" fibonacci_entry"))
+        .unwrap_or_else(|| panic!("no fibonacci_entry in\n{text}"));
+    let call = lines
+        .iter()
+        .position(|l| l.strip_prefix("cfn=").is_some_and(|r| r.starts_with(id)))
+        .unwrap_or_else(|| panic!("no call of fibonacci_entry in\n{text}"));
+    assert!(lines[call + 1].starts_with("calls=1 "), "{text}");
+    let inclusive: u64 = lines[call + 2]
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(entry, inclusive, "{text}");
     // with_raw_callgrind_args(["--branch-sim=yes"]) adds the branch events.
     assert!(find(&blocks, expected[8]).get("Bc") > 0);
     // callgrind_args(["--simulate-wb=yes"]) adds 0.13's write-back events.

@@ -385,7 +385,11 @@ fn a_bench_binary_is_run_for_its_summaries() {
     let r = report(&expect_code(&run(&args, Some("1100")), 3));
     let ir = change(&r, STRICT, "Ir");
     assert!((0.05..0.15).contains(&ir), "Ir change {ir}");
-    assert_eq!(change(&r, UNCHANGED, "Ir"), 0.0);
+    // The committed run is older than the harness too: a benchmark whose code did not change
+    // may differ by the few instructions of the window's edges (exact zero is checked above,
+    // with one binary on both sides).
+    let unchanged = change(&r, UNCHANGED, "Ir");
+    assert!(unchanged.abs() < 0.002, "Ir change {unchanged}");
     expect_code(&run(&args, Some("1020")), 0);
 
     // `filters` on a bench binary: it runs once, the regexes pick and rename.

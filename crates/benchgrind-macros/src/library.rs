@@ -1,8 +1,11 @@
 //! `#[library_benchmark]` with its `#[bench::id(...)]` and `#[benches::id(...)]` attributes.
 //!
-//! The function stays as written (never inlined, so the measured window holds a real call) and
-//! a module of the same name is generated beside it: `__benchgrind_function()` returns its
-//! registration data and one `__run_N` per bench does setup, the measured call and teardown.
+//! The function keeps its signature and body, never inlined, with the measured window opened
+//! inside it: its body runs in a closure that [`window`](benchgrind::__private::window) brackets
+//! with the requests when a bench has just armed it, so the arguments are in place before the
+//! window opens and the return value is dropped after it closes; called anywhere else, it runs
+//! as written. A module of the same name is generated beside it: `__benchgrind_function()`
+//! returns its registration data and one `__run_N` per bench does setup, the call and teardown.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -53,7 +56,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     for (i, case) in cases.iter().enumerate() {
         let run = format_ident!("__run_{}", i);
         run_names.push(run.clone());
-        let body = run_body(&name, case, fn_ptr.as_ref());
+        let body = run_body(&name, case, fn_ptr.as_ref(), func.sig.constness.is_some());
         runs.push(quote! { fn #run() { #body } });
         let id = if no_id {
             quote!(::core::option::Option::None)
@@ -70,6 +73,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let fn_config = config_tokens(defaults.config.as_ref());
     let name_str = name.to_string();
     func.attrs.push(syn::parse_quote!(#[inline(never)]));
+    open_window_inside(&mut func);
     Ok(quote! {
         #func
 
@@ -180,10 +184,43 @@ pub(crate) fn typed_config(config: Option<&Expr>, ty: TokenStream) -> TokenStrea
     }
 }
 
-/// The body of one `__run_N`: setup and arguments outside the window, the call inside, teardown
-/// after. The function is called through a pointer that the optimizer cannot see through, so the
-/// call can be neither removed nor moved across the window's edges.
-fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -> TokenStream {
+/// Puts the function's body in a closure run by `window`, which opens the measured window around
+/// it when a bench armed it. The closure borrows the arguments rather than taking them, so an
+/// argument that the body does not consume is dropped after the window (as the caller would drop
+/// it); its return type is the function's, so `return` and `?` in the body mean what they did.
+/// A `const fn` keeps its body (a closure cannot run in one): its bench measures the call.
+fn open_window_inside(func: &mut ItemFn) {
+    if func.sig.constness.is_some() {
+        return;
+    }
+    let block = &func.block;
+    let output = match &func.sig.output {
+        // `impl Trait` cannot be written as a closure's return type: the closure infers it.
+        ReturnType::Type(_, ty) if !mentions_impl(ty) => quote!(-> #ty),
+        _ => quote!(),
+    };
+    func.block = syn::parse_quote!({
+        ::benchgrind::__private::window(|| #output #block)
+    });
+}
+
+/// Whether `impl` appears anywhere in the type.
+fn mentions_impl(ty: &Type) -> bool {
+    ty.to_token_stream()
+        .to_string()
+        .split_whitespace()
+        .any(|t| t == "impl")
+}
+
+/// The body of one `__run_N`: setup and arguments, then the call, which opens the window inside
+/// the function (see [`open_window_inside`]), then teardown. The function is called through a
+/// pointer that the optimizer cannot see through, so the call is never removed or inlined.
+fn run_body(
+    name: &syn::Ident,
+    case: &BenchCase,
+    fn_ptr: Option<&TokenStream>,
+    const_fn: bool,
+) -> TokenStream {
     let args = &case.args;
     let inputs = match &case.setup {
         Some(setup) => quote! { ((#setup)(#(#args),*),) },
@@ -205,14 +242,18 @@ fn run_body(name: &syn::Ident, case: &BenchCase, fn_ptr: Option<&TokenStream>) -
         Some(teardown) => quote! { (#teardown)(__out); },
         None => quote! { ::core::mem::drop(__out); },
     };
+    let call = if const_fn {
+        quote! { ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*)) }
+    } else {
+        quote! { ::benchgrind::__private::armed(move || __function(#(__inputs.#fields),*)) }
+    };
     // A `match` keeps the temporaries of the arguments (`&"1".repeat(100)`) alive until the
     // bench is done, as a direct call with the arguments written inline would.
     quote! {
         match ::benchgrind::__private::black_box(#inputs) {
             __inputs => {
                 let __function = #function;
-                let __out =
-                    ::benchgrind::__private::measure(move || __function(#(__inputs.#fields),*));
+                let __out = #call;
                 let __out = ::benchgrind::__private::black_box(__out);
                 #teardown
             }
@@ -247,7 +288,8 @@ fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
         ReturnType::Type(_, ty) => quote!(-> #ty),
     };
     let tokens = quote!(fn(#(#types),*) #output);
-    let has_impl = tokens.to_string().split_whitespace().any(|t| t == "impl");
+    let has_impl = types.iter().any(|ty| mentions_impl(ty))
+        || matches!(&func.sig.output, ReturnType::Type(_, ty) if mentions_impl(ty));
     (!has_impl).then_some(tokens)
 }
 

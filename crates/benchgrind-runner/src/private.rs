@@ -11,7 +11,7 @@ pub use crate::config::{
 };
 pub use crate::harness::run;
 pub use crate::measured::measured_process;
-pub use crate::measured::window::measure;
+pub use crate::measured::window::{armed, measure, window};
 pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
 
 /// A bench without id, for a `#[binary_benchmark]` function without `#[bench]`.

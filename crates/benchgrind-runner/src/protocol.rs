@@ -31,6 +31,11 @@ pub const RANDOM_SEED_ENV: &str = "BENCHGRIND_RANDOM_SEED";
 /// measured window then sends no Callgrind request, which that tool would log as unknown.
 pub const TOOL_ENV: &str = "BENCHGRIND_TOOL";
 
+/// Set (to `1`) for a measured process whose benchmark has an `EntryPoint::Custom`: the window
+/// then starts and stops instrumentation but leaves collection to Callgrind's
+/// `--toggle-collect` of the entry point, so that only the entry point and what it calls count.
+pub const ENTRY_POINT_ENV: &str = "BENCHGRIND_ENTRY_POINT";
+
 /// Set for a measured process under DHAT only: the size in bytes of the "ballast" block that
 /// the process allocates right before the measured window opens and frees right after it
 /// closes, so that DHAT's global peak falls inside the window (see

@@ -33,9 +33,9 @@
 //! # fn main() {}
 //! ```
 //!
-//! Only the call of the benchmark function is measured: arguments, `setup` and `teardown` run
-//! before and after the measured window, uninstrumented, and every body starts with cold
-//! simulated caches.
+//! Only the benchmark function's own execution is measured: the window opens inside the function,
+//! with its arguments in place; building them, `setup` and `teardown` run before and after it,
+//! uninstrumented, and every body starts with cold simulated caches.
 //!
 //! # Features
 //!

@@ -28,8 +28,8 @@ fn fill_and_drop(len: usize) {
     black_box(vec![9u8; black_box(len)]);
 }
 
-/// Its one call is a tail call (a jump): the benchmark function's frame is not on the stack of
-/// the allocation, so DHAT's restriction has to find the window another way.
+/// Its one call would be a tail call (a jump) in a plain function; the measured window inside
+/// the benchmark function keeps it a call, so DHAT sees the allocation under its frame.
 #[library_benchmark(config = LibraryBenchmarkConfig::default()
     .tool(Tool::new(ValgrindTool::DHAT)))]
 #[bench::four_kib(4096)]

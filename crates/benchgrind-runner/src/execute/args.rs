@@ -23,11 +23,10 @@ pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
             // start instrumentation and collection around the body only.
             args.push("--instr-atstart=no".into());
             args.push("--collect-atstart=no".into());
-            // `EntryPoint::Custom`: collection turns off on entering the benchmark function
-            // and on again inside the entry point, so only the entry point's calls count
-            // (and the few instructions of the call into the benchmark function).
+            // `EntryPoint::Custom`: the window leaves collection off (the launcher sets
+            // `ENTRY_POINT_ENV`) and entering the entry point switches it on, so only the entry
+            // point and what it calls count.
             if let Some(EntryPoint::Custom(entry)) = &job.config.entry_point {
-                args.push(format!("--toggle-collect={}", job.function_path));
                 args.push(format!("--toggle-collect={entry}"));
             }
         }

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use super::args::callgrind_args;
 use crate::cli::LogLevel;
-use crate::config::Stdin;
+use crate::config::{EntryPoint, Stdin};
 use crate::plan::{Job, JobKind};
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
@@ -69,6 +69,11 @@ impl ProcessExecutor {
                     }
                 }
             }
+        }
+        if let (JobKind::Library(_), Some(EntryPoint::Custom(_))) =
+            (&job.kind, &job.config.entry_point)
+        {
+            cmd.env(crate::protocol::ENTRY_POINT_ENV, "1");
         }
         // A process group of its own: the interrupt handler kills it with everything it started
         // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground

@@ -122,6 +122,17 @@ fn under_other_tool() -> bool {
     env_bytes(crate::protocol::TOOL_ENV).is_some_and(|tool| tool != b"callgrind")
 }
 
+/// Sets the window up as the harness asked: no Callgrind requests under another tool (and the
+/// DHAT ballast), no collection toggles for a custom entry point.
+pub(super) fn prepare_window() {
+    if under_other_tool() {
+        window::not_callgrind();
+        window::set_ballast(dhat_ballast());
+    } else if env_bytes(crate::protocol::ENTRY_POINT_ENV).is_some() {
+        window::entry_point_only();
+    }
+}
+
 /// The ballast the harness asked for (DHAT runs only), 0 for none.
 fn dhat_ballast() -> u64 {
     env_bytes(crate::protocol::DHAT_BALLAST_ENV)
@@ -155,10 +166,7 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
         eprintln!("benchgrind: {FLAG} needs three indices and an optional {SEED_FLAG}=N");
         std::process::exit(2);
     };
-    if under_other_tool() {
-        window::not_callgrind();
-        window::set_ballast(dhat_ballast());
-    }
+    prepare_window();
     let code = match lookup(table, index) {
         Some(bench) => {
             if let Some(seed) = seed {

@@ -8,10 +8,11 @@
 //! points whose stack passes through the measured window: setup, teardown and the harness never
 //! do, so their allocations drop out exactly, whatever the allocator or the order.
 //!
-//! The window shows in a stack as the benchmark function's frame, or, where the function's last
-//! call is a tail call (a jump that leaves no frame: `fn f() { println!(..) }`), as the inlined
-//! frame of the generated code around the call, `measure<R, crate::f::__run_N::{closure_env#0}>`
-//! (which needs debug info: the `bench` profile has it).
+//! The window shows in a stack as the benchmark function's frame (the window inside it keeps the
+//! frame, even where its last call could be a tail call), or, for a `const fn` benchmark, which is
+//! measured around its call, as the inlined frame of the generated code around the call,
+//! `measure<R, crate::f::__run_N::{closure_env#0}>` (which needs debug info: the `bench` profile
+//! has it).
 //!
 //! A point's `mb` is updated only when the whole process reaches a new peak, so summing it
 //! gives a lower bound of the window's peak. `gb`, the bytes live at the process's peak
