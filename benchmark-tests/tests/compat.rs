@@ -425,3 +425,28 @@ fn seed_002s_binary_groups_run_as_the_seed_shows() {
         assert_eq!(headers(&blocks), [header], "{report}");
     }
 }
+
+#[test]
+fn bodies_of_every_shape_run_in_the_window() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_bodies", HERE);
+    assert_eq!(blocks.len(), 13, "{report}");
+    let count = |header: &str| find(&blocks, header).get("Instructions");
+    // Recursion: the outermost call's window holds all six calls.
+    assert!(
+        count("compat_bodies::bodies::recursive five:5") > 6 * 5,
+        "{report}"
+    );
+    // An argument the body consumes is dropped (freed) inside the window; one it only
+    // mutates is dropped after it.
+    assert!(
+        count("compat_bodies::bodies::consumes dropped:vec![0u8; 64]") > 50,
+        "{report}"
+    );
+    assert!(count("compat_bodies::bodies::unit_body") < 10, "{report}");
+    // `?` leaves early: the error path stops before the addition and its `Ok`.
+    assert_ne!(
+        count("compat_bodies::bodies::question_mark number:\"1234\""),
+        count("compat_bodies::bodies::question_mark not_a_number:\"12x\""),
+        "{report}"
+    );
+}
