@@ -274,7 +274,12 @@ fn markdown_output_is_a_pull_request_comment() {
     let after = [("E2E_EXTRA", "150"), ("E2E_INLINE", "1")];
     let md = run(
         BIN,
-        &[&h, "--output-format=markdown", "--regression=ir=5%"],
+        &[
+            &h,
+            "--output-format=markdown",
+            "--regression=ir=5%",
+            "--save-summary",
+        ],
         home.path(),
         &after,
     );
@@ -336,6 +341,43 @@ fn markdown_output_is_a_pull_request_comment() {
         assert!(block.contains("</details>"));
         assert!(!block.contains('|'), "a table row did not render: {block}");
     }
+
+    // `benchgrind merge` of the run's summaries writes the same comment, but for the flamegraph
+    // links (a summary does not record them) and the order of the benchmarks within a bench
+    // file (a summary does not record the run's order either): the same lines, sorted.
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/benchgrind");
+    if !cli.exists() {
+        // `cargo test --workspace` builds it; alone, this package's tests cannot.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no CLI at {}",
+            cli.display()
+        );
+        eprintln!("NOTE: skipping the merge half: build the CLI (cargo build -p benchgrind-cli)");
+        return;
+    }
+    let merged = Command::new(&cli)
+        .args(["merge", "--output-format=markdown"])
+        .arg(home.path())
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(3), "{merged:?}");
+    let lines = |text: &str| -> Vec<String> {
+        let mut lines: Vec<String> = text
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with("Differential flamegraph:"))
+            .map(str::to_owned)
+            .collect();
+        lines.sort();
+        lines
+    };
+    let merged_markdown = stdout(&merged);
+    assert_eq!(
+        lines(&merged_markdown),
+        lines(&markdown),
+        "{merged_markdown}"
+    );
+    assert_eq!(merged_markdown.matches("<details>").count(), 2);
 }
 
 #[test]

@@ -6,7 +6,9 @@
 
 use std::fmt::Write as _;
 
-use benchgrind_runner::explain::{self, Explanation, Options, Status};
+use benchgrind_runner::config::EventKind;
+use benchgrind_runner::explain::wire::{WireChange, WireExplanation};
+use benchgrind_runner::explain::{self, Options};
 
 use super::html::{esc, num};
 use super::load::Bench;
@@ -27,7 +29,7 @@ pub fn section(out: &mut String, bench: &Bench) {
     }
     out.push_str("<h2>What changed</h2><div id=\"attribution\">");
     match explain::explain(&old, &new, &Options::default()) {
-        Ok(explanation) => table(out, &explanation),
+        Ok(explanation) => table(out, &explanation.to_wire()),
         Err(e) => {
             let _ = write!(
                 out,
@@ -39,10 +41,18 @@ pub fn section(out: &mut String, bench: &Bench) {
     out.push_str("</div>");
 }
 
-fn table(out: &mut String, e: &Explanation) {
-    let k = e.rank;
-    let metric = e.rank_metric();
-    let total = e.total[k];
+/// The attribution's table: the functions ranked by the change of their self cost in the rank
+/// metric, the first [`TOP`], then `other`. Takes the JSON form, which is also what a summary
+/// records (`explanation`), so the page shows a recorded attribution the same way.
+pub fn table(out: &mut String, e: &WireExplanation) {
+    let metric = &e.rank_metric;
+    let zero = WireChange {
+        old: 0,
+        new: 0,
+        diff: 0,
+    };
+    let total = e.total.get(metric).copied().unwrap_or(zero);
+    let label = EventKind::from_name(metric).map_or(metric.as_str(), |k| k.label());
     let _ = write!(
         out,
         "<p class=\"sub\">{} from {} to {} ({}), by function: the change of each one's own \
@@ -50,20 +60,22 @@ fn table(out: &mut String, e: &Explanation) {
          <div class=\"scroll\"><table><thead><tr><th class=\"name\">Function</th>\
          <th class=\"name hide-narrow\">File</th><th class=\"hide-narrow\">Old</th>\
          <th class=\"hide-narrow\">New</th><th>Change</th></tr></thead><tbody>",
-        esc(metric.label()),
+        esc(label),
         num(total.old),
         num(total.new),
-        signed(total.diff())
+        signed(total.diff.into())
     );
+    let mut shown: i128 = 0;
     for f in e.functions.iter().take(TOP) {
-        let c = f.self_cost[k];
-        if c.diff() == 0 {
+        let c = f.self_cost.get(metric).copied().unwrap_or(zero);
+        shown += i128::from(c.diff);
+        if c.diff == 0 {
             continue;
         }
-        let status = match f.status {
-            Status::Changed => "",
-            Status::New => " <span class=\"badge\">new</span>",
-            Status::Gone => " <span class=\"badge\">gone</span>",
+        let status = match f.status.as_str() {
+            "new" => " <span class=\"badge\">new</span>",
+            "gone" => " <span class=\"badge\">gone</span>",
+            _ => "",
         };
         let _ = write!(
             out,
@@ -75,11 +87,11 @@ fn table(out: &mut String, e: &Explanation) {
             esc(f.file.as_deref().or(f.object.as_deref()).unwrap_or("")),
             num(c.old),
             num(c.new),
-            if c.diff() > 0 { "worse" } else { "better" },
-            signed(c.diff())
+            if c.diff > 0 { "worse" } else { "better" },
+            signed(c.diff.into())
         );
     }
-    let other = e.other(TOP)[k];
+    let other = i128::from(total.diff) - shown;
     if other != 0 {
         let _ = write!(
             out,

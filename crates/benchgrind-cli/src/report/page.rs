@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::Value;
+use benchgrind_runner::explain::wire::WireExplanation;
 
 use super::html::{self, change, change_cell, esc, num};
 use super::load::Bench;
@@ -268,59 +268,21 @@ fn flames(out: &mut String, bench: &Bench, files: &[Flame]) {
     }
 }
 
-/// HOOK(explain): the attribution of the last change as the run recorded it, if a run records
-/// it in the summary (`attribution` or `explain`) or next to it (`attribution.json`): a list of
-/// objects as a table, anything else as JSON. Returns whether it showed one; without, the page
-/// attributes the change itself from the two profiles (change.rs).
+/// The attribution of the last change as the run recorded it (the summary's `explanation`,
+/// written with `--explain`), in the table that [`super::change`] draws. Returns whether there
+/// was one; without, the page attributes the change itself from the two profiles.
 fn attribution(out: &mut String, bench: &Bench) -> bool {
-    let from_summary = bench
+    let recorded = bench
         .raw
         .as_ref()
-        .and_then(|raw| raw.get("attribution").or_else(|| raw.get("explain")))
+        .and_then(|raw| raw.get("explanation"))
         .filter(|v| !v.is_null())
-        .cloned();
-    let from_file = || {
-        let text = std::fs::read_to_string(bench.dir.as_ref()?.join("attribution.json")).ok()?;
-        serde_json::from_str::<Value>(&text).ok()
-    };
-    let Some(value) = from_summary.or_else(from_file) else {
+        .and_then(|v| serde_json::from_value::<WireExplanation>(v.clone()).ok());
+    let Some(explanation) = recorded else {
         return false;
     };
     out.push_str("<h2>What changed</h2><div id=\"attribution\">");
-    match value.as_array() {
-        Some(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
-            let mut keys: Vec<&String> = Vec::new();
-            for item in items.iter().filter_map(Value::as_object) {
-                for key in item.keys() {
-                    if !keys.contains(&key) {
-                        keys.push(key);
-                    }
-                }
-            }
-            out.push_str("<div class=\"scroll\"><table><thead><tr>");
-            for key in &keys {
-                let _ = write!(out, "<th class=\"name\">{}</th>", esc(key));
-            }
-            out.push_str("</tr></thead><tbody>");
-            for item in items {
-                out.push_str("<tr>");
-                for key in &keys {
-                    let cell = match item.get(key.as_str()) {
-                        Some(Value::String(s)) => s.clone(),
-                        Some(Value::Null) | None => String::new(),
-                        Some(other) => other.to_string(),
-                    };
-                    let _ = write!(out, "<td class=\"name\">{}</td>", esc(&cell));
-                }
-                out.push_str("</tr>");
-            }
-            out.push_str("</tbody></table></div>");
-        }
-        _ => {
-            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            let _ = write!(out, "<pre>{}</pre>", esc(&text));
-        }
-    }
+    super::change::table(out, &explanation);
     out.push_str("</div>");
     true
 }
@@ -330,7 +292,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_attribution_shows_only_when_recorded() {
+    fn a_recorded_explanation_is_shown() {
         let mut bench = Bench {
             id: "f::g::fun".into(),
             package: "p".into(),
@@ -347,22 +309,29 @@ mod tests {
             "{page}"
         );
 
-        bench.raw = Some(serde_json::json!({
-            "attribution": [{"function": "f::hot<'a>", "change": 12}]
-        }));
+        // A recorded explanation (summary v2's `explanation`, the JSON form of
+        // `benchgrind explain`) is shown as the run printed it.
+        bench.raw = Some(serde_json::json!({"explanation": {
+            "version": 1, "old": "a", "new": "b", "metrics": ["Ir"], "rank_metric": "Ir",
+            "total": {"Ir": {"old": 100, "new": 110, "diff": 10}},
+            "unattributed": {"Ir": 0}, "unchanged_functions": 3,
+            "functions": [
+                {"name": "f::hot<'a>", "short": "f::hot<'a>", "file": "src/f.rs",
+                 "status": "changed",
+                 "self": {"Ir": {"old": 40, "new": 52, "diff": 12}},
+                 "inclusive": {"Ir": {"old": 40, "new": 52, "diff": 12}}},
+                {"name": "f::cold", "short": "f::cold", "status": "gone",
+                 "self": {"Ir": {"old": 2, "new": 0, "diff": -2}},
+                 "inclusive": {"Ir": {"old": 2, "new": 0, "diff": -2}}}
+            ]
+        }}));
         let page = write(&bench, &[]).unwrap();
         assert!(page.contains("id=\"attribution\""), "{page}");
-        assert!(
-            page.contains("<td class=\"name\">f::hot&lt;&#39;a&gt;</td>"),
-            "{page}"
-        );
-        assert!(page.contains("<td class=\"name\">12</td>"), "{page}");
-
-        bench.raw = Some(serde_json::json!({"explain": {"note": "moved"}}));
-        let page = write(&bench, &[]).unwrap();
-        assert!(
-            page.contains("&quot;note&quot;: &quot;moved&quot;"),
-            "{page}"
-        );
+        assert!(page.contains("<code>f::hot&lt;&#39;a&gt;</code>"), "{page}");
+        assert!(page.contains(">+12</td>"), "{page}");
+        assert!(page.contains("\u{2212}2</td>"), "{page}");
+        // A summary without one (no profiles in its directory either): no section.
+        bench.raw = Some(serde_json::json!({"explanation": null}));
+        assert!(!write(&bench, &[]).unwrap().contains("id=\"attribution\""));
     }
 }

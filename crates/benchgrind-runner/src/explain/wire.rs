@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Change, Explanation, FunctionChange, LineChange, Status};
+use crate::config::EventKind;
 
 /// The version of this format.
 pub const VERSION: u32 = 1;
@@ -112,6 +113,71 @@ impl Explanation {
     }
 }
 
+impl WireExplanation {
+    /// The explanation again, as a summary recorded it (for `benchgrind merge`); `None` when it
+    /// names a metric this version does not know or ranks by one it does not list.
+    pub fn to_explanation(&self) -> Option<Explanation> {
+        let metrics: Vec<EventKind> = self
+            .metrics
+            .iter()
+            .map(|m| EventKind::from_name(m))
+            .collect::<Option<_>>()?;
+        let rank = self.metrics.iter().position(|m| *m == self.rank_metric)?;
+        let changes = |map: &BTreeMap<String, WireChange>| -> Vec<Change> {
+            self.metrics
+                .iter()
+                .map(|m| {
+                    map.get(m).map_or(Change { old: 0, new: 0 }, |c| Change {
+                        old: c.old,
+                        new: c.new,
+                    })
+                })
+                .collect()
+        };
+        let functions: Vec<FunctionChange> = self
+            .functions
+            .iter()
+            .map(|f| FunctionChange {
+                name: f.name.clone(),
+                short: f.short.clone(),
+                file: f.file.clone(),
+                object: f.object.clone(),
+                status: match f.status.as_str() {
+                    "new" => Status::New,
+                    "gone" => Status::Gone,
+                    _ => Status::Changed,
+                },
+                self_cost: changes(&f.self_cost),
+                inclusive: changes(&f.inclusive),
+                lines: f
+                    .lines
+                    .iter()
+                    .map(|l| LineChange {
+                        file: l.file.clone(),
+                        line: l.line,
+                        self_cost: changes(&l.self_cost),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Some(Explanation {
+            old: self.old.clone().into(),
+            new: self.new.clone().into(),
+            has_lines: functions.iter().any(|f| !f.lines.is_empty()),
+            total: changes(&self.total),
+            unattributed: self
+                .metrics
+                .iter()
+                .map(|m| i128::from(self.unattributed.get(m).copied().unwrap_or(0)))
+                .collect(),
+            unchanged: self.unchanged_functions,
+            functions,
+            metrics,
+            rank,
+        })
+    }
+}
+
 fn function(
     f: &FunctionChange,
     map: &dyn Fn(&[Change]) -> BTreeMap<String, WireChange>,
@@ -175,5 +241,10 @@ mod tests {
         assert_eq!(json["functions"][1]["status"], "gone");
         let back: super::WireExplanation = serde_json::from_value(json).unwrap();
         assert_eq!(back, e.to_wire());
+        // And back to the explanation, as `merge` reads it from a summary.
+        assert_eq!(back.to_explanation(), Some(e));
+        let mut unknown = back;
+        unknown.metrics.push("NotAnEvent".into());
+        assert_eq!(unknown.to_explanation(), None);
     }
 }

@@ -405,7 +405,16 @@ impl Summary {
                 })
                 .collect(),
             warnings: self.warnings.clone(),
-            explained: None,
+            // Markdown and JSON show every explanation; the terminal only those of benchmarks
+            // past a limit (the run's `--explain` threshold is not recorded).
+            explained: self
+                .explanation
+                .as_ref()
+                .and_then(WireExplanation::to_explanation)
+                .map(|explanation| crate::result::Explained {
+                    explanation,
+                    shown: !self.regressions.is_empty(),
+                }),
         })
     }
 }
