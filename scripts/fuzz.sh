@@ -64,9 +64,9 @@ seeds() {
 klv_seeds() {
     mkdir -p fuzz/seeds/klv
     cargo build -q -p benchgrind-cli
-    local name
-    for name in $(target/debug/benchgrind suite list -d examples/suite/benchmarks 2>/dev/null | cut -d, -f1 | sort -u); do
-        target/debug/benchgrind suite klv -d examples/suite/benchmarks "$name" --max-iters 10 \
+    local name bin=${CARGO_TARGET_DIR:-target}/debug/benchgrind
+    for name in $("$bin" suite list -d examples/suite/benchmarks 2>/dev/null | cut -d, -f1 | sort -u); do
+        "$bin" suite klv -d examples/suite/benchmarks "$name" --max-iters 10 \
             --max-time 3s >"fuzz/seeds/klv/${name//\//_}.klv" || true
     done
 }

@@ -6,10 +6,10 @@ use std::path::Path;
 
 use benchgrind_cli::compare::input::baseline;
 use benchgrind_fuzz::check_parse_error;
+use benchgrind_runner::compare::regression;
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::callgrind;
-use benchgrind_runner::regression::{self, RegressionConfig};
-use benchgrind_runner::EventKind;
+use benchgrind_runner::{EventKind, RegressionConfig};
 use libfuzzer_sys::fuzz_target;
 
 const FIXTURE: &[u8] =

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use benchgrind_fuzz::check_parse_error;
-use benchgrind_runner::flamegraph;
+use benchgrind_runner::compare::flamegraph;
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::{callgraph, callgrind};
 use benchgrind_runner::EventKind;

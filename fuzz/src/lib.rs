@@ -115,17 +115,23 @@ pub fn compare_and_report(
 
 /// What `benchgrind merge` does with a summary once read: the result it describes, reported in
 /// every format of the bench binary.
-pub fn report_summary(summary: &benchgrind_runner::summary::Summary) {
+pub fn report_summary(summary: &benchgrind_runner::report::summary::Summary) {
+    use benchgrind_runner::cli::Labels;
     use benchgrind_runner::report::{
         json::Json, markdown::Markdown, terminal, Reporter, RunSummary,
     };
     let Ok(result) = summary.to_result() else {
         return;
     };
-    let mut reporters: [Box<dyn Reporter>; 3] = [
-        Box::new(terminal::Terminal {
-            style: terminal::Style { color: true },
-        }),
+    let terminal = |labels| terminal::Terminal {
+        style: terminal::Style {
+            color: true,
+            labels,
+        },
+    };
+    let mut reporters: [Box<dyn Reporter>; 4] = [
+        Box::new(terminal(Labels::IaiCallgrind)),
+        Box::new(terminal(Labels::Benchgrind)),
         Box::new(Json { pretty: true }),
         Box::new(Markdown::default()),
     ];

@@ -1,24 +1,18 @@
 //! The `benchgrind` command: parse the command line, run the command, exit.
 //!
-//! Every command (`cmd/`) has the same shape: `USAGE`, `Config::parse` (the command line only,
-//! nothing read or run, so a usage mistake stops before any work) and `run`, which returns an
-//! [`Outcome`] or an error. This file alone decides the exit code ([`Exit`]): 0 done, 1 error or
-//! failure, 2 usage, 3 past a limit.
+//! The commands live in the library (`lib.rs`). Every command (`cmd/`) has the same shape:
+//! `USAGE`, `Config::parse` (the command line only, nothing read or run, so a usage mistake stops
+//! before any work) and `run`, which returns an [`Outcome`] or an error. This file alone decides
+//! the exit code ([`Exit`]): 0 done, 1 error or failure, 2 usage, 3 past a limit.
 
 #![warn(missing_docs)]
-
-mod cmd;
-mod compare;
-mod exit;
-mod report;
-mod suite;
-mod usage;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use exit::{Exit, Outcome};
-use usage::UsageError;
+use benchgrind_cli::cmd;
+use benchgrind_cli::exit::{Exit, Outcome};
+use benchgrind_cli::usage::UsageError;
 
 /// The help text.
 const USAGE: &str = "\

@@ -53,7 +53,9 @@ static uint64_t number(const char *v, size_t n, const char *key) {
     if (n == 0) die("empty number", key);
     for (size_t i = 0; i < n; i++) {
         if (v[i] < '0' || v[i] > '9') die("not a number", key);
-        x = x * 10 + (uint64_t)(v[i] - '0');
+        uint64_t digit = (uint64_t)(v[i] - '0');
+        if (x > (UINT64_MAX - digit) / 10) die("number past 2^64", key);
+        x = x * 10 + digit;
     }
     return x;
 }
@@ -71,7 +73,7 @@ static void parse(const char *p, size_t len, struct config *c) {
         if (!l) die("KLV: missing ':' after the length", key);
         size_t n = (size_t)number(k + 1, (size_t)(l - k - 1), key);
         const char *v = l + 1;
-        if ((size_t)(end - v) < n + 1 || v[n] != '\n') die("KLV: bad value length", key);
+        if ((size_t)(end - v) <= n || v[n] != '\n') die("KLV: bad value length", key);
         if (!strcmp(key, "model")) c->model = v, c->model_len = n;
         else if (!strcmp(key, "pattern")) c->needle = v, c->needle_len = n, c->patterns++;
         else if (!strcmp(key, "haystack")) c->hay = v, c->hay_len = n;

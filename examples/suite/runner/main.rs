@@ -37,7 +37,7 @@ fn next_item(raw: &[u8]) -> Result<(&str, &[u8], &[u8])> {
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| format!("KLV: the length of '{key}' is not a number"))?;
     let rest = &rest[l + 1..];
-    if rest.len() < len + 1 || rest[len] != b'\n' {
+    if rest.len() <= len || rest[len] != b'\n' {
         return Err(format!("KLV: value of '{key}' is not {len} bytes followed by a newline"));
     }
     Ok((key, &rest[..len], &rest[len + 1..]))
@@ -167,4 +167,21 @@ fn main() -> Result<()> {
         writeln!(out, "{},{count}", d.as_nanos()).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Found while fuzzing benchgrind's KLV (fuzz/fuzz_targets/klv.rs): a length of 2^64-1 made
+    // the check `len + 1` overflow (a panic in a debug build, a wrong check in a release one).
+    #[test]
+    fn any_length_is_checked_without_overflow() {
+        let e = next_item(b"pattern:18446744073709551615:x\n").unwrap_err();
+        assert!(e.contains("is not 18446744073709551615 bytes"), "{e}");
+        assert!(next_item(b"pattern:99999999999999999999:x\n").is_err());
+        assert!(next_item(b"pattern:2:ab").is_err());
+        let (key, value, rest) = next_item(b"pattern:2:ab\nmodel:4:iter\n").unwrap();
+        assert_eq!((key, value, rest), ("pattern", &b"ab"[..], &b"model:4:iter\n"[..]));
+    }
 }

@@ -230,10 +230,20 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
     }
     let text = std::fs::read_to_string(input)
         .with_context(|| format!("cannot read {}", input.display()))?;
-    let documents = crate::compare::input::summary::documents(&text);
+    for summary in parse_summaries(input, &text)? {
+        out.push((summary, input.to_owned()));
+    }
+    Ok(())
+}
+
+/// The summaries in the text of `input` (named in errors), as [`load`] reads a file: one JSON
+/// document, or one per line.
+pub fn parse_summaries(input: &Path, text: &str) -> Result<Vec<Summary>> {
+    let documents = crate::compare::input::summary::documents(text);
     if documents.is_empty() {
         bail!("{} holds no summary", input.display());
     }
+    let mut summaries = Vec::with_capacity(documents.len());
     for (line, doc) in documents {
         let at = format!("{}:{line}", input.display());
         let not_one = || {
@@ -245,10 +255,9 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
         let value: serde_json::Value = serde_json::from_str(doc).with_context(not_one)?;
         let version = value.get("version").and_then(serde_json::Value::as_u64);
         check_version(version, &at).map_err(anyhow::Error::msg)?;
-        let summary = Summary::deserialize(value).with_context(not_one)?;
-        out.push((summary, input.to_owned()));
+        summaries.push(Summary::deserialize(value).with_context(not_one)?);
     }
-    Ok(())
+    Ok(summaries)
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 //! both sides have at least two samples. The overall line compares the geometric means of all the
 //! samples of the geomean metrics (times) of the matched runs.
 
+use std::collections::{HashMap, HashSet};
+
 use super::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
 use super::stats::{self, UMethod};
 
@@ -148,12 +150,21 @@ pub struct Comparison {
 }
 
 /// Compares `old` with `new`.
-pub fn compare(old: &ResultSet, new: &ResultSet, options: Options) -> Comparison {
+pub fn compare<'a>(old: &'a ResultSet, new: &'a ResultSet, options: Options) -> Comparison {
     let mut benchmarks = Vec::new();
     let mut failures = Vec::new();
     let mut geo: Vec<(Metric, Vec<f64>, Vec<f64>)> = Vec::new();
+    // Lookups by name, not searches: a result file may hold many thousands of benchmarks.
+    let by_name = |set: &'a ResultSet| -> HashMap<&'a str, &'a Benchmark> {
+        let mut map = HashMap::new();
+        for b in set.benchmarks.iter().rev() {
+            map.insert(b.name.as_str(), b); // the first of a name wins, as a search would find
+        }
+        map
+    };
+    let (old_names, new_names) = (by_name(old), by_name(new));
     for o in &old.benchmarks {
-        let Some(n) = new.benchmarks.iter().find(|n| n.name == o.name) else {
+        let Some(&n) = new_names.get(o.name.as_str()) else {
             continue;
         };
         let failed_old = o.error.as_ref().map(|e| (Side::Old, e));
@@ -177,19 +188,20 @@ pub fn compare(old: &ResultSet, new: &ResultSet, options: Options) -> Comparison
         benchmarks.push(diff_benchmark(o, n, options));
     }
     // A run that failed on one side has no aggregates there: its failure already says why.
+    let failed: HashSet<&str> = failures.iter().map(|f| f.name.as_str()).collect();
     let explained = |b: &Benchmark| match &b.kind {
-        Kind::Aggregate { run, .. } => failures.iter().any(|f: &Failure| f.name == *run),
+        Kind::Aggregate { run, .. } => failed.contains(run.as_str()),
         Kind::Run => false,
     };
-    let unmatched = |side: &ResultSet, other: &ResultSet| -> Vec<String> {
+    let unmatched = |side: &ResultSet, other: &HashMap<&str, &Benchmark>| -> Vec<String> {
         side.benchmarks
             .iter()
-            .filter(|b| !other.benchmarks.iter().any(|o| o.name == b.name) && !explained(b))
+            .filter(|b| !other.contains_key(b.name.as_str()) && !explained(b))
             .map(|b| b.name.clone())
             .collect()
     };
-    let only_old = unmatched(old, new);
-    let only_new = unmatched(new, old);
+    let only_old = unmatched(old, &new_names);
+    let only_new = unmatched(new, &old_names);
     let geomean = geo
         .into_iter()
         .filter_map(|(m, olds, news)| {
@@ -408,5 +420,24 @@ mod tests {
         let c = compare(&old, &new, OPTIONS);
         assert_eq!(c.benchmarks[0].metrics[0].summary.change, Some(0.2));
         assert!(c.geomean.is_empty());
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/summary_json.rs): matching each benchmark of one side
+    // by a search through the other took quadratic time; a lookup by name keeps it linear.
+    #[test]
+    fn many_benchmarks_match_in_linear_time() {
+        let n = 100_000;
+        let side = |offset: usize| {
+            set((0..n)
+                .map(|i| bench(&format!("b{}", i + offset), Kind::Run, &[1.0]))
+                .collect())
+        };
+        let (old, new) = (side(0), side(n / 2));
+        let start = std::time::Instant::now();
+        let c = compare(&old, &new, OPTIONS);
+        assert_eq!(c.benchmarks.len(), n / 2);
+        assert_eq!((c.only_old.len(), c.only_new.len()), (n / 2, n / 2));
+        assert_eq!(c.only_old[0], "b0");
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 }

@@ -227,8 +227,13 @@ pub fn save(path: &Path, ms: &[Measurement], format: Format) -> anyhow::Result<(
 /// Reads a results file of any of the three formats (JSON is recognized by its first `{`).
 pub fn read_file(path: &Path) -> anyhow::Result<Vec<Measurement>> {
     let text = std::fs::read_to_string(path).context("cannot read the file")?;
+    parse(path, &text)
+}
+
+/// Parses the text of a results file as [`read_file`] does; `path` is named in errors.
+pub fn parse(path: &Path, text: &str) -> anyhow::Result<Vec<Measurement>> {
     if text.trim_start().starts_with('{') {
-        let doc: JsonDoc = serde_json::from_str(&text).context("invalid JSON results")?;
+        let doc: JsonDoc = serde_json::from_str(text).context("invalid JSON results")?;
         anyhow::ensure!(
             doc.format == JSON_FORMAT,
             "not a benchgrind suite results file (format {:?})",
@@ -241,7 +246,7 @@ pub fn read_file(path: &Path) -> anyhow::Result<Vec<Measurement>> {
         );
         return Ok(doc.measurements);
     }
-    read_csv(path, &text)
+    read_csv(path, text)
 }
 
 /// Splits CSV text into records (RFC 4180 quoting), each with its starting line number.

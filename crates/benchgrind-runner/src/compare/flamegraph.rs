@@ -160,6 +160,11 @@ fn display_name(name: &str) -> String {
 /// then appear as stacks of their own, their cost still counted.
 const MAX_VISITS: usize = 200_000;
 
+/// Stops the walk once the stacks found would take this many bytes as folded text (each path
+/// is one line, its names joined): many long paths of long names (a deep call graph of C++ or
+/// Rust generics) would otherwise take gigabytes, and deep paths a deep recursion here.
+const MAX_STACK_BYTES: usize = 16 << 20;
+
 /// The folded stacks (`a;b;c count` lines) of `event`, their counts adding up to the total.
 pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
     let n = graph.functions.len();
@@ -180,21 +185,24 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
     let (roots, children) = call_shares(graph, event);
 
     // Every path from a root, with the share of the last function's activity it carries.
-    let mut paths: Vec<Vec<(Vec<usize>, f64)>> = vec![Vec::new(); n];
-    let mut visits = 0usize;
-    let mut on_path = vec![false; n];
+    let mut walk = Walk {
+        children: &children,
+        name_bytes: graph
+            .functions
+            .iter()
+            .map(|f| display_name(&f.name).len() + 1)
+            .collect(),
+        path: Vec::new(),
+        path_bytes: 0,
+        on_path: vec![false; n],
+        paths: vec![Vec::new(); n],
+        visits: 0,
+        bytes: 0,
+    };
     for root in roots {
-        let mut path = Vec::new();
-        walk(
-            root,
-            1.0,
-            &children,
-            &mut path,
-            &mut on_path,
-            &mut paths,
-            &mut visits,
-        );
+        walk.visit(root, 1.0);
     }
+    let mut paths = walk.paths;
 
     let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
     for f in 0..n {
@@ -212,7 +220,8 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
                 .iter()
                 .map(|&i| display_name(&graph.functions[i].name))
                 .collect();
-            *stacks.entry(name.join(";")).or_default() += count;
+            let width: &mut u64 = stacks.entry(name.join(";")).or_default();
+            *width = width.saturating_add(count);
         }
     }
     Ok(stacks
@@ -257,29 +266,49 @@ fn call_shares(graph: &CallGraph, event: EventKind) -> (Vec<usize>, Vec<Vec<(usi
     (roots, children)
 }
 
-fn walk(
-    f: usize,
-    share: f64,
-    children: &[Vec<(usize, f64)>],
-    path: &mut Vec<usize>,
-    on_path: &mut [bool],
-    paths: &mut [Vec<(Vec<usize>, f64)>],
-    visits: &mut usize,
-) {
-    *visits += 1;
-    path.push(f);
-    on_path[f] = true;
-    paths[f].push((path.clone(), share));
-    if *visits < MAX_VISITS {
-        for &(g, part) in &children[f] {
-            let next = share * part;
-            if !on_path[g] && next > 1e-12 {
-                walk(g, next, children, path, on_path, paths, visits);
+/// The walk over every path from a root, depth first, within [`MAX_VISITS`] and
+/// [`MAX_STACK_BYTES`].
+struct Walk<'a> {
+    /// Callees of each function, with the share of their activity each call carries.
+    children: &'a [Vec<(usize, f64)>],
+    /// The bytes each function adds to a folded line (its display name and a `;`).
+    name_bytes: Vec<usize>,
+    /// The path to the function being visited, and its folded length.
+    path: Vec<usize>,
+    path_bytes: usize,
+    /// Whether each function is on `path` (recursion is not followed).
+    on_path: Vec<bool>,
+    /// The paths found to each function, with their shares.
+    paths: Vec<Vec<(Vec<usize>, f64)>>,
+    /// Paths found so far, and the bytes of their folded lines.
+    visits: usize,
+    bytes: usize,
+}
+
+impl Walk<'_> {
+    fn visit(&mut self, f: usize, share: f64) {
+        let path_bytes = self.path_bytes + self.name_bytes[f];
+        if self.bytes + path_bytes > MAX_STACK_BYTES {
+            return;
+        }
+        self.visits += 1;
+        self.bytes += path_bytes;
+        self.path.push(f);
+        let outer_bytes = std::mem::replace(&mut self.path_bytes, path_bytes);
+        self.on_path[f] = true;
+        self.paths[f].push((self.path.clone(), share));
+        if self.visits < MAX_VISITS {
+            for &(g, part) in &self.children[f] {
+                let next = share * part;
+                if !self.on_path[g] && next > 1e-12 {
+                    self.visit(g, next);
+                }
             }
         }
+        self.on_path[f] = false;
+        self.path_bytes = outer_bytes;
+        self.path.pop();
     }
-    on_path[f] = false;
-    path.pop();
 }
 
 /// Splits `total` over the paths in proportion to their shares, in whole counts that add up to
@@ -297,7 +326,8 @@ fn apportion(total: u64, paths: &[(Vec<usize>, f64)]) -> Vec<(&[usize], u64)> {
         })
         .collect();
     let mut counts: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
-    let assigned: u64 = counts.iter().sum();
+    // Saturating: rounding may take the shares of a count near 2^64 past it.
+    let assigned = counts.iter().fold(0u64, |sum, c| sum.saturating_add(*c));
     let mut order: Vec<usize> = (0..paths.len()).collect();
     order.sort_by(|&a, &b| {
         let (ra, rb) = (exact[a] - exact[a].floor(), exact[b] - exact[b].floor());
@@ -386,5 +416,54 @@ mod tests {
         let g = graph("events: Ir\nfn=a\n1 1\n");
         let e = folded(&g, EventKind::Bc).unwrap_err();
         assert!(e.contains("no Bc"), "{e}");
+    }
+
+    #[test]
+    fn counts_near_two_to_the_64_do_not_overflow() {
+        let max = u64::MAX;
+        let g = graph(&format!(
+            "events: Ir\nfn=r\n1 1\ncfn=a\ncalls=1 1\n1 {max}\ncfn=b\ncalls=1 1\n1 {max}\n\
+             fn=a\n1 1\ncfn=c\ncalls=1 1\n1 {max}\nfn=b\n1 1\ncfn=c\ncalls=1 1\n1 {max}\n\
+             fn=c\n1 {max}\n"
+        ));
+        let f = folded(&g, EventKind::Ir).unwrap();
+        assert!(f.contains("r;a;c ") && f.contains("r;b;c "), "{f}");
+    }
+
+    // A slow input found while fuzzing (fuzz/fuzz_targets/callgrind_profile.rs, by hand from
+    // what it showed): 15 KB of profile, a ladder of diamonds (2^20 paths) of 200-byte names,
+    // took 6 s and 2.4 GB to fold before the walk had a byte budget.
+    #[test]
+    fn many_long_paths_stay_within_the_byte_budget() {
+        let long = "x".repeat(200);
+        let mut text = String::from("events: Ir\n");
+        let name = |n: &str, defined: &mut Vec<String>| match defined.iter().position(|d| d == n) {
+            Some(i) => format!("({i})"),
+            None => {
+                defined.push(n.to_owned());
+                format!("({}) {n}{long}", defined.len() - 1)
+            }
+        };
+        let mut defined = Vec::new();
+        for k in 0..20 {
+            let (a, b, c, next) = (
+                format!("a{k}"),
+                format!("b{k}"),
+                format!("c{k}"),
+                format!("a{}", k + 1),
+            );
+            for (caller, callees) in [(&a, vec![&b, &c]), (&b, vec![&next]), (&c, vec![&next])] {
+                text += &format!("fn={}\n1 100000000\n", name(caller, &mut defined));
+                for callee in callees {
+                    text += &format!("cfn={}\ncalls=1 1\n1 5\n", name(callee, &mut defined));
+                }
+            }
+        }
+        let g = graph(&text);
+        let start = std::time::Instant::now();
+        let f = folded(&g, EventKind::Ir).unwrap();
+        assert!(f.len() < 2 * MAX_STACK_BYTES, "{} bytes", f.len());
+        assert_eq!(sum(&f), g.totals()[0], "every cost still counted");
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 }

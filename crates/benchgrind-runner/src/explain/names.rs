@@ -40,7 +40,12 @@ pub fn demangle(name: &str) -> String {
 
 /// Removes a trailing legacy Rust hash, `::h` and 16 hex digits.
 fn strip_hash(name: &str) -> &str {
-    let Some(i) = name.len().checked_sub(19) else {
+    // Not at a character boundary, the tail cannot be the ASCII hash (and cannot be split off).
+    let Some(i) = name
+        .len()
+        .checked_sub(19)
+        .filter(|&i| name.is_char_boundary(i))
+    else {
         return name;
     };
     let (base, tail) = name.split_at(i);
@@ -172,5 +177,14 @@ mod tests {
         ] {
             assert_eq!(shorten(full), short, "{full}");
         }
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/explain_profile.rs): a name whose 19th byte from the
+    // end is inside a character made the split panic.
+    #[test]
+    fn names_of_any_text_demangle() {
+        let name = format!("\u{e9}{}", "x".repeat(18));
+        assert_eq!(demangle(&name), name);
+        assert_eq!(demangle("\u{fffd}::h0123456789abcdef"), "\u{fffd}");
     }
 }

@@ -40,9 +40,11 @@ impl Metrics {
         if let [Some(ir), Some(dr), Some(dw), Some(i1), Some(d1r), Some(d1w), Some(il), Some(dlr), Some(dlw)] =
             cache
         {
-            let accesses = ir + dr + dw;
-            let l1_misses = i1 + d1r + d1w;
-            let ll_misses = il + dlr + dlw;
+            // Saturating: a damaged profile may hold any counts; a real one is far below 2^64.
+            let sum = |a: u64, b: u64, c: u64| a.saturating_add(b).saturating_add(c);
+            let accesses = sum(ir, dr, dw);
+            let l1_misses = sum(i1, d1r, d1w);
+            let ll_misses = sum(il, dlr, dlw);
             let l1 = accesses.saturating_sub(l1_misses);
             let ll = l1_misses.saturating_sub(ll_misses);
             let ram = ll_misses;
@@ -51,8 +53,11 @@ impl Metrics {
                 (EventKind::L1hits, l1),
                 (EventKind::LLhits, ll),
                 (EventKind::RamHits, ram),
-                (EventKind::TotalRW, l1 + ll + ram),
-                (EventKind::EstimatedCycles, l1 + 5 * ll + 35 * ram),
+                (EventKind::TotalRW, sum(l1, ll, ram)),
+                (
+                    EventKind::EstimatedCycles,
+                    sum(l1, ll.saturating_mul(5), ram.saturating_mul(35)),
+                ),
             ]);
         } else if let Some(ir) = get("Ir") {
             values.push((EventKind::Ir, ir));
@@ -111,5 +116,20 @@ mod tests {
         let m = Metrics::from_profile(&profile("Ir Bc Bcm", &[10, 3, 1]));
         let kinds: Vec<_> = m.values.iter().map(|(k, _)| *k).collect();
         assert_eq!(kinds, [EventKind::Ir, EventKind::Bc, EventKind::Bcm]);
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/callgrind_profile.rs): the derived metrics of counts
+    // near 2^64 overflowed; a damaged profile's metrics saturate instead.
+    #[test]
+    fn counts_near_two_to_the_64_saturate() {
+        let max = u64::MAX;
+        let m = Metrics::from_profile(&profile(
+            "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw",
+            &[max, max, max, max, 1, 0, 0, 0, max],
+        ));
+        assert_eq!(m.get(EventKind::Ir), Some(max));
+        assert_eq!(m.get(EventKind::RamHits), Some(max));
+        assert_eq!(m.get(EventKind::TotalRW), Some(max));
+        assert_eq!(m.get(EventKind::EstimatedCycles), Some(max));
     }
 }

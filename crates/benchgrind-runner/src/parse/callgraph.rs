@@ -34,10 +34,10 @@ pub struct CallGraph {
 impl CallGraph {
     /// Sum of all functions' own costs: the profile's total per event.
     pub fn totals(&self) -> Vec<u64> {
-        let mut totals = vec![0; self.events.len()];
+        let mut totals = vec![0u64; self.events.len()];
         for f in &self.functions {
             for (t, c) in totals.iter_mut().zip(&f.self_cost) {
-                *t += c;
+                *t = t.saturating_add(*c);
             }
         }
         totals
@@ -100,10 +100,14 @@ impl Reader {
         };
         match key {
             "events" => {
-                self.graph.events = value.split_whitespace().map(str::to_owned).collect();
-                if self.graph.events.is_empty() {
+                let names: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
+                if names.is_empty() {
                     return Err("the `events:` line names no event".into());
                 }
+                if !self.graph.events.is_empty() && self.graph.events != names {
+                    return Err(super::callgrind::another_events_line(&self.graph.events));
+                }
+                self.graph.events = names;
             }
             "positions" => self.positions = value.split_whitespace().count().max(1),
             "fn" | "cfn" => {
@@ -144,8 +148,10 @@ impl Reader {
         } else {
             &mut graph.functions[f].self_cost
         };
+        // Saturating: a call edge's inclusive costs may add up past 2^64 in a damaged file (the
+        // totals parser reports such a file; the flamegraph only draws it).
         for (t, c) in target.iter_mut().zip(costs) {
-            *t += c;
+            *t = t.saturating_add(c);
         }
         self.in_call = false;
         Ok(())
@@ -229,5 +235,16 @@ mod tests {
         assert!(e.to_string().contains("before any `fn=`"), "{e}");
         let e = parse(Path::new("c.out"), b"events: Ir\nfn=a\n1 2 3\n").unwrap_err();
         assert!(e.to_string().contains("more than 1 costs"), "{e}");
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/callgrind_profile.rs), minimized.
+    #[test]
+    fn a_second_events_line_must_name_the_same_events() {
+        let e = parse(Path::new("c.out"), b"events:m\ntotals:\nevents:b 6").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        let max = u64::MAX;
+        let text = format!("events: Ir\nfn=a\n1 {max}\n2 1\nevents: Ir\n");
+        let g = parse(Path::new("c.out"), text.as_bytes()).unwrap();
+        assert_eq!(g.totals(), [max], "saturated, not wrapped");
     }
 }

@@ -83,7 +83,9 @@ impl Reader {
                 .map_err(|m| format!("{m} in cost line `{line}`"))?;
             if !self.after_calls {
                 for (sum, c) in self.summed.iter_mut().zip(costs) {
-                    *sum += c;
+                    *sum = sum
+                        .checked_add(c)
+                        .ok_or("the costs add up to more than 2^64")?;
                 }
             }
             self.after_calls = false;
@@ -103,6 +105,9 @@ impl Reader {
                 let names: Vec<String> = value.split_whitespace().map(str::to_owned).collect();
                 if names.is_empty() {
                     return Err("the `events:` line names no event".into());
+                }
+                if let Some(first) = self.events.as_ref().filter(|first| **first != names) {
+                    return Err(another_events_line(first));
                 }
                 self.summed = vec![0; names.len()];
                 self.events = Some(names);
@@ -137,6 +142,15 @@ impl Reader {
         }
         Ok(())
     }
+}
+
+/// The error of an `events:` line that names other events than the first one did.
+pub(crate) fn another_events_line(first: &[String]) -> String {
+    format!(
+        "a second `events:` line with other events than the first (`{}`): two profiles in one \
+         file? Keep one",
+        first.join(" ")
+    )
 }
 
 fn numbers(text: &str) -> Result<Vec<u64>, String> {
@@ -205,5 +219,21 @@ mod tests {
         assert!(e.to_string().contains("no `events:` line"), "{e}");
         let e = p("events: Ir\ntotals: 1 2\n").unwrap_err();
         assert_eq!(e.line, Some(2));
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/callgrind_profile.rs), minimized.
+    #[test]
+    fn a_second_events_line_must_name_the_same_events() {
+        let e = p("events:m\ntotals:\nevents:b 6").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.to_string().contains("second `events:` line"), "{e}");
+        assert!(p("events: Ir\n1 5\nevents: Ir\n2 6\n").is_ok());
+    }
+
+    #[test]
+    fn costs_past_u64_are_an_error_not_an_overflow() {
+        let e = p("events: Ir\n1 18446744073709551615\n2 1\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.to_string().contains("more than 2^64"), "{e}");
     }
 }

@@ -175,7 +175,7 @@ impl Profile {
     pub fn ballast_at_peak(&self) -> Option<u64> {
         let mut ballast = self.pps.iter().filter(|pp| self.is_ballast(pp)).peekable();
         ballast.peek()?;
-        Some(ballast.map(|pp| pp.gb).sum())
+        Some(ballast.fold(0u64, |sum, pp| sum.saturating_add(pp.gb)))
     }
 
     /// The whole process's peak: the bytes live at the global peak over all points.
@@ -186,16 +186,17 @@ impl Profile {
     /// Totals of the program points that `keep` accepts.
     fn sum(&self, keep: impl Fn(&ProgramPoint) -> bool) -> Totals {
         let mut t = Totals::default();
+        // Saturating: a damaged file may hold any counts; a real one is far below 2^64.
         for pp in self.pps.iter().filter(|pp| keep(pp)) {
-            t.total_bytes += pp.tb;
-            t.total_blocks += pp.tbk;
-            t.max_bytes += pp.mb;
-            t.max_blocks += pp.mbk;
-            t.gmax_bytes += pp.gb;
-            t.gmax_blocks += pp.gbk;
-            t.end_bytes += pp.eb;
-            t.read_bytes += pp.rb;
-            t.write_bytes += pp.wb;
+            t.total_bytes = t.total_bytes.saturating_add(pp.tb);
+            t.total_blocks = t.total_blocks.saturating_add(pp.tbk);
+            t.max_bytes = t.max_bytes.saturating_add(pp.mb);
+            t.max_blocks = t.max_blocks.saturating_add(pp.mbk);
+            t.gmax_bytes = t.gmax_bytes.saturating_add(pp.gb);
+            t.gmax_blocks = t.gmax_blocks.saturating_add(pp.gbk);
+            t.end_bytes = t.end_bytes.saturating_add(pp.eb);
+            t.read_bytes = t.read_bytes.saturating_add(pp.rb);
+            t.write_bytes = t.write_bytes.saturating_add(pp.wb);
         }
         t
     }
@@ -265,5 +266,25 @@ mod tests {
         let json = r#"{"mode":"heap","ftbl":["[root]"],"pps":[{"fs":[3]}]}"#;
         let e = parse(Path::new("d.out"), json.as_bytes()).unwrap_err();
         assert!(e.to_string().contains("names frame 3"), "{e}");
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/dhat_json.rs): the totals of points whose counts add
+    // up past 2^64 overflowed; they saturate.
+    #[test]
+    fn totals_past_two_to_the_64_saturate() {
+        let max = u64::MAX;
+        let point = format!(
+            r#"{{"tb":{max},"tbk":{max},"mb":{max},"mbk":1,"gb":{max},"gbk":1,"eb":{max},"rb":{max},"wb":{max},"fs":[0]}}"#
+        );
+        let text = format!(
+            r#"{{"mode":"heap","ftbl":["[root]","0x1: {BALLAST} (b.rs:1)"],"pps":[{point},{point},{ballast},{ballast}]}}"#,
+            BALLAST = crate::protocol::BALLAST_SYMBOL,
+            ballast = point.replace("[0]", "[1]"),
+        );
+        let p = parse(Path::new("dhat.out"), text.as_bytes()).unwrap();
+        let t = p.restricted_to("");
+        assert_eq!((t.total_bytes, t.max_blocks, t.write_bytes), (max, 2, max));
+        assert_eq!(p.global_peak(), max);
+        assert_eq!(p.ballast_at_peak(), Some(max));
     }
 }

@@ -38,7 +38,7 @@ impl Profile {
             .or_else(|| {
                 self.snapshots
                     .iter()
-                    .max_by_key(|s| s.heap + s.heap_extra + s.stacks)
+                    .max_by_key(|s| s.heap.saturating_add(s.heap_extra).saturating_add(s.stacks))
             })
             .copied()
             .unwrap_or_default()
@@ -139,5 +139,20 @@ mod tests {
             "{e}"
         );
         assert!(parse(Path::new("m.out"), b"{}").is_err());
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/massif.rs): a snapshot's sizes adding up past 2^64
+    // overflowed when looking for the peak; they saturate.
+    #[test]
+    fn sizes_past_two_to_the_64_saturate() {
+        let max = u64::MAX;
+        let text = format!(
+            "desc: (none)\ncmd: x\ntime_unit: i\n#---\nsnapshot=0\n#---\ntime=0\n\
+             mem_heap_B={max}\nmem_heap_extra_B={max}\nmem_stacks_B=1\nheap_tree=empty\n\
+             #---\nsnapshot=1\n#---\ntime=1\nmem_heap_B=3\nmem_heap_extra_B=0\n\
+             mem_stacks_B=0\nheap_tree=empty\n"
+        );
+        let p = parse(Path::new("m.out"), text.as_bytes()).unwrap();
+        assert_eq!(p.peak().heap, max);
     }
 }

@@ -387,7 +387,9 @@ impl Summary {
             dir: self.files.dir.clone().into(),
             profile: self.files.profile.clone().into(),
             log: self.files.log.clone().map(Into::into),
-            duration: std::time::Duration::from_secs_f64(self.duration_secs.max(0.0)),
+            // Any number a file holds: negative or NaN is 0, past `Duration::MAX` the maximum.
+            duration: std::time::Duration::try_from_secs_f64(self.duration_secs.max(0.0))
+                .unwrap_or(std::time::Duration::MAX),
             tools: self
                 .tools
                 .iter()
@@ -541,5 +543,23 @@ mod tests {
             .unwrap_err()
             .contains("no summary version"));
         assert_eq!(check_version(Some(1), "x"), Ok(()));
+    }
+
+    // Seen while writing fuzz/fuzz_targets/summary_json.rs: `Duration::from_secs_f64` panics
+    // on a number past `Duration::MAX`.
+    #[test]
+    fn any_duration_in_a_file_reads() {
+        for (secs, want) in [
+            ("0.5", std::time::Duration::from_millis(500)),
+            ("-3", std::time::Duration::ZERO),
+            ("1e300", std::time::Duration::MAX),
+        ] {
+            let text = V1.replace(
+                r#""duration_secs":0.5"#,
+                &format!(r#""duration_secs":{secs}"#),
+            );
+            let summary: Summary = serde_json::from_str(&text).unwrap();
+            assert_eq!(summary.to_result().unwrap().duration, want, "{secs}");
+        }
     }
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::metrics::Metrics;
-use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::parse::callgrind::{self, Profile};
 use benchgrind_runner::EventKind;
 
 use super::summary::find_files;
@@ -59,29 +59,35 @@ pub fn load(home: &Path, name: &str, label: String) -> Result<ResultSet> {
         }
         let parsed = callgrind::parse_file(&profile)
             .with_context(|| format!("cannot read baseline `{name}`"))?;
-        let metrics = Metrics::from_profile(&parsed);
-        benchmarks.push(Benchmark {
-            name: id,
-            kind: Kind::Run,
-            metrics: metrics
-                .values
-                .iter()
-                .map(|&(kind, value)| Metric {
-                    name: kind.name().to_string(),
-                    unit: Unit::Count,
-                    better: Better::Lower,
-                    samples: vec![value as f64],
-                    geomean: matches!(kind, EventKind::Ir | EventKind::EstimatedCycles),
-                })
-                .collect(),
-            error: None,
-        });
+        benchmarks.push(benchmark(id, &parsed));
     }
     Ok(ResultSet {
         label,
         benchmarks,
         ..ResultSet::default()
     })
+}
+
+/// The benchmark `id` of a baseline: its profile's metrics, derived as the bench binary derives
+/// them.
+pub fn benchmark(id: String, profile: &Profile) -> Benchmark {
+    let metrics = Metrics::from_profile(profile);
+    Benchmark {
+        name: id,
+        kind: Kind::Run,
+        metrics: metrics
+            .values
+            .iter()
+            .map(|&(kind, value)| Metric {
+                name: kind.name().to_string(),
+                unit: Unit::Count,
+                better: Better::Lower,
+                samples: vec![value as f64],
+                geomean: matches!(kind, EventKind::Ir | EventKind::EstimatedCycles),
+            })
+            .collect(),
+        error: None,
+    }
 }
 
 /// `file::group::function[::id]` from the profile's directory below `home`.

@@ -15,6 +15,11 @@ use crate::compare::model::ResultSet;
 /// document, one benchgrind summary, or benchgrind summaries one per line.
 pub fn load(path: &Path, label: String) -> Result<ResultSet> {
     let bytes = fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    parse(path, bytes, label)
+}
+
+/// Converts the bytes of the result file `path` (named in errors) as [`load`] does.
+pub fn parse(path: &Path, bytes: Vec<u8>, label: String) -> Result<ResultSet> {
     let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "`{}` is not a JSON result file: not UTF-8 text ({e})",

@@ -6,6 +6,8 @@
 //! nanoseconds; every other number is a counter (`bytes_per_second`, `items_per_second`, user
 //! counters). Runs with `error_occurred` are kept, as failures.
 
+use std::collections::HashMap;
+
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -57,16 +59,20 @@ pub fn recognise(doc: &Value) -> bool {
 pub fn convert(doc: &Value, label: String) -> Result<ResultSet> {
     let entries = doc["benchmarks"].as_array().map_or(&[][..], Vec::as_slice);
     let mut benchmarks: Vec<Benchmark> = Vec::new();
+    // The runs by name: a lookup per entry, not a search (a file may hold many thousands).
+    let mut runs: HashMap<String, usize> = HashMap::new();
     for (index, entry) in entries.iter().enumerate() {
         let wire = WireBenchmark::deserialize(entry)
             .with_context(|| format!("`benchmarks[{index}]` is not a Google Benchmark run"))?;
         let bench = convert_entry(wire).with_context(|| format!("in `benchmarks[{index}]`"))?;
         // Repetitions of a run follow each other under one name: merge them into samples.
-        match benchmarks
-            .iter_mut()
-            .find(|b| b.name == bench.name && b.kind == Kind::Run && bench.kind == Kind::Run)
-        {
-            Some(existing) => merge_repetition(existing, bench),
+        let run = (bench.kind == Kind::Run).then(|| runs.get(&bench.name).copied());
+        match run {
+            Some(Some(existing)) => merge_repetition(&mut benchmarks[existing], bench),
+            Some(None) => {
+                runs.insert(bench.name.clone(), benchmarks.len());
+                benchmarks.push(bench);
+            }
             None => benchmarks.push(bench),
         }
     }
@@ -240,5 +246,25 @@ mod tests {
             format!("{err:#}").contains("unknown `time_unit` \"h\""),
             "{err:#}"
         );
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/gbench_json.rs): each entry searched every benchmark
+    // before it for earlier repetitions, so a file of many runs took quadratic time (minutes
+    // for this one); a lookup by name keeps it linear.
+    #[test]
+    fn many_runs_convert_in_linear_time() {
+        let n = 100_000;
+        let entries: Vec<Value> = (0..2 * n)
+            .map(|i| {
+                serde_json::json!({"name": format!("BM_{}", i % n), "real_time": i,
+                    "cpu_time": i, "time_unit": "ns"})
+            })
+            .collect();
+        let doc = serde_json::json!({"context": {}, "benchmarks": entries});
+        let start = std::time::Instant::now();
+        let set = convert(&doc, "many".into()).unwrap();
+        assert_eq!(set.benchmarks.len(), n);
+        assert_eq!(set.benchmarks[7].metrics[0].samples, [7.0, (n + 7) as f64]);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 }

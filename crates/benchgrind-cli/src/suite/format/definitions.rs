@@ -15,7 +15,7 @@ use std::{
 use serde::Deserialize;
 use toml::{Spanned, Value};
 
-use super::{inputs, location, parse_toml_at, Problem};
+use super::{inputs, parse_toml_at, Lines, Problem};
 
 /// A definition file: benchmarks and the group's analysis text.
 #[derive(Deserialize)]
@@ -179,27 +179,52 @@ fn load_file(
         ));
         return;
     }
-    let text = match std::fs::read(path).map(String::from_utf8) {
-        Ok(Ok(t)) => t,
-        Ok(Err(_)) => {
-            return out.problems.push(problem(
-                path.display().to_string(),
-                "the file is not valid UTF-8".into(),
-            ))
-        }
-        Err(e) => {
-            return out.problems.push(problem(
-                path.display().to_string(),
-                format!("cannot read: {e}"),
-            ))
-        }
-    };
+    match std::fs::read(path).map(String::from_utf8) {
+        Ok(Ok(text)) => parse_file(path, &text, &group, cache, seen, out),
+        Ok(Err(_)) => out.problems.push(problem(
+            path.display().to_string(),
+            "the file is not valid UTF-8".into(),
+        )),
+        Err(e) => out.problems.push(problem(
+            path.display().to_string(),
+            format!("cannot read: {e}"),
+        )),
+    }
+}
+
+/// Loads the definitions of the suite `dir` from the text of one definition file, `path` (below
+/// `dir/definitions`, named in problems), as [`load`] does for each file.
+pub fn load_text(dir: &Path, path: &Path, text: &str) -> Definitions {
+    let mut out = Definitions::default();
+    let group = path.file_stem().unwrap_or_default().to_string_lossy();
+    let mut cache = inputs::Cache::new(dir);
+    parse_file(
+        path,
+        text,
+        &group,
+        &mut cache,
+        &mut BTreeMap::new(),
+        &mut out,
+    );
+    out
+}
+
+/// Parses one definition file's text into `out`, its problems included.
+fn parse_file(
+    path: &Path,
+    text: &str,
+    group: &str,
+    cache: &mut inputs::Cache,
+    seen: &mut BTreeMap<String, String>,
+    out: &mut Definitions,
+) {
     // Each `[[bench]]` is parsed on its own, so a broken benchmark does not hide the others in
     // the same file; line numbers stay those of the whole file.
-    for range in segments(&text) {
+    let lines = Lines::new(text);
+    for range in segments(text) {
         let start = range.start;
-        match parse_toml_at::<WireFile>(path, &text, range) {
-            Ok(wire) => load_benches(path, &text, start, &group, wire, cache, seen, out),
+        match parse_toml_at::<WireFile>(path, &lines, range) {
+            Ok(wire) => load_benches(path, &lines, start, group, wire, cache, seen, out),
             Err(p) => out.problems.push(p),
         }
     }
@@ -223,7 +248,7 @@ fn segments(text: &str) -> Vec<std::ops::Range<usize>> {
 #[allow(clippy::too_many_arguments)]
 fn load_benches(
     path: &Path,
-    text: &str,
+    lines: &Lines,
     start: usize,
     group: &str,
     wire: WireFile,
@@ -236,7 +261,7 @@ fn load_benches(
         out.analysis.insert(group.to_string(), a);
     }
     for b in wire.bench {
-        let loc = |off: usize| location(path, text, Some(start + off));
+        let loc = |off: usize| lines.location(path, Some(start + off));
         let name_loc = loc(b.name.span().start);
         let local = b.name.get_ref().clone();
         let full = format!("{group}/{local}");
@@ -336,5 +361,43 @@ fn counts(v: &Value) -> Result<Vec<CountRule>, String> {
         _ => {
             Err("expected a number or a list of `{ engine = \"regex\", count = N }` tables".into())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Found by fuzzing (fuzz/fuzz_targets/definitions_toml.rs): each location counted the lines
+    // from the start of the file, so a file of many benchmarks loaded in quadratic time; with
+    // the line index it is linear, and every location still names its benchmark's line.
+    #[test]
+    fn many_benchmarks_load_in_linear_time_with_their_lines() {
+        let n = 20_000;
+        let mut text = String::new();
+        for i in 0..n {
+            text += &format!(
+                "[[bench]]\nmodel = \"count\"\nname = \"b{i}\"\nregex = \"a\"\n\
+                 haystack = \"aaa\"\ncount = 3\nengines = [\"e\"]\n\n"
+            );
+        }
+        // The same name again: a problem at its line.
+        text += "[[bench]]\nmodel = \"count\"\nname = \"b0\"\nregex = \"a\"\n\
+                 haystack = \"a\"\ncount = 1\nengines = [\"e\"]\n";
+        let path = Path::new("/suite/definitions/many.toml");
+        let start = std::time::Instant::now();
+        let defs = load_text(Path::new("/suite"), path, &text);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        assert_eq!(defs.defs.len(), n, "{:?}", defs.problems.first());
+        assert_eq!(
+            defs.defs[n - 1].location,
+            format!("{}:{}", path.display(), 8 * (n - 1) + 3)
+        );
+        let last = format!("{}:{}", path.display(), 8 * n + 3);
+        assert!(
+            defs.problems.iter().any(|p| p.location == last),
+            "{:?}",
+            defs.problems
+        );
     }
 }

@@ -14,7 +14,7 @@ use std::{
 use anyhow::Context;
 use serde::Deserialize;
 
-use super::{location, parse_toml, Problem};
+use super::{parse_toml, Lines, Problem};
 use crate::suite::flags::Filter;
 
 /// `engines.toml`, as written.
@@ -374,14 +374,22 @@ impl Engines {
                 message: format!("cannot read the engines file: {e} (is -d/--dir pointing at the suite directory?)"),
             }]
         })?;
-        let wire: WireFile = parse_toml(&path, &text).map_err(|p| vec![p])?;
+        Engines::parse(&path, &text)
+    }
+
+    /// Parses the text of an engines file as [`Engines::load`] does; `path` is named in
+    /// problems.
+    pub fn parse(path: &Path, text: &str) -> Result<Engines, Vec<Problem>> {
+        let path = path.to_path_buf();
+        let wire: WireFile = parse_toml(&path, text).map_err(|p| vec![p])?;
+        let lines = Lines::new(text);
         let mut engines = Engines {
             path: path.clone(),
             ..Engines::default()
         };
         let mut problems = vec![];
         for w in wire.engine {
-            let loc = location(&path, &text, Some(w.name.span().start));
+            let loc = lines.location(&path, Some(w.name.span().start));
             let name = w.name.get_ref().clone();
             let mut bad = |m: String| {
                 problems.push(Problem {

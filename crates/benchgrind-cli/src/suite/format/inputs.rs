@@ -8,6 +8,10 @@ use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
 use toml::{value::Table, Value};
 
+/// The largest haystack `repeat` may make (1 GiB): far beyond any benchmark's, and short of
+/// exhausting the memory of the machine running the suite.
+const MAX_HAYSTACK: usize = 1 << 30;
+
 /// Files already read, by path.
 pub struct Cache {
     /// The suite directory.
@@ -25,11 +29,27 @@ impl Cache {
         }
     }
 
-    /// Reads `sub/rel` below the suite directory once; later reads share the bytes.
+    /// Reads `sub/rel` below the suite directory once; later reads share the bytes. Only a
+    /// regular file below `sub/` is read: an absolute path or `..` could name anything, and a
+    /// device such as `/dev/zero` would never end.
     fn read(&mut self, sub: &str, rel: &str) -> Result<Arc<[u8]>, String> {
+        let below = std::path::Path::new(rel)
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if rel.is_empty() || !below {
+            return Err(format!(
+                "path {rel:?} must be relative to {sub}/, without `..` (e.g. \"file.txt\")"
+            ));
+        }
         let path = self.dir.join(sub).join(rel);
         if let Some(data) = self.files.get(&path) {
             return Ok(data.clone());
+        }
+        match std::fs::metadata(&path) {
+            Ok(meta) if !meta.is_file() => {
+                return Err(format!("{} is not a regular file", path.display()))
+            }
+            _ => {}
         }
         let data: Arc<[u8]> = std::fs::read(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?
@@ -204,6 +224,13 @@ pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, String> {
             .collect();
     }
     if let Some(n) = opt_usize(t, "repeat")? {
+        let len = raw.len().checked_mul(n).filter(|&len| len <= MAX_HAYSTACK);
+        if len.is_none() {
+            return Err(format!(
+                "`repeat = {n}` makes a haystack of more than {} bytes",
+                MAX_HAYSTACK
+            ));
+        }
         raw = raw.repeat(n);
     }
     if let Some(p) = opt_str(t, "prepend")? {
@@ -279,5 +306,22 @@ mod tests {
         }
         assert!(haystack(&mut c, &val("3")).is_err());
         assert!(haystack(&mut c, &val(r#"{ contents = "a", trim = "yes" }"#)).is_err());
+    }
+
+    // A hostile suite: a haystack that cannot fit in memory, a file outside the suite or one
+    // that never ends must be an error, not an abort or a hang.
+    #[test]
+    fn haystacks_stay_bounded_and_inside_the_suite() {
+        let mut c = Cache::new(std::path::Path::new("/"));
+        let huge = r#"{ contents = "ab", repeat = 9223372036854775807 }"#;
+        let e = haystack(&mut c, &val(huge)).unwrap_err();
+        assert!(e.contains("more than 1073741824 bytes"), "{e}");
+        for path in ["/dev/zero", "../dev/zero", "a/../../etc/passwd", ""] {
+            let e = haystack(&mut c, &val(&format!("{{ path = {path:?} }}"))).unwrap_err();
+            assert!(e.contains("must be relative to haystacks/"), "{path}: {e}");
+        }
+        let mut dev = Cache::new(std::path::Path::new("/dev"));
+        let e = dev.read(".", "zero").unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
     }
 }
