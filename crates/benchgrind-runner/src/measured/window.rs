@@ -191,7 +191,7 @@ pub fn armed<R>(call: impl FnOnce() -> R) -> R {
 pub fn window<R>(body: impl FnOnce() -> R) -> R {
     if ARMED.load(Ordering::Relaxed) {
         ARMED.store(false, Ordering::Relaxed);
-        measure(body)
+        bracket(body, true)
     } else {
         unarmed(body)
     }
@@ -204,40 +204,60 @@ fn unarmed<R>(body: impl FnOnce() -> R) -> R {
     body()
 }
 
-/// Ends the window's last basic block before the closing request, with `out` in memory.
+/// Ends the window's last basic block before the closing request, with `out` in memory when
+/// `pin` (a body inlined into the window; not needed after an opaque call, whose result exists
+/// when it returns).
 ///
 /// With the cache simulation on, Callgrind does not count the instructions of the basic block
 /// that ends with the request that stops collecting (measured: a body inlined into the window
 /// counted 0 instructions), so the body's last block has to end here, with a jump to the next
-/// instruction (Callgrind keeps Valgrind from following jumps within a block). And the result has
-/// to be computed before it: without `out`'s address in the `asm!`, the optimizer computed
-/// `a ^ b` after the window. Costs the jump, and a store and its address for a result held in
-/// registers: 3 instructions in every window, the same for every benchmark.
+/// instruction (Callgrind keeps Valgrind from following jumps within a block). And an inlined
+/// body's result has to be computed before it: without `out`'s address in the `asm!`, the
+/// optimizer computed `a ^ b` after the window. Costs the jump, and a store and its address for
+/// a result held in registers.
 #[inline(always)]
-fn seal<T>(out: &T) {
+fn seal<T>(out: &T, pin: bool) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a jump to the next instruction; `out` is only named, never read or written.
     unsafe {
-        std::arch::asm!("jmp 2f", "2:", "/* {0} */", in(reg) out, options(nostack));
+        if pin {
+            std::arch::asm!("jmp 2f", "2:", "/* {0} */", in(reg) out, options(nostack));
+        } else {
+            std::arch::asm!("jmp 2f", "2:", options(nostack));
+        }
     }
     #[cfg(target_arch = "aarch64")]
     // SAFETY: as on x86_64.
     unsafe {
-        std::arch::asm!("b 2f", "2:", "/* {0} */", in(reg) out, options(nostack));
+        if pin {
+            std::arch::asm!("b 2f", "2:", "/* {0} */", in(reg) out, options(nostack));
+        } else {
+            std::arch::asm!("b 2f", "2:", options(nostack));
+        }
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    std::hint::black_box(out);
+    if pin {
+        std::hint::black_box(out);
+    }
 }
 
-/// Runs `body` inside the measured window and returns its result.
+/// Runs `body`, a call the optimizer cannot see into (a function pointer through
+/// `black_box`), inside the measured window and returns its result: for `const fn` benchmarks
+/// and iai's plain functions, which cannot open the window themselves.
 #[inline(always)]
 pub fn measure<R>(body: impl FnOnce() -> R) -> R {
+    bracket(body, false)
+}
+
+/// The window around `body`; `pin`: see [`seal`].
+#[inline(always)]
+fn bracket<R>(body: impl FnOnce() -> R, pin: bool) -> R {
     if SUPPORTED {
         ballast(true);
         request_static(0, START_INSTRUMENTATION.get());
         request_static(0, TOGGLE_COLLECT.get());
         let out = body();
-        seal(&out);
+        seal(&out, pin);
         request_static(0, TOGGLE_COLLECT.get());
         request_static(0, STOP_INSTRUMENTATION.get());
         ballast(false);
