@@ -19,6 +19,7 @@ mod main_macro;
 mod main_run;
 mod plain;
 mod pretty;
+mod window;
 mod workspace;
 
 use proc_macro::TokenStream;

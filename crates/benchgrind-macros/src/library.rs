@@ -73,7 +73,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let fn_config = config_tokens(defaults.config.as_ref());
     let name_str = name.to_string();
     func.attrs.push(syn::parse_quote!(#[inline(never)]));
-    open_window_inside(&mut func);
+    crate::window::open_window_inside(&mut func);
     Ok(quote! {
         #func
 
@@ -184,36 +184,8 @@ pub(crate) fn typed_config(config: Option<&Expr>, ty: TokenStream) -> TokenStrea
     }
 }
 
-/// Puts the function's body in a closure run by `window`, which opens the measured window around
-/// it when a bench armed it. The closure borrows the arguments rather than taking them, so an
-/// argument that the body does not consume is dropped after the window (as the caller would drop
-/// it); its return type is the function's, so `return` and `?` in the body mean what they did.
-/// A `const fn` keeps its body (a closure cannot run in one): its bench measures the call.
-fn open_window_inside(func: &mut ItemFn) {
-    if func.sig.constness.is_some() {
-        return;
-    }
-    let block = &func.block;
-    let output = match &func.sig.output {
-        // `impl Trait` cannot be written as a closure's return type: the closure infers it.
-        ReturnType::Type(_, ty) if !mentions_impl(ty) => quote!(-> #ty),
-        _ => quote!(),
-    };
-    func.block = syn::parse_quote!({
-        ::benchgrind::__private::window(|| #output #block)
-    });
-}
-
-/// Whether `impl` appears anywhere in the type.
-fn mentions_impl(ty: &Type) -> bool {
-    ty.to_token_stream()
-        .to_string()
-        .split_whitespace()
-        .any(|t| t == "impl")
-}
-
 /// The body of one `__run_N`: setup and arguments, then the call, which opens the window inside
-/// the function (see [`open_window_inside`]), then teardown. The function is called through a
+/// the function (see [`crate::window::open_window_inside`]), then teardown. The function is called through a
 /// pointer that the optimizer cannot see through, so the call is never removed or inlined.
 fn run_body(
     name: &syn::Ident,
@@ -288,8 +260,8 @@ fn fn_pointer_type(func: &ItemFn) -> Option<TokenStream> {
         ReturnType::Type(_, ty) => quote!(-> #ty),
     };
     let tokens = quote!(fn(#(#types),*) #output);
-    let has_impl = types.iter().any(|ty| mentions_impl(ty))
-        || matches!(&func.sig.output, ReturnType::Type(_, ty) if mentions_impl(ty));
+    let has_impl = types.iter().any(|ty| crate::window::mentions_impl(ty))
+        || matches!(&func.sig.output, ReturnType::Type(_, ty) if crate::window::mentions_impl(ty));
     (!has_impl).then_some(tokens)
 }
 

@@ -397,27 +397,34 @@ impl Summary {
                 .collect::<Result<Vec<_>, String>>()?,
             flamegraphs: Vec::new(),
             fingerprint: self.fingerprint.clone(),
-            machine: self
-                .machine_differences
-                .iter()
-                .map(|d| Difference {
-                    field: crate::fingerprint::field_name(&d.field),
-                    old: d.old.clone(),
-                    new: d.new.clone(),
-                })
-                .collect(),
+            machine: self.machine(),
             warnings: self.warnings.clone(),
-            // Markdown and JSON show every explanation; the terminal only those of benchmarks
-            // past a limit (the run's `--explain` threshold is not recorded).
-            explained: self
-                .explanation
-                .as_ref()
-                .and_then(WireExplanation::to_explanation)
-                .map(|explanation| crate::result::Explained {
-                    explanation,
-                    shown: !self.regressions.is_empty(),
-                }),
+            explained: self.explained(),
         })
+    }
+
+    /// The machine differences as recorded.
+    fn machine(&self) -> Vec<Difference> {
+        self.machine_differences
+            .iter()
+            .map(|d| Difference {
+                field: crate::fingerprint::field_name(&d.field),
+                old: d.old.clone(),
+                new: d.new.clone(),
+            })
+            .collect()
+    }
+
+    /// The recorded explanation. Markdown and JSON show every explanation; the terminal only
+    /// those of benchmarks past a limit (the run's `--explain` threshold is not recorded).
+    fn explained(&self) -> Option<crate::result::Explained> {
+        self.explanation
+            .as_ref()
+            .and_then(WireExplanation::to_explanation)
+            .map(|explanation| crate::result::Explained {
+                explanation,
+                shown: !self.regressions.is_empty(),
+            })
     }
 }
 
