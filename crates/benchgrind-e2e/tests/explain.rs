@@ -345,17 +345,9 @@ fn markdown_output_is_a_pull_request_comment() {
     // `benchgrind merge` of the run's summaries writes the same comment, but for the flamegraph
     // links (a summary does not record them) and the order of the benchmarks within a bench
     // file (a summary does not record the run's order either): the same lines, sorted.
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/benchgrind");
-    if !cli.exists() {
-        // `cargo test --workspace` builds it; alone, this package's tests cannot.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "no CLI at {}",
-            cli.display()
-        );
-        eprintln!("NOTE: skipping the merge half: build the CLI (cargo build -p benchgrind-cli)");
+    let Some(cli) = common::cli() else {
         return;
-    }
+    };
     let merged = Command::new(&cli)
         .args(["merge", "--output-format=markdown"])
         .arg(home.path())

@@ -118,17 +118,9 @@ fn two_partitions_run_everything_once_and_merge_like_one_run() {
     expected.sort();
     assert_eq!(union, expected, "every benchmark exactly once");
 
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/benchgrind");
-    if !cli.exists() {
-        // `cargo test --workspace` builds it; alone, this package's tests cannot.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "benchgrind CLI missing at {}",
-            cli.display()
-        );
-        eprintln!("NOTE: skipping the merge half: build the CLI (cargo build -p benchgrind-cli)");
+    let Some(cli) = common::cli() else {
         return;
-    }
+    };
     let merged = Command::new(&cli)
         .args(["merge", "--color=never"])
         .arg(tmp.path().join("p1"))

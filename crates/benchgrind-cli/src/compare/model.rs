@@ -5,6 +5,8 @@
 //! bench binaries) is turned into a [`ResultSet`] by its own module under `input/`; the
 //! comparison core (`diff`), the thresholds and the reports only ever see these types.
 
+use benchgrind_runner::config::EventKind;
+
 /// Which way a metric gets better; decides colors and what `--fail-above` counts as worse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Better {
@@ -42,6 +44,20 @@ pub struct Metric {
     pub samples: Vec<f64>,
     /// Whether the metric takes part in the overall geometric-mean line (times do).
     pub geomean: bool,
+}
+
+impl Metric {
+    /// One Callgrind count (one sample, lower is better); instructions and estimated cycles
+    /// take part in the geometric mean.
+    pub fn count(kind: EventKind, value: f64) -> Metric {
+        Metric {
+            name: kind.name().to_string(),
+            unit: Unit::Count,
+            better: Better::Lower,
+            samples: vec![value],
+            geomean: matches!(kind, EventKind::Ir | EventKind::EstimatedCycles),
+        }
+    }
 }
 
 /// Whether a benchmark is a measured run or a statistic computed from runs.

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// One benchmark's block in the terminal report.
@@ -104,4 +104,20 @@ pub fn blocks(report: &str) -> Vec<Block> {
         }
     }
     blocks
+}
+
+/// The `benchgrind` CLI, which `cargo test --workspace` builds; `None` (with a note) when this
+/// package's tests run alone and it was not built. On CI it must be there.
+pub fn cli() -> Option<PathBuf> {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/benchgrind");
+    if cli.exists() {
+        return Some(cli);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "benchgrind CLI missing at {}",
+        cli.display()
+    );
+    eprintln!("NOTE: skipping the part that needs the CLI: cargo build -p benchgrind-cli");
+    None
 }

@@ -20,7 +20,7 @@ use benchgrind_runner::metrics::Metrics;
 use super::callgrind::{Iterations, LoopRun, RunInfo, Runner};
 use super::discover;
 use crate::compare::input::source::{self, Source};
-use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
+use crate::compare::model::{Benchmark, Kind, Metric, ResultSet};
 
 /// Iterations added to the second run when none are asked for: enough to average out a loop
 /// whose cost varies a little between iterations, few enough to stay quick under Callgrind.
@@ -234,13 +234,7 @@ pub fn result_set(m: &Measurement, first: EventKind, label: &str) -> ResultSet {
                 Ok(counts) => counts
                     .values
                     .iter()
-                    .map(|&(kind, value)| Metric {
-                        name: kind.name().to_string(),
-                        unit: Unit::Count,
-                        better: Better::Lower,
-                        samples: vec![value],
-                        geomean: matches!(kind, EventKind::Ir | EventKind::EstimatedCycles),
-                    })
+                    .map(|&(kind, value)| Metric::count(kind, value))
                     .collect(),
                 Err(_) => Vec::new(),
             };

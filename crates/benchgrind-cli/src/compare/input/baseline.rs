@@ -12,10 +12,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::callgrind::{self, Profile};
-use benchgrind_runner::EventKind;
 
 use super::summary::find_files;
-use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
+use crate::compare::model::{Benchmark, Kind, Metric, ResultSet};
 
 /// Whether `name` can be a baseline name (the bench binary's rule: letters, digits, `-`, `_`,
 /// `.`); anything else on the command line is a path.
@@ -78,13 +77,7 @@ pub fn benchmark(id: String, profile: &Profile) -> Benchmark {
         metrics: metrics
             .values
             .iter()
-            .map(|&(kind, value)| Metric {
-                name: kind.name().to_string(),
-                unit: Unit::Count,
-                better: Better::Lower,
-                samples: vec![value as f64],
-                geomean: matches!(kind, EventKind::Ir | EventKind::EstimatedCycles),
-            })
+            .map(|&(kind, value)| Metric::count(kind, value as f64))
             .collect(),
         error: None,
     }
