@@ -8,32 +8,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{run, stdout};
+use common::{cli, run, stdout};
 
 const REGRESS: &str = env!("CARGO_BIN_EXE_e2e_regress");
 const TOOLS: &str = env!("CARGO_BIN_EXE_e2e_tools");
-
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
-}
-
-/// The `benchgrind` binary, which `cargo test --workspace` builds; `None` (with a note) when
-/// this package's tests run alone, except on CI.
-fn cli() -> Option<PathBuf> {
-    let cli = target_dir().join("debug/benchgrind");
-    if cli.exists() {
-        return Some(cli);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "benchgrind CLI missing at {}",
-        cli.display()
-    );
-    eprintln!("NOTE: skipping: build the CLI first (cargo build -p benchgrind-cli)");
-    None
-}
 
 /// Chromium, which `.ci/deps` installs; `None` (with a note) only where it is not installed
 /// and this is not CI.
@@ -217,7 +195,7 @@ fn three_runs_with_a_change_in_the_middle_make_a_report_a_browser_shows() {
 }
 
 fn check_in_browser(chromium: &Path, home: &Path, site: &Path, page: &Path, tmp: &Path) {
-    let artefacts = target_dir().join("benchgrind-test-artefacts/report");
+    let artefacts = common::target_dir().join("benchgrind-test-artefacts/report");
     std::fs::create_dir_all(&artefacts).unwrap();
     let profile = tmp.join("chromium-profile");
     let index = format!("file://{}", site.join("index.html").display());

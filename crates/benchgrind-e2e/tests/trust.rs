@@ -5,10 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use common::{blocks, run, stdout};
+use common::{blocks, cli, run, stdout};
 
 const BIN: &str = env!("CARGO_BIN_EXE_e2e_lib");
 
@@ -135,22 +135,6 @@ fn a_changed_machine_is_named_in_the_next_comparison() {
         stderr.contains(&format!("valgrind `valgrind-3.22.0` -> `{version}`")),
         "{stderr}"
     );
-}
-
-/// The `benchgrind` binary, which `cargo test --workspace` builds; `None` (with a note) when
-/// this package's tests run alone, except on CI.
-fn cli() -> Option<PathBuf> {
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/benchgrind");
-    if cli.exists() {
-        return Some(cli);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "benchgrind CLI missing at {}",
-        cli.display()
-    );
-    eprintln!("NOTE: skipping the compare half: build the CLI (cargo build -p benchgrind-cli)");
-    None
 }
 
 #[test]

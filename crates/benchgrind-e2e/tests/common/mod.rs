@@ -109,7 +109,7 @@ pub fn blocks(report: &str) -> Vec<Block> {
 /// The `benchgrind` CLI, which `cargo test --workspace` builds; `None` (with a note) when this
 /// package's tests run alone and it was not built. On CI it must be there.
 pub fn cli() -> Option<PathBuf> {
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/benchgrind");
+    let cli = target_dir().join("debug/benchgrind");
     if cli.exists() {
         return Some(cli);
     }
@@ -120,4 +120,11 @@ pub fn cli() -> Option<PathBuf> {
     );
     eprintln!("NOTE: skipping the part that needs the CLI: cargo build -p benchgrind-cli");
     None
+}
+
+/// The workspace's target directory (`CARGO_TARGET_DIR` when set).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
 }
