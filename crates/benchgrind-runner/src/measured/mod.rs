@@ -78,6 +78,7 @@ pub fn measured_process(table: Table) {
         None => return,
     };
     if first == SERVER_FLAG.as_bytes() {
+        prepare_window();
         serve(table);
     }
     if first == PROBE_FLAG.as_bytes() {
@@ -98,7 +99,10 @@ fn measured_process_allocating(table: Table) {
             .map(|a| &*Box::leak(a.clone().into_boxed_slice()))
     };
     match args.get(1).map(Vec::as_slice) {
-        Some(first) if first == SERVER_FLAG.as_bytes() => serve(table),
+        Some(first) if first == SERVER_FLAG.as_bytes() => {
+            prepare_window();
+            serve(table)
+        }
         Some(first) if first == FLAG.as_bytes() => run_one(table, [get(2), get(3), get(4), get(5)]),
         Some(first) if first == PROBE_FLAG.as_bytes() => cpu_probe(),
         _ => {}
@@ -124,7 +128,7 @@ fn under_other_tool() -> bool {
 
 /// Sets the window up as the harness asked: no Callgrind requests under another tool (and the
 /// DHAT ballast), no collection toggles for a custom entry point.
-pub(super) fn prepare_window() {
+fn prepare_window() {
     if under_other_tool() {
         window::not_callgrind();
         window::set_ballast(dhat_ballast());

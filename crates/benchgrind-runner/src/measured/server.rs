@@ -12,7 +12,6 @@ const ANSWERS: i32 = 100;
 
 /// The fork server's loop; exits when stdin closes.
 pub(super) fn serve(table: Table) -> ! {
-    super::prepare_window();
     // SAFETY: plain descriptor operations on descriptors this process owns; F_DUPFD_CLOEXEC
     // keeps the answer pipe out of the children's programs, and stdout becomes /dev/null.
     unsafe {
