@@ -450,3 +450,18 @@ fn bodies_of_every_shape_run_in_the_window() {
         "{report}"
     );
 }
+
+#[test]
+fn an_edition_2018_crate_returns_borrows_of_mut_parameters() {
+    let (report, blocks) = run_twice("benchgrind-compat-2018", "compat_edition2018", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_edition2018::edition2018::borrows_from_mut first:&mut vec![5u8, 6]",
+            "compat_edition2018::edition2018::two_mut both:&mut 1u8, &mut 2u8",
+            "compat_edition2018::edition2018::impl_and_coercion",
+            "compat_edition2018::edition2018::boxed_error number:\"42\"",
+        ],
+        "{report}"
+    );
+}

@@ -72,6 +72,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     }
     let fn_config = config_tokens(defaults.config.as_ref());
     let name_str = name.to_string();
+    // Never inlined, whatever the function said: the window and DHAT's frame need its own
+    // frame (a second `inline` attribute would also be a warning).
+    func.attrs.retain(|a| !a.path().is_ident("inline"));
     func.attrs.push(syn::parse_quote!(#[inline(never)]));
     crate::window::open_window_inside(&mut func);
     Ok(quote! {
@@ -275,6 +278,18 @@ pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()>
     };
     if let Some(a) = &sig.asyncness {
         return reject(a.span(), "async");
+    }
+    if let Some(u) = &sig.unsafety {
+        return reject(
+            u.span(),
+            "unsafe (call the unsafe code from a safe benchmark function, in an `unsafe` block)",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        return reject(
+            abi.span(),
+            "`extern` (call the `extern` function from a Rust benchmark function)",
+        );
     }
     if let Some(FnArg::Receiver(r)) = sig.inputs.first() {
         return reject(r.span(), "a method");

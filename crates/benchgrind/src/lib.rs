@@ -35,7 +35,8 @@
 //!
 //! Only the benchmark function's own execution is measured: the window opens inside the function,
 //! with its arguments in place; building them, `setup` and `teardown` run before and after it,
-//! uninstrumented, and every body starts with cold simulated caches.
+//! uninstrumented, and every body starts with cold simulated caches. (A `const fn` benchmark is
+//! measured around its call.)
 //!
 //! # Features
 //!

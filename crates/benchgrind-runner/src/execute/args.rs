@@ -13,6 +13,20 @@ use crate::store::{BenchPaths, Which};
 /// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
 pub const CACHE_GEOMETRY: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
+/// The custom entry point of a library job on a target with client requests, unless it names
+/// the benchmark function itself (entered before instrumentation starts, Callgrind would never
+/// see it: the default window counts the same).
+pub(crate) fn custom_entry_point(job: &Job) -> Option<&str> {
+    match (&job.kind, &job.config.entry_point) {
+        (JobKind::Library(_), Some(EntryPoint::Custom(entry)))
+            if SUPPORTED && *entry != job.function_path =>
+        {
+            Some(entry)
+        }
+        _ => None,
+    }
+}
+
 /// The Valgrind arguments of a job, but for its files ([`file_args`]): benchgrind's, the
 /// config's, then `--callgrind-args` of the command line.
 pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
@@ -26,7 +40,7 @@ pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
             // `EntryPoint::Custom`: the window leaves collection off (the launcher sets
             // `ENTRY_POINT_ENV`) and entering the entry point switches it on, so only the entry
             // point and what it calls count.
-            if let Some(EntryPoint::Custom(entry)) = &job.config.entry_point {
+            if let Some(entry) = custom_entry_point(job) {
                 args.push(format!("--toggle-collect={entry}"));
             }
         }

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use super::args::callgrind_args;
 use crate::cli::LogLevel;
-use crate::config::{EntryPoint, Stdin};
+use crate::config::Stdin;
 use crate::plan::{Job, JobKind};
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
@@ -70,10 +70,11 @@ impl ProcessExecutor {
                 }
             }
         }
-        if let (JobKind::Library(_), Some(EntryPoint::Custom(_))) =
-            (&job.kind, &job.config.entry_point)
-        {
+        // Set for a custom entry point only, and never passed on from this environment.
+        if super::args::custom_entry_point(job).is_some() {
             cmd.env(crate::protocol::ENTRY_POINT_ENV, "1");
+        } else {
+            cmd.env_remove(crate::protocol::ENTRY_POINT_ENV);
         }
         // A process group of its own: the interrupt handler kills it with everything it started
         // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground

@@ -132,7 +132,7 @@ fn prepare_window() {
     if under_other_tool() {
         window::not_callgrind();
         window::set_ballast(dhat_ballast());
-    } else if env_bytes(crate::protocol::ENTRY_POINT_ENV).is_some() {
+    } else if env_bytes(crate::protocol::ENTRY_POINT_ENV) == Some(b"1") {
         window::entry_point_only();
     }
 }

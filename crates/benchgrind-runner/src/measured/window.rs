@@ -10,8 +10,8 @@
 //! after it closes ([`set_ballast`]), so that DHAT's global peak falls inside the window; under
 //! Callgrind there is none, and the window's instructions are the same as without it.
 
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::cell::{Cell, UnsafeCell};
+use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
 use crate::client_request::{callgrind, request_static, valgrind, SUPPORTED};
 
@@ -42,7 +42,7 @@ static STOP_INSTRUMENTATION: Block = Block::new(callgrind::STOP_INSTRUMENTATION)
 /// Valgrind?" request, which the core answers and every tool ignores: no "unknown client
 /// request" in the tool's log, and not one instruction more in the window, since only the code
 /// in the request block changes. Call before any benchmark runs.
-pub fn not_callgrind() {
+pub(crate) fn not_callgrind() {
     for block in [
         &START_INSTRUMENTATION,
         &TOGGLE_COLLECT,
@@ -56,7 +56,7 @@ pub fn not_callgrind() {
 /// For a benchmark with a custom entry point: the window's collection toggles become the
 /// "running on Valgrind?" request (see [`not_callgrind`]), so Callgrind collects only inside the
 /// entry point, which its `--toggle-collect` switches. Call before any benchmark runs.
-pub fn entry_point_only() {
+pub(crate) fn entry_point_only() {
     // SAFETY: see `Block`: the process is single-threaded and no request was sent yet.
     unsafe { (*TOGGLE_COLLECT.0.get())[0] = valgrind::RUNNING_ON_VALGRIND };
 }
@@ -66,7 +66,7 @@ static BALLAST: AtomicU64 = AtomicU64::new(0);
 
 /// Under DHAT: hold a block of `bytes` across every window (see
 /// [`crate::protocol::DHAT_BALLAST_ENV`]). Call before any benchmark runs.
-pub fn set_ballast(bytes: u64) {
+pub(crate) fn set_ballast(bytes: u64) {
     BALLAST.store(bytes, Ordering::Relaxed);
 }
 
@@ -169,28 +169,31 @@ fn ballast(open: bool) {
     }
 }
 
-/// Set by [`armed`] right before a bench calls its benchmark function, taken by the [`window`]
-/// that the function's body runs in: so only that call opens the window, not a call of the same
-/// function from elsewhere (a test, another benchmark, itself when it recurses).
-static ARMED: AtomicBool = AtomicBool::new(false);
+thread_local! {
+    /// Set by [`armed`] right before a bench calls its benchmark function, taken by the
+    /// [`window`] that the function's body runs in: so only that call opens the window, not a
+    /// call of the same function from elsewhere (a test, another benchmark, itself when it
+    /// recurses, another thread that setup started).
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
 
 /// Calls `call` (a bench's call of its `#[library_benchmark]` function) with the window armed:
 /// the function opens the window around its own body, after its arguments are in place.
 #[inline(always)]
 pub fn armed<R>(call: impl FnOnce() -> R) -> R {
-    ARMED.store(true, Ordering::Relaxed);
+    ARMED.set(true);
     let out = call();
-    ARMED.store(false, Ordering::Relaxed);
+    ARMED.set(false);
     out
 }
 
 /// The body of every `#[library_benchmark]` function: measured (see [`measure`]) when a bench
-/// armed the window for this call, else run as written. Inlined, so the measured body is the
-/// function's own code, with its arguments where the caller put them.
+/// armed the window for this call, else run as written. The body is inlined here (the macro
+/// marks its closure `#[inline(always)]`), so the measured code is the function's own, with its
+/// arguments where the caller put them.
 #[inline(always)]
 pub fn window<R>(body: impl FnOnce() -> R) -> R {
-    if ARMED.load(Ordering::Relaxed) {
-        ARMED.store(false, Ordering::Relaxed);
+    if ARMED.replace(false) {
         bracket(body, true)
     } else {
         unarmed(body)
@@ -241,9 +244,9 @@ fn seal<T>(out: &T, pin: bool) {
     }
 }
 
-/// Runs `body`, a call the optimizer cannot see into (a function pointer through
-/// `black_box`), inside the measured window and returns its result: for `const fn` benchmarks
-/// and iai's plain functions, which cannot open the window themselves.
+/// Runs `body`, a call of a function that is never inlined (through a `black_box`ed pointer
+/// where its type can be written), inside the measured window and returns its result: for
+/// `const fn` benchmarks and iai's plain functions, which cannot open the window themselves.
 #[inline(always)]
 pub fn measure<R>(body: impl FnOnce() -> R) -> R {
     bracket(body, false)

@@ -142,8 +142,9 @@ pub fn in_window(name: &str, function: &str) -> bool {
     if name == function {
         return true;
     }
-    // The generated `__run_N` calls the body inside `measure` (always inlined, so it is named
-    // from debug info) and setup outside it; the closure's type names the benchmark.
+    // For a `const fn` benchmark, the generated `__run_N` calls the function inside `measure`
+    // (always inlined, so it is named from debug info) and setup outside it; the closure's type
+    // names the benchmark.
     name.starts_with("measure<")
         && name.contains(&format!(", {function}::__run_"))
         && name.contains("::{closure_env#")
