@@ -345,6 +345,8 @@ fn csv_row(
             }
             Metric::Instructions => s
                 .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
                 .with_context(|| format!("{p}:{line}: column `{name}`: {s:?} is not a number")),
         }
     };
@@ -385,7 +387,7 @@ fn csv_row(
     })
 }
 
-/// Parses `<decimal>(s|ms|us|ns)` into nanoseconds, without rounding.
+/// Parses `<decimal>(s|ms|us|ns)` into nanoseconds, without rounding; the result is finite.
 fn parse_duration_ns(s: &str) -> anyhow::Result<f64> {
     let split =
         s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-' || c == '+'));
@@ -401,7 +403,10 @@ fn parse_duration_ns(s: &str) -> anyhow::Result<f64> {
         "ns" => 1.0,
         _ => anyhow::bail!("{s:?} has an unknown unit (use s, ms, us or ns)"),
     };
-    Ok(v * scale)
+    // A decimal too long for f64 parses as infinity, which could not be written back.
+    Some(v * scale)
+        .filter(|ns| ns.is_finite())
+        .with_context(|| format!("{s:?} is past the largest duration"))
 }
 
 #[cfg(test)]
@@ -470,6 +475,35 @@ memmem/sherlock-holmes,iter,0.0.1 (rev e5d648ff17),libc/memmem,0.1.0,,607430,505
             .contains("x.csv:1"));
         let bad = read_csv(Path::new("x.csv"), &text.replace("59.28us", "fast")).unwrap_err();
         assert!(format!("{bad:#}").contains("x.csv:2"), "{bad:#}");
+    }
+
+    // Found by fuzzing (fuzz/fuzz_targets/rebar_csv.rs): a number too long for f64 read as an
+    // infinite duration, written back as `infs`, which no reader takes; now it is an error.
+    #[test]
+    fn durations_and_counts_past_f64_are_errors() {
+        let header = "name,model,rebar_version,engine,engine_version,err,haystack_len,iters,total,median,mad,mean,stddev,min,max,metric\n";
+        let row = |value: &str, metric: &str| {
+            let other = if metric == "time" { "1ns" } else { "1" };
+            let mut fields = vec!["a/b", "iter", "1", "e", "1", "", "1", "1", other, value];
+            fields.extend([other; 5]);
+            format!("{header}{},{metric}\n", fields.join(","))
+        };
+        let huge = format!("1{}.5us", "4".repeat(400));
+        for (median, metric, what) in [
+            (huge.as_str(), "time", "past the largest duration"),
+            ("1e308s", "time", "past the largest duration"),
+            ("inf", "instructions", "not a number"),
+            ("NaN", "instructions", "not a number"),
+        ] {
+            let e = read_csv(Path::new("x.csv"), &row(median, metric)).unwrap_err();
+            let e = format!("{e:#}");
+            assert!(
+                e.contains("x.csv:2: column `median`") && e.contains(what),
+                "{e}"
+            );
+        }
+        let ms = read_csv(Path::new("x.csv"), &row("1e290s", "time")).unwrap();
+        assert_eq!(ms[0].median, 1e290 * 1e9);
     }
 
     #[test]
