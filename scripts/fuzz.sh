@@ -60,9 +60,11 @@ seeds() {
     esac
 }
 
-# The KLV that `benchgrind suite klv` prints for the example suite, made with the CLI itself.
+# The KLV that `benchgrind suite klv` prints for the example suite, made with the CLI itself,
+# once (delete fuzz/seeds/klv to make them again).
 klv_seeds() {
     mkdir -p fuzz/seeds/klv
+    compgen -G 'fuzz/seeds/klv/*.klv' >/dev/null && return
     cargo build -q -p benchgrind-cli
     local name bin=${CARGO_TARGET_DIR:-target}/debug/benchgrind
     for name in $("$bin" suite list -d examples/suite/benchmarks 2>/dev/null | cut -d, -f1 | sort -u); do
