@@ -33,6 +33,10 @@ Run `benchgrind <COMMAND> --help` for the options of a command.
 ";
 
 fn main() -> ExitCode {
+    // Output piped into `head` that closes early ends the process quietly, as for other
+    // command-line tools, instead of a panic in `println!`.
+    // SAFETY: resetting a signal's disposition to the default, before any thread starts.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     let result = Command::parse(args)
         .map_err(anyhow::Error::from)
