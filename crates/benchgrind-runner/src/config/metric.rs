@@ -155,22 +155,8 @@ impl EventKind {
     /// The metrics a user picks for Google Benchmark's time fields (`--benchmark_metric` of a
     /// bench binary, `--metric` of `benchgrind gbench` and `compare`): those Callgrind counts
     /// in every run benchgrind starts.
-    pub const CHOICES: [EventKind; 14] = [
-        EventKind::Ir,
-        EventKind::L1hits,
-        EventKind::LLhits,
-        EventKind::RamHits,
-        EventKind::TotalRW,
-        EventKind::EstimatedCycles,
-        EventKind::Dr,
-        EventKind::Dw,
-        EventKind::I1mr,
-        EventKind::D1mr,
-        EventKind::D1mw,
-        EventKind::ILmr,
-        EventKind::DLmr,
-        EventKind::DLmw,
-    ];
+    /// (The first 14 of [`ALL`](Self::ALL): the derived metrics and the cache simulation's.)
+    pub const CHOICES: &'static [EventKind] = Self::ALL.split_at(14).0;
 
     /// One of [`CHOICES`](Self::CHOICES) by name in any case, or `instructions` (Ir) or
     /// `cycles` (EstimatedCycles).
