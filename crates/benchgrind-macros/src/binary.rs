@@ -85,12 +85,8 @@ fn cases(
             let case_id = case.id.clone().unwrap_or_default();
             check_count(span, &case_id, &name, case.args.len(), params, false)?;
             if seen.insert(case_id.clone(), span).is_some() {
-                return Err(syn::Error::new(
-                    span,
-                    format!(
-                        "duplicate benchmark id `{case_id}` in `{name}`; ids must be unique \
-                         within a #[binary_benchmark] function"
-                    ),
+                return Err(crate::library::duplicate_id(
+                    span, &case_id, &name, "binary",
                 ));
             }
             cases.push(case);
@@ -99,13 +95,7 @@ fn cases(
     func.attrs = kept;
     if cases.is_empty() {
         if params != 0 {
-            return Err(syn::Error::new(
-                name.span(),
-                format!(
-                    "`{name}` takes arguments but has no #[bench::id(...)] or \
-                     #[benches::id(...)] attribute to give them"
-                ),
-            ));
+            return Err(crate::library::arguments_without_bench(&name));
         }
         cases.push(Case {
             id: None,

@@ -134,14 +134,7 @@ fn cases(
         };
         for case in new {
             if seen.insert(case.id.clone(), id_ident.span()).is_some() {
-                return Err(syn::Error::new(
-                    id_ident.span(),
-                    format!(
-                        "duplicate benchmark id `{}` in `{name}`; ids must be unique within a \
-                         #[library_benchmark] function",
-                        case.id
-                    ),
-                ));
+                return Err(duplicate_id(id_ident.span(), &case.id, &name, "library"));
             }
             cases.push(case);
         }
@@ -150,13 +143,7 @@ fn cases(
 
     if cases.is_empty() {
         if params != 0 {
-            return Err(syn::Error::new(
-                func.sig.ident.span(),
-                format!(
-                    "`{name}` takes arguments but has no #[bench::id(...)] or \
-                     #[benches::id(...)] attribute to give them"
-                ),
-            ));
+            return Err(arguments_without_bench(&name));
         }
         cases.push(BenchCase {
             id: String::new(),
@@ -168,6 +155,29 @@ fn cases(
         });
     }
     Ok(cases)
+}
+
+/// The error for a second bench with the id `id` in the `kind` (`library`, `binary`)
+/// benchmark function `name`.
+pub(crate) fn duplicate_id(span: Span, id: &str, name: &syn::Ident, kind: &str) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!(
+            "duplicate benchmark id `{id}` in `{name}`; ids must be unique within a \
+             #[{kind}_benchmark] function"
+        ),
+    )
+}
+
+/// The error for the function `name` that takes arguments but has no bench to give them.
+pub(crate) fn arguments_without_bench(name: &syn::Ident) -> syn::Error {
+    syn::Error::new(
+        name.span(),
+        format!(
+            "`{name}` takes arguments but has no #[bench::id(...)] or #[benches::id(...)] \
+             attribute to give them"
+        ),
+    )
 }
 
 pub(crate) fn config_tokens(config: Option<&Expr>) -> TokenStream {
