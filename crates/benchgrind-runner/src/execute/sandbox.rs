@@ -6,6 +6,18 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Sandbox;
 
+/// The sandbox's directory name: the harness' pid (which [`super::leftovers`] reads back), a
+/// counter and the clock's nanoseconds, each padded to a fixed width. The width matters: the
+/// length of the working directory moves the command's instruction count (glibc's start-up
+/// scans strings whose alignment on the initial stack follows it; a 5-digit and a 6-digit pid
+/// measured 4 instructions apart), so every run must get a path of the same length.
+fn name(pid: u32, n: usize, nanos: u32) -> String {
+    format!(
+        "{}{pid:010}-{n:010}-{nanos:09}",
+        super::leftovers::SANDBOX_PREFIX
+    )
+}
+
 /// A sandbox directory, removed when dropped.
 pub(super) struct SandboxDir {
     /// The directory.
@@ -20,12 +32,12 @@ impl SandboxDir {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "{}{}-{}-{nanos:09}",
-            super::leftovers::SANDBOX_PREFIX,
+        let name = name(
             std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
+            NEXT.fetch_add(1, Ordering::Relaxed),
+            nanos,
+        );
+        let path = std::env::temp_dir().join(name);
         // A new directory, never a stale one of an earlier process with the same pid.
         std::fs::create_dir(&path)
             .map_err(|e| format!("cannot create the sandbox {}: {e}", path.display()))?;
@@ -75,6 +87,17 @@ fn copy_recursively(from: &Path, to: &Path, follow: bool) -> std::io::Result<()>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_name_has_the_same_length_and_names_the_pid() {
+        let short = name(7, 0, 0);
+        assert_eq!(short.len(), name(4_194_304, 123_456, 999_999_999).len());
+        assert_eq!(short.len(), name(u32::MAX, 9_999_999_999, 5).len());
+        let rest = short
+            .strip_prefix(super::super::leftovers::SANDBOX_PREFIX)
+            .unwrap();
+        assert_eq!(rest.split('-').next().unwrap().parse::<i32>(), Ok(7));
+    }
 
     #[test]
     fn fixtures_links_are_followed_unless_asked_not_to() {
