@@ -10,7 +10,8 @@
 //! rounded so that the shares add up to its own cost, so the widths of a flamegraph add up to
 //! the profile's total: the benchmark's reported value. Rendering is inferno's.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
@@ -183,51 +184,67 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
         .collect::<Result<_, _>>()?;
 
     let (roots, children) = call_shares(graph, event);
+    let names: Vec<String> = graph
+        .functions
+        .iter()
+        .map(|f| display_name(&f.name))
+        .collect();
 
     // Every path from a root, with the share of the last function's activity it carries.
     let mut walk = Walk {
         children: &children,
-        name_bytes: graph
-            .functions
-            .iter()
-            .map(|f| display_name(&f.name).len() + 1)
-            .collect(),
-        path: Vec::new(),
+        name_bytes: names.iter().map(|name| name.len() + 1).collect(),
+        nodes: Vec::new(),
         path_bytes: 0,
         on_path: vec![false; n],
         paths: vec![Vec::new(); n],
-        visits: 0,
         bytes: 0,
     };
     for root in roots {
-        walk.visit(root, 1.0);
+        walk.visit(root, 1.0, None);
     }
-    let mut paths = walk.paths;
 
-    let mut stacks: BTreeMap<String, u64> = BTreeMap::new();
-    for f in 0..n {
-        if own[f] == 0 {
+    // Merged in a hash map (paths whose names are the same, as recursion levels are, make one
+    // stack), sorted once at the end.
+    let mut stacks: HashMap<String, u64> = HashMap::new();
+    let (mut frames, mut line) = (Vec::new(), String::new());
+    for (f, &cost) in own.iter().enumerate() {
+        if cost == 0 {
             continue;
         }
-        if paths[f].is_empty() {
-            paths[f].push((vec![f], 1.0));
-        }
-        for (path, count) in apportion(own[f], &paths[f]) {
+        // A function the walk did not reach is a stack of its own.
+        let paths: &[(Option<usize>, f64)] = match walk.paths[f].as_slice() {
+            [] => &[(None, 1.0)],
+            paths => paths,
+        };
+        let shares: Vec<f64> = paths.iter().map(|p| p.1).collect();
+        for (&(node, _), count) in paths.iter().zip(apportion(cost, &shares)) {
             if count == 0 {
                 continue;
             }
-            let name: Vec<String> = path
-                .iter()
-                .map(|&i| display_name(&graph.functions[i].name))
-                .collect();
-            let width: &mut u64 = stacks.entry(name.join(";")).or_default();
-            *width = width.saturating_add(count);
+            walk.frames(node, f, &mut frames);
+            line.clear();
+            for (i, &g) in frames.iter().rev().enumerate() {
+                if i > 0 {
+                    line.push(';');
+                }
+                line.push_str(&names[g]);
+            }
+            match stacks.get_mut(&line) {
+                Some(width) => *width = width.saturating_add(count),
+                None => {
+                    stacks.insert(line.clone(), count);
+                }
+            }
         }
     }
-    Ok(stacks
-        .into_iter()
-        .map(|(stack, count)| format!("{stack} {count}\n"))
-        .collect())
+    let mut stacks: Vec<(String, u64)> = stacks.into_iter().collect();
+    stacks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut out = String::with_capacity(stacks.iter().map(|s| s.0.len() + 22).sum());
+    for (stack, count) in stacks {
+        let _ = writeln!(out, "{stack} {count}");
+    }
+    Ok(out)
 }
 
 /// The roots of the call graph (functions nobody calls) and, per function, its callees with
@@ -267,84 +284,107 @@ fn call_shares(graph: &CallGraph, event: EventKind) -> (Vec<usize>, Vec<Vec<(usi
 }
 
 /// The walk over every path from a root, depth first, within [`MAX_VISITS`] and
-/// [`MAX_STACK_BYTES`].
+/// [`MAX_STACK_BYTES`]. The paths form a tree: each visit is a node that names its function and
+/// the node of its caller, so a path costs one node, not a copy of its frames.
 struct Walk<'a> {
     /// Callees of each function, with the share of their activity each call carries.
     children: &'a [Vec<(usize, f64)>],
     /// The bytes each function adds to a folded line (its display name and a `;`).
     name_bytes: Vec<usize>,
-    /// The path to the function being visited, and its folded length.
-    path: Vec<usize>,
+    /// The visits so far: the function, and the caller's visit (`None` for a root).
+    nodes: Vec<(usize, Option<usize>)>,
+    /// The folded length of the path to the function being visited.
     path_bytes: usize,
-    /// Whether each function is on `path` (recursion is not followed).
+    /// Whether each function is on the current path (recursion is not followed).
     on_path: Vec<bool>,
-    /// The paths found to each function, with their shares.
-    paths: Vec<Vec<(Vec<usize>, f64)>>,
-    /// Paths found so far, and the bytes of their folded lines.
-    visits: usize,
+    /// The visits of each function, with their shares of its activity.
+    paths: Vec<Vec<(Option<usize>, f64)>>,
+    /// The bytes of the folded lines of the paths found so far.
     bytes: usize,
 }
 
 impl Walk<'_> {
-    fn visit(&mut self, f: usize, share: f64) {
+    fn visit(&mut self, f: usize, share: f64, caller: Option<usize>) {
         let path_bytes = self.path_bytes + self.name_bytes[f];
         if self.bytes + path_bytes > MAX_STACK_BYTES {
             return;
         }
-        self.visits += 1;
         self.bytes += path_bytes;
-        self.path.push(f);
+        let node = self.nodes.len();
+        self.nodes.push((f, caller));
         let outer_bytes = std::mem::replace(&mut self.path_bytes, path_bytes);
         self.on_path[f] = true;
-        self.paths[f].push((self.path.clone(), share));
-        if self.visits < MAX_VISITS {
+        self.paths[f].push((Some(node), share));
+        if self.nodes.len() < MAX_VISITS {
             for &(g, part) in &self.children[f] {
                 let next = share * part;
                 if !self.on_path[g] && next > 1e-12 {
-                    self.visit(g, next);
+                    self.visit(g, next, Some(node));
                 }
             }
         }
         self.on_path[f] = false;
         self.path_bytes = outer_bytes;
-        self.path.pop();
+    }
+
+    /// The functions on the path to `node`, innermost first (`f` alone without a node).
+    fn frames(&self, node: Option<usize>, f: usize, frames: &mut Vec<usize>) {
+        frames.clear();
+        let Some(mut node) = node else {
+            frames.push(f);
+            return;
+        };
+        loop {
+            let (g, caller) = self.nodes[node];
+            frames.push(g);
+            match caller {
+                Some(caller) => node = caller,
+                None => return,
+            }
+        }
     }
 }
 
-/// Splits `total` over the paths in proportion to their shares, in whole counts that add up to
-/// `total` (largest remainders first).
-fn apportion(total: u64, paths: &[(Vec<usize>, f64)]) -> Vec<(&[usize], u64)> {
-    let sum: f64 = paths.iter().map(|p| p.1).sum();
-    let exact: Vec<f64> = paths
+/// Splits `total` over paths in proportion to their `shares`, in whole counts that add up to
+/// `total`: each gets the floor of its exact part, and what the floors leave goes one by one to
+/// the largest remainders first (ties to the earlier path). Only those few are picked out, not
+/// every path sorted, since a function may have a hundred thousand paths.
+fn apportion(total: u64, shares: &[f64]) -> Vec<u64> {
+    let sum: f64 = shares.iter().sum();
+    let exact: Vec<f64> = shares
         .iter()
-        .map(|p| {
+        .map(|&share| {
             if sum > 0.0 {
-                total as f64 * p.1 / sum
+                total as f64 * share / sum
             } else {
-                total as f64 / paths.len() as f64
+                total as f64 / shares.len() as f64
             }
         })
         .collect();
     let mut counts: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
     // Saturating: rounding may take the shares of a count near 2^64 past it.
     let assigned = counts.iter().fold(0u64, |sum, c| sum.saturating_add(*c));
-    let mut order: Vec<usize> = (0..paths.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (ra, rb) = (exact[a] - exact[a].floor(), exact[b] - exact[b].floor());
-        rb.total_cmp(&ra).then(a.cmp(&b))
-    });
-    for &i in order
-        .iter()
-        .cycle()
-        .take(total.saturating_sub(assigned) as usize)
-    {
-        counts[i] += 1;
+    let short = total.saturating_sub(assigned);
+    let len = counts.len() as u64;
+    if short == 0 || len == 0 {
+        return counts;
     }
-    paths
-        .iter()
-        .zip(counts)
-        .map(|(p, c)| (p.0.as_slice(), c))
-        .collect()
+    // Float error on huge totals may leave more than one count per path.
+    let (every, first) = (short / len, (short % len) as usize);
+    if first > 0 {
+        let remainder = |i: usize| exact[i] - exact[i].floor();
+        let mut order: Vec<usize> = (0..counts.len()).collect();
+        order.select_nth_unstable_by(first - 1, |&a, &b| {
+            remainder(b).total_cmp(&remainder(a)).then(a.cmp(&b))
+        });
+        for &i in &order[..first] {
+            counts[i] = counts[i].saturating_add(1);
+        }
+    }
+    for count in &mut counts {
+        *count = count.saturating_add(every);
+    }
+    counts
 }
 
 #[cfg(test)]
@@ -399,9 +439,10 @@ mod tests {
 
     #[test]
     fn rounding_keeps_the_total() {
-        let paths = vec![(vec![0], 1.0), (vec![1], 1.0), (vec![2], 1.0)];
-        let counts: Vec<u64> = apportion(10, &paths).into_iter().map(|p| p.1).collect();
-        assert_eq!(counts, [4, 3, 3]);
+        assert_eq!(apportion(10, &[1.0, 1.0, 1.0]), [4, 3, 3]);
+        assert_eq!(apportion(10, &[1.0, 2.0, 2.0]), [2, 4, 4]);
+        assert_eq!(apportion(7, &[1.0, 1.0, 3.0, 3.0]), [1, 1, 3, 2]);
+        assert_eq!(apportion(0, &[1.0, 1.0]), [0, 0]);
     }
 
     #[test]
