@@ -66,13 +66,25 @@ fn bench_generic<T: AsRef<std::ffi::OsStr>>(arg: T) -> Command {
     Command::new(ECHO_EXE).arg(arg.as_ref()).build()
 }
 
+fn nothing() {}
+
+/// `args = [..]` in a `#[bench]` with a setup, as real benchmarks write it: the elements are the
+/// arguments of the function.
+#[binary_benchmark]
+#[bench::array(setup = nothing(), args = [2, false, "w"])]
+fn bench_array_args(count: u16, flag: bool, word: &str) -> Command {
+    Command::new(ECHO_EXE)
+        .args([count.to_string(), flag.to_string(), word.to_owned()])
+        .build()
+}
+
 binary_benchmark_group!(
     name = attribute_group;
     config = BinaryBenchmarkConfig::with_raw_callgrind_args(["--branch-sim=yes"])
         .callgrind_args(["--dump-instr=yes"])
         .valgrind_args(["--fair-sched=no"])
         .output_format(OutputFormat::default().show_grid(true));
-    benchmarks = bench_echo, bench_delay, bench_delay_config, bench_generic
+    benchmarks = bench_echo, bench_delay, bench_delay_config, bench_generic, bench_array_args
 );
 
 binary_benchmark_group!(

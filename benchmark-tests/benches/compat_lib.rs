@@ -71,6 +71,24 @@ where
     values.iter().map(|&v| v.into()).sum()
 }
 
+/// `args = [..]` as real benchmarks write it: the elements are the arguments, as with a tuple;
+/// for a function of one parameter the array is the argument (an array value); and a blank
+/// Callgrind argument, the placeholder some keep for flags they comment in and out, is left out.
+#[library_benchmark(config = LibraryBenchmarkConfig::default().raw_callgrind_args([""
+    // , "--dump-instr=yes"
+]))]
+#[bench::pair(args = [3u64, 4])]
+#[bench::parens(args = (5u64, 6))]
+fn bench_array_args(a: u64, b: u64) -> u64 {
+    black_box(a) * black_box(b)
+}
+
+#[library_benchmark]
+#[bench::whole(args = [1u32, 2, 3])]
+fn bench_array_value(values: [u32; 3]) -> u32 {
+    black_box(values).iter().sum()
+}
+
 fn fibonacci(n: u64) -> u64 {
     match n {
         0 | 1 => 1,
@@ -136,7 +154,7 @@ fn bench_output_format(text: String) -> usize {
 
 library_benchmark_group!(
     name = generics;
-    benchmarks = bench_clone, bench_split, bench_sum
+    benchmarks = bench_clone, bench_split, bench_sum, bench_array_args, bench_array_value
 );
 
 library_benchmark_group!(

@@ -158,6 +158,9 @@ fn generic_functions_and_the_0_13_config_items_run() {
         "compat_lib::generics::bench_split temporary:&\"a b\".repeat(20)",
         "compat_lib::generics::bench_sum small:vec![1u8, 2, 3, 4]",
         "compat_lib::generics::bench_sum wide:vec![1u64, 2, 3, 4]",
+        "compat_lib::generics::bench_array_args pair:3u64, 4",
+        "compat_lib::generics::bench_array_args parens:5u64, 6",
+        "compat_lib::generics::bench_array_value whole:[1u32, 2, 3]",
         "compat_lib::configs::bench_entry_point fib:10",
         "compat_lib::configs::bench_default_window fib:10",
         // truncate_description(Some(12)) at function level.
@@ -168,8 +171,9 @@ fn generic_functions_and_the_0_13_config_items_run() {
     ];
     assert_eq!(headers(&blocks), expected, "{report}");
     // The entry point leaves out the noise that the default window counts.
-    let entry = find(&blocks, expected[6]).get("Instructions");
-    let window = find(&blocks, expected[7]).get("Instructions");
+    let entry = find(&blocks, "compat_lib::configs::bench_entry_point fib:10").get("Instructions");
+    let window =
+        find(&blocks, "compat_lib::configs::bench_default_window fib:10").get("Instructions");
     assert!(
         entry + 1000 < window,
         "entry point {entry}, window {window}"
@@ -211,16 +215,16 @@ fn generic_functions_and_the_0_13_config_items_run() {
         .unwrap();
     assert_eq!(entry, inclusive, "{text}");
     // with_raw_callgrind_args(["--branch-sim=yes"]) adds the branch events.
-    assert!(find(&blocks, expected[8]).get("Bc") > 0);
+    assert!(find(&blocks, expected[11]).get("Bc") > 0);
     // callgrind_args(["--simulate-wb=yes"]) adds 0.13's write-back events.
-    let _ = find(&blocks, expected[8]).get("DLdmw");
+    let _ = find(&blocks, expected[11]).get("DLdmw");
     // main!'s setup runs before the first benchmark and its teardown after the last.
     let setup = report.find("main setup ran").expect("main setup printed");
     let teardown = report
         .find("main teardown ran")
         .expect("main teardown printed");
     assert!(setup < report.find(expected[0]).unwrap());
-    assert!(teardown > report.find(expected[9]).unwrap());
+    assert!(teardown > report.find(expected[12]).unwrap());
     // tool_override replaces the group's Memcheck with DHAT; tools_override([]) drops it.
     let section = |header: &str| {
         let start = report.find(header).unwrap();
@@ -229,10 +233,10 @@ fn generic_functions_and_the_0_13_config_items_run() {
             .map_or(report.len(), |e| start + 1 + e);
         report[start..end].to_owned()
     };
-    assert!(section(expected[6]).contains("MEMCHECK"));
-    let configured = section(expected[8]);
+    assert!(section(expected[9]).contains("MEMCHECK"));
+    let configured = section(expected[11]);
     assert!(configured.contains("DHAT") && !configured.contains("MEMCHECK"));
-    let format = section(expected[9]);
+    let format = section(expected[12]);
     assert!(!format.contains("DHAT") && !format.contains("MEMCHECK"));
 }
 
@@ -249,6 +253,8 @@ fn binary_items_of_0_13_and_0_14_run() {
              ready.txt ready",
             "compat_bin::attribute_group::bench_generic generic:(\"generic\") -> \
              target/release/echo generic",
+            "compat_bin::attribute_group::bench_array_args array:(2, false, \"w\") -> \
+             target/release/echo 2 false w",
             "compat_bin::low_level_group::bench_echo cut:(\"a long...",
             "compat_bin::low_level_group::echo_ids words_2:() -> target/release/echo one two",
         ],
@@ -256,7 +262,7 @@ fn binary_items_of_0_13_and_0_14_run() {
     );
     // The entry point counts echo's main only, not the process's start-up.
     let whole = blocks[0].get("Instructions");
-    let main_only = blocks[5].get("Instructions");
+    let main_only = blocks[6].get("Instructions");
     assert!(main_only * 10 < whole, "{main_only} vs {whole}");
 }
 

@@ -12,10 +12,11 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Attribute, Expr, ItemFn};
 
-use crate::library::{
-    attr_id, bench_attr_kind, check_count, check_signature, parse_defaults, parse_raw, read_lines,
-    Defaults, Kind,
+use crate::attrs::{
+    arguments_without_bench, attr_id, bench_args, bench_attr_kind, check_count, duplicate_id,
+    parse_defaults, parse_raw, read_lines, Defaults, Kind,
 };
+use crate::library::check_signature;
 
 /// One bench after `#[benches]` is spread out.
 struct Case {
@@ -81,13 +82,11 @@ fn cases(
             continue;
         };
         let (_, span) = attr_id(&attr);
-        for case in cases_of(&attr, kind, defaults, tracked)? {
+        for case in cases_of(&attr, kind, defaults, params, tracked)? {
             let case_id = case.id.clone().unwrap_or_default();
             check_count(span, &case_id, &name, case.args.len(), params, false)?;
             if seen.insert(case_id.clone(), span).is_some() {
-                return Err(crate::library::duplicate_id(
-                    span, &case_id, &name, "binary",
-                ));
+                return Err(duplicate_id(span, &case_id, &name, "binary"));
             }
             cases.push(case);
         }
@@ -95,7 +94,7 @@ fn cases(
     func.attrs = kept;
     if cases.is_empty() {
         if params != 0 {
-            return Err(crate::library::arguments_without_bench(&name));
+            return Err(arguments_without_bench(&name));
         }
         cases.push(Case {
             id: None,
@@ -161,6 +160,7 @@ fn cases_of(
     attr: &Attribute,
     kind: Kind,
     defaults: &Defaults,
+    params: usize,
     tracked: &mut Vec<String>,
 ) -> syn::Result<Vec<Case>> {
     let (id, span) = attr_id(attr);
@@ -176,12 +176,7 @@ fn cases_of(
     };
     match kind {
         Kind::Bench => {
-            let args = match raw.args.clone() {
-                Some(Expr::Tuple(t)) => t.elems.into_iter().collect(),
-                Some(Expr::Paren(p)) => vec![*p.expr],
-                Some(other) => vec![other],
-                None => raw.positional.clone(),
-            };
+            let args = bench_args(raw.args.clone(), raw.positional.clone(), params);
             Ok(vec![case(id, args)])
         }
         Kind::Benches => {

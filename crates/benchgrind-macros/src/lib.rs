@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+mod attrs;
 mod binary;
 mod group;
 mod hook;

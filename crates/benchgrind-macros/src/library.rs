@@ -8,14 +8,16 @@
 //! returns its registration data and one `__run_N` per bench does setup, the call and teardown.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, ToTokens};
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, FnArg, ItemFn, Meta, ReturnType, Type};
+use syn::{Attribute, Expr, FnArg, ItemFn, ReturnType, Type};
 
-use crate::keyvalue::{as_assignment, parse_exprs};
+use crate::attrs::{
+    arguments_without_bench, attr_id, bench_args, bench_attr_kind, check_count, duplicate_id,
+    parse_defaults, parse_raw, read_lines, Defaults, Kind,
+};
 use crate::pretty;
 
 /// One bench after `#[benches]` is spread out.
@@ -28,14 +30,6 @@ struct BenchCase {
     config: Option<Expr>,
     setup: Option<Expr>,
     teardown: Option<Expr>,
-}
-
-/// `config`, `setup` and `teardown` of `#[library_benchmark(...)]` or `#[binary_benchmark(...)]`.
-#[derive(Default)]
-pub(crate) struct Defaults {
-    pub config: Option<Expr>,
-    pub setup: Option<Expr>,
-    pub teardown: Option<Expr>,
 }
 
 /// The function as written (kept out of line), and a module of the same name with its
@@ -155,29 +149,6 @@ fn cases(
         });
     }
     Ok(cases)
-}
-
-/// The error for a second bench with the id `id` in the `kind` (`library`, `binary`)
-/// benchmark function `name`.
-pub(crate) fn duplicate_id(span: Span, id: &str, name: &syn::Ident, kind: &str) -> syn::Error {
-    syn::Error::new(
-        span,
-        format!(
-            "duplicate benchmark id `{id}` in `{name}`; ids must be unique within a \
-             #[{kind}_benchmark] function"
-        ),
-    )
-}
-
-/// The error for the function `name` that takes arguments but has no bench to give them.
-pub(crate) fn arguments_without_bench(name: &syn::Ident) -> syn::Error {
-    syn::Error::new(
-        name.span(),
-        format!(
-            "`{name}` takes arguments but has no #[bench::id(...)] or #[benches::id(...)] \
-             attribute to give them"
-        ),
-    )
 }
 
 pub(crate) fn config_tokens(config: Option<&Expr>) -> TokenStream {
@@ -307,163 +278,6 @@ pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()>
     Ok(())
 }
 
-pub(crate) enum Kind {
-    Bench,
-    Benches,
-}
-
-pub(crate) fn bench_attr_kind(attr: &Attribute) -> Option<Kind> {
-    let segments = &attr.path().segments;
-    if segments.len() != 2 {
-        return None;
-    }
-    match segments[0].ident.to_string().as_str() {
-        "bench" => Some(Kind::Bench),
-        "benches" => Some(Kind::Benches),
-        _ => None,
-    }
-}
-
-/// Parses the attribute's own arguments; `name` is how errors name the attribute.
-pub(crate) fn parse_defaults(attr: TokenStream, name: &str) -> syn::Result<Defaults> {
-    let mut defaults = Defaults::default();
-    for expr in parse_exprs(attr)? {
-        let Some((key, value)) = as_assignment(&expr) else {
-            return Err(syn::Error::new_spanned(
-                &expr,
-                format!("{name} takes `config = ...`, `setup = ...` and `teardown = ...`"),
-            ));
-        };
-        let slot = match key.to_string().as_str() {
-            "config" => &mut defaults.config,
-            "setup" => &mut defaults.setup,
-            "teardown" => &mut defaults.teardown,
-            other => {
-                return Err(syn::Error::new(
-                    key.span(),
-                    format!(
-                        "unknown key `{other}` in {name}; expected one of: config, setup, \
-                         teardown"
-                    ),
-                ))
-            }
-        };
-        set_once(slot, key, value)?;
-    }
-    Ok(defaults)
-}
-
-pub(crate) fn set_once(slot: &mut Option<Expr>, key: &syn::Ident, value: &Expr) -> syn::Result<()> {
-    if slot.is_some() {
-        return Err(syn::Error::new(
-            key.span(),
-            format!("`{key}` is given twice"),
-        ));
-    }
-    *slot = Some(value.clone());
-    Ok(())
-}
-
-/// The raw contents of a `#[bench]`/`#[benches]` attribute.
-pub(crate) struct Raw {
-    pub positional: Vec<Expr>,
-    pub args: Option<Expr>,
-    pub config: Option<Expr>,
-    pub setup: Option<Expr>,
-    pub teardown: Option<Expr>,
-    pub file: Option<Expr>,
-}
-
-pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> {
-    let tokens = match &attr.meta {
-        Meta::Path(_) => TokenStream::new(),
-        Meta::List(list) => list.tokens.clone(),
-        Meta::NameValue(nv) => {
-            return Err(syn::Error::new_spanned(
-                nv,
-                "write the arguments in parentheses: #[bench::id(1, 2)]",
-            ))
-        }
-    };
-    let mut raw = Raw {
-        positional: Vec::new(),
-        args: None,
-        config: None,
-        setup: None,
-        teardown: None,
-        file: None,
-    };
-    let known = if allow_file {
-        "args, config, setup, teardown, file"
-    } else {
-        "args, config, setup, teardown"
-    };
-    for expr in parse_exprs(tokens)? {
-        let Some((key, value)) = as_assignment(&expr) else {
-            raw.positional.push(expr);
-            continue;
-        };
-        let slot = match key.to_string().as_str() {
-            "args" => &mut raw.args,
-            "config" => &mut raw.config,
-            "setup" => &mut raw.setup,
-            "teardown" => &mut raw.teardown,
-            "file" if allow_file => &mut raw.file,
-            other => {
-                return Err(syn::Error::new(
-                    key.span(),
-                    format!("unknown key `{other}`; expected one of: {known}"),
-                ))
-            }
-        };
-        set_once(slot, key, value)?;
-    }
-    if let (Some(args), false) = (&raw.args, raw.positional.is_empty()) {
-        return Err(syn::Error::new_spanned(
-            args,
-            "give the arguments either as `args = ...` or as a plain list, not both",
-        ));
-    }
-    Ok(raw)
-}
-
-pub(crate) fn attr_id(attr: &Attribute) -> (String, Span) {
-    let ident = &attr.path().segments[1].ident;
-    (ident.to_string(), ident.span())
-}
-
-pub(crate) fn check_count(
-    span: Span,
-    id: &str,
-    name: &syn::Ident,
-    given: usize,
-    params: usize,
-    has_setup: bool,
-) -> syn::Result<()> {
-    if has_setup {
-        if params != 1 {
-            return Err(syn::Error::new(
-                span,
-                format!(
-                    "`{id}` has a setup, so `{name}` must take exactly one argument (the setup's \
-                     return value), but it takes {params}"
-                ),
-            ));
-        }
-        return Ok(());
-    }
-    if given != params {
-        return Err(syn::Error::new(
-            span,
-            format!(
-                "`{id}` passes {given} argument{} but `{name}` takes {params}",
-                if given == 1 { "" } else { "s" }
-            ),
-        ));
-    }
-    Ok(())
-}
-
 fn parse_bench(
     attr: &Attribute,
     defaults: &Defaults,
@@ -472,12 +286,7 @@ fn parse_bench(
 ) -> syn::Result<BenchCase> {
     let raw = parse_raw(attr, false)?;
     let (id, span) = attr_id(attr);
-    let args = match raw.args {
-        Some(Expr::Tuple(t)) => t.elems.into_iter().collect(),
-        Some(Expr::Paren(p)) => vec![*p.expr],
-        Some(other) => vec![other],
-        None => raw.positional,
-    };
+    let args = bench_args(raw.args, raw.positional, params);
     let setup = raw.setup.or_else(|| defaults.setup.clone());
     check_count(span, &id, name, args.len(), params, setup.is_some())?;
     let display = args
@@ -563,37 +372,4 @@ fn parse_benches(
         });
     }
     Ok(cases)
-}
-
-/// The lines of a `file = "..."` input, relative paths from the workspace root.
-pub(crate) fn read_lines(file: &Expr) -> syn::Result<(String, Vec<String>)> {
-    let Expr::Lit(syn::ExprLit {
-        lit: syn::Lit::Str(lit),
-        ..
-    }) = file
-    else {
-        return Err(syn::Error::new_spanned(
-            file,
-            "`file` takes a string literal path",
-        ));
-    };
-    let given = PathBuf::from(lit.value());
-    let root = crate::workspace::root();
-    let path = if given.is_absolute() {
-        given
-    } else {
-        root.join(given)
-    };
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        syn::Error::new(
-            lit.span(),
-            format!(
-                "cannot read {} (relative paths start at the workspace root {}): {e}",
-                path.display(),
-                root.display()
-            ),
-        )
-    })?;
-    let path = path.display().to_string();
-    Ok((path, text.lines().map(str::to_owned).collect()))
 }

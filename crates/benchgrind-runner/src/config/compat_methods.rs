@@ -14,7 +14,7 @@ use super::binary::{BinaryBenchmarkConfig, Sandbox};
 use super::compat::{EntryPoint, OutputFormat};
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
-use super::tool::{normalize_valgrind_arg, Tool};
+use super::tool::{valgrind_args, Tool};
 
 impl LibraryBenchmarkConfig {
     /// A config with these Callgrind arguments (iai-callgrind 0.13).
@@ -64,9 +64,7 @@ impl LibraryBenchmarkConfig {
         I: AsRef<str>,
         T: IntoIterator<Item = I>,
     {
-        self.compat
-            .valgrind_args
-            .extend(args.into_iter().map(|a| normalize_valgrind_arg(a.as_ref())));
+        self.compat.valgrind_args.extend(valgrind_args(args));
         self
     }
 

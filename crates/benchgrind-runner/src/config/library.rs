@@ -9,7 +9,7 @@ use std::ffi::OsString;
 
 use super::flamegraph::FlamegraphConfig;
 use super::regression::RegressionConfig;
-use super::tool::{normalize_valgrind_arg, Tool};
+use super::tool::{valgrind_args, Tool};
 
 /// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
 /// level.
@@ -77,8 +77,7 @@ impl LibraryBenchmarkConfig {
         I: IntoIterator<Item = T>,
         T: AsRef<str>,
     {
-        self.raw_callgrind_args
-            .extend(args.into_iter().map(|a| normalize_valgrind_arg(a.as_ref())));
+        self.raw_callgrind_args.extend(valgrind_args(args));
         self
     }
 

@@ -126,6 +126,20 @@ impl ValgrindTool {
     }
 }
 
+/// Arguments for Valgrind as a user gives them: each normalized by [`normalize_valgrind_arg`],
+/// blank ones left out (`raw_callgrind_args([""])`, a placeholder real benchmarks keep for
+/// arguments they comment in and out, would otherwise reach Valgrind as `--`, the end of its
+/// options).
+pub fn valgrind_args<I, T>(args: I) -> impl Iterator<Item = String>
+where
+    I: IntoIterator<Item = T>,
+    T: AsRef<str>,
+{
+    args.into_iter()
+        .filter(|a| !a.as_ref().trim().is_empty())
+        .map(|a| normalize_valgrind_arg(a.as_ref()))
+}
+
 /// Valgrind accepts only `--name=value`; users often leave the dashes out.
 pub fn normalize_valgrind_arg(arg: &str) -> String {
     let arg = arg.trim();
@@ -175,8 +189,7 @@ impl Tool {
         I: IntoIterator<Item = T>,
         T: AsRef<str>,
     {
-        self.args
-            .extend(args.into_iter().map(|a| normalize_valgrind_arg(a.as_ref())));
+        self.args.extend(valgrind_args(args));
         self
     }
 
@@ -254,6 +267,16 @@ pub fn selected(config_tools: &[Tool], cli_tools: &[ValgrindTool]) -> Vec<Tool> 
 mod tests {
     use super::*;
     use crate::config::ToolMetric;
+
+    #[test]
+    fn blank_arguments_are_left_out_and_the_rest_get_their_dashes() {
+        let args: Vec<String> =
+            valgrind_args(["", "  ", "fair-sched=yes", "--time-stamp=yes"]).collect();
+        assert_eq!(args, ["--fair-sched=yes", "--time-stamp=yes"]);
+        let mut config = crate::LibraryBenchmarkConfig::default();
+        config.raw_callgrind_args([""]);
+        assert!(config.raw_callgrind_args.is_empty());
+    }
 
     fn parse_tool_list(text: &str) -> Result<Vec<ValgrindTool>, String> {
         text.parse::<ToolList>().map(|l| l.0)
