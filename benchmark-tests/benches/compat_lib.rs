@@ -152,6 +152,26 @@ fn bench_output_format(text: String) -> usize {
     black_box(text).chars().filter(|c| *c == ' ').count()
 }
 
+/// A benchmark that starts a process, under DHAT with `--trace-children=yes` and 0.13's
+/// `outfile_modifier("%p")`: each process writes its own file, the benchmark's is reported and
+/// the child's is kept in `children/`.
+#[library_benchmark(
+    config = LibraryBenchmarkConfig::default().tool_override(
+        Tool::new(ValgrindTool::DHAT)
+            .args(["--trace-children=yes"])
+            .outfile_modifier("%p")
+    )
+)]
+fn bench_child_process() -> bool {
+    let exe = env!("CARGO_BIN_EXE_echo");
+    std::process::Command::new(black_box(exe))
+        .arg("child")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
+
 library_benchmark_group!(
     name = generics;
     benchmarks = bench_clone, bench_split, bench_sum, bench_array_args, bench_array_value
@@ -160,7 +180,8 @@ library_benchmark_group!(
 library_benchmark_group!(
     name = configs;
     config = LibraryBenchmarkConfig::default().tool(Tool::new(ValgrindTool::Memcheck));
-    benchmarks = bench_entry_point, bench_default_window, bench_configured, bench_output_format
+    benchmarks = bench_entry_point, bench_default_window, bench_configured, bench_output_format,
+        bench_child_process
 );
 
 fn announce_start() {

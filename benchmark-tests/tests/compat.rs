@@ -168,6 +168,7 @@ fn generic_functions_and_the_0_13_config_items_run() {
         // output_format(OutputFormat::default().truncate_description(None)).
         "compat_lib::configs::bench_output_format full_description:String::from(\"this description \
          is not cut even though it is long\")",
+        "compat_lib::configs::bench_child_process",
     ];
     assert_eq!(headers(&blocks), expected, "{report}");
     // The entry point leaves out the noise that the default window counts.
@@ -470,4 +471,50 @@ fn an_edition_2018_crate_returns_borrows_of_mut_parameters() {
         ],
         "{report}"
     );
+}
+
+#[test]
+fn an_outfile_modifier_keeps_each_processs_file() {
+    let home = tempfile::tempdir().unwrap();
+    let exe = bench_binary("benchgrind-compat-tests", "compat_lib");
+    let output = Command::new(&exe)
+        .args([
+            "--bench",
+            "--exact",
+            "compat_lib::configs::bench_child_process",
+        ])
+        .arg(format!("--home={}", home.path().display()))
+        .current_dir(HERE)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{report}");
+    assert!(report.contains("DHAT"), "{report}");
+    let dir = home
+        .path()
+        .join("benchgrind-compat-tests/compat_lib/configs/bench_child_process");
+    // The benchmark's own process's file under the usual name, as JSON DHAT writes.
+    let own = std::fs::read_to_string(dir.join("dhat.out")).unwrap();
+    assert!(own.contains("\"dhatFileVersion\""), "{own}");
+    // The child's (echo's) files in children/, named with its process id.
+    let mut children: Vec<String> = std::fs::read_dir(dir.join("children"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    children.sort();
+    assert_eq!(children.len(), 2, "{children:?}");
+    for (file, prefix) in children.iter().zip(["dhat.log.", "dhat.out."]) {
+        let pid = file
+            .strip_prefix(prefix)
+            .unwrap_or_else(|| panic!("{file}"));
+        assert!(pid.parse::<u32>().is_ok(), "{file}");
+    }
+    let child = std::fs::read_to_string(dir.join("children").join(&children[1])).unwrap();
+    assert!(
+        child.contains("echo"),
+        "the child's profile names its command"
+    );
+    assert!(!dir
+        .join(format!("dhat.out.new.{}", &children[1][9..]))
+        .exists());
 }

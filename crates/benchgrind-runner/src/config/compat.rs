@@ -176,25 +176,6 @@ impl From<&mut OutputFormat> for OutputFormat {
     }
 }
 
-/// Stands for what benchgrind cannot take: an argument of a method that iai-callgrind had and
-/// benchgrind keeps only to name the alternative in a compile error.
-#[diagnostic::on_unimplemented(
-    message = "Tool::outfile_modifier is not supported by benchgrind: each tool writes one \
-               out file per benchmark, which benchgrind reads",
-    label = "remove `.outfile_modifier(...)`",
-    note = "for a tool's view of child processes, pass `--trace-children=yes` in Tool::args and \
-            measure the children as binary benchmarks of their own"
-)]
-pub trait OutfileModifierUnsupported {}
-
-impl Tool {
-    /// iai-callgrind's `outfile_modifier` (`%p`, ...): not supported, a compile error naming the
-    /// alternative (see [`OutfileModifierUnsupported`]).
-    pub fn outfile_modifier<T: OutfileModifierUnsupported>(self, _modifier: T) -> Tool {
-        self
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -168,6 +168,8 @@ pub struct Tool {
     /// Under DHAT, the size of the block the measured process holds across the window (see
     /// [`crate::protocol::DHAT_BALLAST_ENV`]); 0 for none. Set by the harness, not by users.
     pub(crate) ballast: u64,
+    /// How Valgrind names each process's files (`%p`, ...), see [`Tool::outfile_modifier`].
+    pub(crate) modifier: Option<String>,
 }
 
 impl Tool {
@@ -178,6 +180,7 @@ impl Tool {
             enable: true,
             args: Vec::new(),
             ballast: 0,
+            modifier: None,
         }
     }
 
@@ -190,6 +193,27 @@ impl Tool {
         T: AsRef<str>,
     {
         self.args.extend(valgrind_args(args));
+        self
+    }
+
+    /// Names each process's files with `modifier` as Valgrind expands it (`%p`: the process id,
+    /// `%q{VAR}`: an environment variable, `%%`: `%`), for `--trace-children=yes`, where every
+    /// process of the run writes its own (without a modifier they would write over each other).
+    /// The benchmark's own process's files keep the usual names, which the report reads; its
+    /// children's go to `children/` in the benchmark's directory as `<file>.<expansion>`
+    /// (`children/dhat.out.4242`), replaced by the next run of the tool.
+    ///
+    /// ```rust
+    /// use benchgrind_runner::{Tool, ValgrindTool};
+    ///
+    /// let tool = Tool::new(ValgrindTool::DHAT)
+    ///     .args(["--trace-children=yes"])
+    ///     .outfile_modifier("%p");
+    /// # let _ = tool;
+    /// ```
+    pub fn outfile_modifier<S: Into<String>>(mut self, modifier: S) -> Tool {
+        let modifier = modifier.into();
+        self.modifier = (!modifier.is_empty()).then_some(modifier);
         self
     }
 

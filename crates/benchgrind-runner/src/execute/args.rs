@@ -99,7 +99,13 @@ pub fn tool_args(tool: &Tool, paths: &BenchPaths) -> Vec<String> {
     args.extend(default_args(kind));
     args.extend(tool.args.iter().cloned());
     // Last, so that no user argument can move the files the runner reads.
-    let file = |name: &str| paths.file(name, Which::New).display().to_string();
+    let file = |name: &str| {
+        let file = paths.file(name, Which::New).display().to_string();
+        match &tool.modifier {
+            Some(modifier) => format!("{file}.{modifier}"),
+            None => file,
+        }
+    };
     match kind {
         ValgrindTool::DHAT => args.push(format!("--dhat-out-file={}", file("dhat.out"))),
         ValgrindTool::Massif => args.push(format!("--massif-out-file={}", file("massif.out"))),

@@ -28,6 +28,7 @@ const STDERR_TAIL: usize = 10;
 pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> (Status, Captured) {
     let files = Files {
         valgrind_args: None,
+        tool: None,
         expected: Some(job.paths.file("callgrind.out", Which::New)),
         log: job.paths.file("callgrind.log", Which::New),
     };
@@ -44,6 +45,7 @@ pub(crate) fn run_tool(
     let kind = tool.kind();
     let files = Files {
         valgrind_args: Some(tool_args(tool, &job.paths)),
+        tool: Some(tool.clone()),
         expected: kind.out_file().map(|f| job.paths.file(f, Which::New)),
         log: job.paths.file(&kind.log_file(), Which::New),
     };
@@ -69,6 +71,8 @@ fn run_captured(
 struct Files {
     /// The tool's complete Valgrind arguments, or `None` for Callgrind's.
     valgrind_args: Option<Vec<String>>,
+    /// The tool besides Callgrind, whose files may need moving ([`super::children`]).
+    tool: Option<Tool>,
     /// The output file that must exist afterwards, if the tool writes one.
     expected: Option<PathBuf>,
     /// Valgrind's log.
@@ -129,12 +133,19 @@ fn run_inner(
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
     }
-    let output = cmd
-        .output()
+    let (pid, output) = cmd
+        .spawn()
+        .and_then(|child| {
+            let pid = child.id();
+            child.wait_with_output().map(|output| (pid, output))
+        })
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
     setup.stop_parallel(captured);
     setup.finish(&output, captured)?;
     captured.append(&output.stdout, &output.stderr);
+    if let Some(tool) = &files.tool {
+        super::children::settle(tool, &job.paths, pid)?;
+    }
     check_end(exec, binary, files, &output)?;
     if binary.teardown.is_some() {
         run_hook(exec, job, binary, "teardown", &base, captured)?;

@@ -12,6 +12,7 @@
 pub mod args;
 mod binary;
 pub mod canned;
+pub mod children;
 mod delay;
 pub mod ended;
 mod executor;

@@ -101,7 +101,11 @@ impl ProcessExecutor {
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }
-        let output = match cmd.output() {
+        let output = cmd.spawn().and_then(|child| {
+            let pid = child.id();
+            child.wait_with_output().map(|output| (pid, output))
+        });
+        let (pid, output) = match output {
             Ok(o) => o,
             Err(e) => {
                 let reason = format!("cannot start {}: {e}", self.valgrind.display());
@@ -110,6 +114,11 @@ impl ProcessExecutor {
         };
         let mut captured = Captured::default();
         captured.append(&output.stdout, &output.stderr);
+        if let Some(tool) = tool {
+            if let Err(e) = super::children::settle(tool, &job.paths, pid) {
+                return (Status::Failed(e), captured);
+            }
+        }
         (self.measured_status(&output, expected, log), captured)
     }
 
