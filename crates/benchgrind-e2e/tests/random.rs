@@ -73,7 +73,7 @@ fn hashmap_and_regex_counts_are_identical_over_five_runs_and_after_a_rebuild() {
         headers,
         [
             "random_group::hashmap_fill fill:1000",
-            "random_group::regex_find_iter find:5000"
+            "random_group::regex_find_iter find:setup_search(5000)"
         ]
     );
     // All metrics repeat within one binary.

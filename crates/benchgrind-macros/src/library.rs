@@ -289,11 +289,7 @@ fn parse_bench(
     let args = bench_args(raw.args, raw.positional, params);
     let setup = raw.setup.or_else(|| defaults.setup.clone());
     check_count(span, &id, name, args.len(), params, setup.is_some())?;
-    let display = args
-        .iter()
-        .map(|a| pretty::tokens(&a.to_token_stream()))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let display = display(&args, setup.as_ref());
     Ok(BenchCase {
         id,
         args,
@@ -302,6 +298,20 @@ fn parse_bench(
         setup,
         teardown: raw.teardown.or_else(|| defaults.teardown.clone()),
     })
+}
+
+/// How a bench's arguments appear in its header: as written, joined by `, `, and inside the
+/// setup's call when there is a setup (`setup_worst_case_array(5)`), as iai-callgrind shows them.
+fn display(args: &[Expr], setup: Option<&Expr>) -> String {
+    let args = args
+        .iter()
+        .map(|a| pretty::tokens(&a.to_token_stream()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match setup {
+        Some(setup) => format!("{}({args})", pretty::tokens(&setup.to_token_stream())),
+        None => args,
+    }
 }
 
 fn parse_benches(
@@ -348,8 +358,8 @@ fn parse_benches(
                 None => raw.positional,
             };
         for expr in list {
-            let display = pretty::tokens(&expr.to_token_stream());
-            elements.push((display, spread(expr)));
+            let args = spread(expr);
+            elements.push((display(&args, setup.as_ref()), args));
         }
     }
     if elements.is_empty() {
