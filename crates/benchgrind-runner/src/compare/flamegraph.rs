@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 
 use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
@@ -166,7 +167,8 @@ const MAX_VISITS: usize = 200_000;
 /// Rust generics) would otherwise take gigabytes, and deep paths a deep recursion here.
 const MAX_STACK_BYTES: usize = 16 << 20;
 
-/// The folded stacks (`a;b;c count` lines) of `event`, their counts adding up to the total.
+/// The folded stacks (`a;b;c count` lines) of `event`, their counts adding up to the total,
+/// sorted frame by frame (names in byte order, a stack before those it is a prefix of).
 pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
     let n = graph.functions.len();
     let missing = || {
@@ -184,16 +186,16 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
         .collect::<Result<_, _>>()?;
 
     let (roots, children) = call_shares(graph, event);
-    let names: Vec<String> = graph
-        .functions
-        .iter()
-        .map(|f| display_name(&f.name))
-        .collect();
+    let names = Names::of(graph);
 
     // Every path from a root, with the share of the last function's activity it carries.
     let mut walk = Walk {
         children: &children,
-        name_bytes: names.iter().map(|name| name.len() + 1).collect(),
+        name_bytes: names
+            .rank
+            .iter()
+            .map(|&r| names.sorted[r as usize].len() + 1)
+            .collect(),
         nodes: Vec::new(),
         path_bytes: 0,
         on_path: vec![false; n],
@@ -203,11 +205,56 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
     for root in roots {
         walk.visit(root, 1.0, None);
     }
+    Ok(names.write(&merge(&walk, &own, &names.rank)))
+}
 
-    // Merged in a hash map (paths whose names are the same, as recursion levels are, make one
-    // stack), sorted once at the end.
-    let mut stacks: HashMap<String, u64> = HashMap::new();
-    let (mut frames, mut line) = (Vec::new(), String::new());
+/// The functions' display names: each distinct one once, in byte order (`sorted`), and the
+/// position of each function's name there (`rank`). Stacks are merged and sorted as sequences
+/// of ranks, which costs far less than as the text they stand for.
+struct Names {
+    sorted: Vec<String>,
+    rank: Vec<u32>,
+}
+
+impl Names {
+    fn of(graph: &CallGraph) -> Names {
+        let display: Vec<String> = graph
+            .functions
+            .iter()
+            .map(|f| display_name(&f.name))
+            .collect();
+        let mut sorted = display.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let rank = display
+            .iter()
+            .map(|name| sorted.binary_search(name).map_or(0, |i| i as u32))
+            .collect();
+        Names { sorted, rank }
+    }
+
+    /// The folded lines of `stacks`.
+    fn write(&self, stacks: &[(Vec<u32>, u64)]) -> String {
+        let mut out = String::new();
+        for (stack, count) in stacks {
+            for (i, &rank) in stack.iter().enumerate() {
+                if i > 0 {
+                    out.push(';');
+                }
+                out.push_str(&self.sorted[rank as usize]);
+            }
+            let _ = writeln!(out, " {count}");
+        }
+        out
+    }
+}
+
+/// Each function's own cost split over the paths the walk found to it, the paths that name the
+/// same functions (recursion levels do) merged: the stacks as ranks of names, root first,
+/// sorted, with their counts.
+fn merge(walk: &Walk, own: &[u64], rank: &[u32]) -> Vec<(Vec<u32>, u64)> {
+    let mut stacks: HashMap<Vec<u32>, u64, BuildHasherDefault<RankHasher>> = HashMap::default();
+    let (mut frames, mut key) = (Vec::new(), Vec::new());
     for (f, &cost) in own.iter().enumerate() {
         if cost == 0 {
             continue;
@@ -223,28 +270,46 @@ pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
                 continue;
             }
             walk.frames(node, f, &mut frames);
-            line.clear();
-            for (i, &g) in frames.iter().rev().enumerate() {
-                if i > 0 {
-                    line.push(';');
-                }
-                line.push_str(&names[g]);
-            }
-            match stacks.get_mut(&line) {
+            key.clear();
+            key.extend(frames.iter().rev().map(|&g| rank[g]));
+            match stacks.get_mut(key.as_slice()) {
                 Some(width) => *width = width.saturating_add(count),
                 None => {
-                    stacks.insert(line.clone(), count);
+                    stacks.insert(key.clone(), count);
                 }
             }
         }
     }
-    let mut stacks: Vec<(String, u64)> = stacks.into_iter().collect();
-    stacks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut out = String::with_capacity(stacks.iter().map(|s| s.0.len() + 22).sum());
-    for (stack, count) in stacks {
-        let _ = writeln!(out, "{stack} {count}");
+    let mut stacks: Vec<(Vec<u32>, u64)> = stacks.into_iter().collect();
+    stacks.sort_unstable();
+    stacks
+}
+
+/// A hasher for the rank sequences of [`merge`]: a multiply-rotate mix, much cheaper than the
+/// default SipHash for keys that come from a profile, not from an adversary across a network.
+#[derive(Default)]
+struct RankHasher(u64);
+
+impl Hasher for RankHasher {
+    fn finish(&self) -> u64 {
+        self.0
     }
-    Ok(out)
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
 }
 
 /// The roots of the call graph (functions nobody calls) and, per function, its callees with

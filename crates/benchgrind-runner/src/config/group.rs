@@ -130,7 +130,11 @@ mod tests {
         group
             .sandbox(false)
             .bench(Run::with_args([Arg::new("a", ["1"]), Arg::empty("b")]))
-            .bench(Run::with_cmd("/bin/true", Arg::empty("c")).envs(["K=V", "HOME"]));
+            .bench(
+                Run::with_cmd("/bin/true", Arg::empty("c"))
+                    .envs(["K=V", "HOME"])
+                    .envs([("L", "W")]),
+            );
         let benchmarks = group.into_benchmarks(Some("/bin/echo"), Some(hook), None);
         assert_eq!(benchmarks.len(), 1);
         let benches = &benchmarks[0].benches;
@@ -142,7 +146,7 @@ mod tests {
         assert!(benches.iter().all(|b| b.setup.is_some() && b.legacy));
         let config = benchmarks[0].config.as_ref().unwrap();
         assert_eq!(config.sandbox, Some(Sandbox::new(false)));
-        assert_eq!(benches[2].config.as_ref().unwrap().base.envs.len(), 2);
+        assert_eq!(benches[2].config.as_ref().unwrap().base.envs.len(), 3);
     }
 
     #[test]

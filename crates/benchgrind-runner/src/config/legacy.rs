@@ -167,7 +167,8 @@ impl Run {
         self
     }
 
-    /// An environment variable: `KEY=VALUE`, or `KEY` to pass the harness' value through.
+    /// An environment variable as 0.10 takes it: `KEY=VALUE`, or `KEY` to pass the harness'
+    /// value through.
     pub fn env<T: AsRef<str>>(&mut self, env: T) -> &mut Self {
         match env.as_ref().split_once('=') {
             Some((key, value)) => self.config.env(key, value),
@@ -176,10 +177,11 @@ impl Run {
         self
     }
 
-    /// Environment variables, each as [`env`](Self::env) takes it.
-    pub fn envs<I: IntoIterator<Item = T>, T: AsRef<str>>(&mut self, envs: I) -> &mut Self {
+    /// Environment variables: each `"KEY=VALUE"` or `"KEY"` as [`env`](Self::env) takes it
+    /// (0.10), or a `(key, value)` pair (0.11 and 0.12).
+    pub fn envs<I: IntoIterator<Item = T>, T: RunEnv>(&mut self, envs: I) -> &mut Self {
         for env in envs {
-            self.env(env);
+            env.apply(self);
         }
         self
     }
@@ -311,5 +313,35 @@ impl BinaryBenchmarkConfig {
 impl From<bool> for Sandbox {
     fn from(enabled: bool) -> Self {
         Sandbox::new(enabled)
+    }
+}
+/// An environment variable as [`Run::envs`] takes it: `"KEY=VALUE"`, `"KEY"` (passed
+/// through) or a `(key, value)` pair.
+pub trait RunEnv {
+    /// Adds the variable to `run`.
+    fn apply(self, run: &mut Run);
+}
+
+impl RunEnv for &str {
+    fn apply(self, run: &mut Run) {
+        run.env(self);
+    }
+}
+
+impl RunEnv for String {
+    fn apply(self, run: &mut Run) {
+        run.env(self);
+    }
+}
+
+impl RunEnv for &String {
+    fn apply(self, run: &mut Run) {
+        run.env(self);
+    }
+}
+
+impl<K: Into<OsString>, V: Into<OsString>> RunEnv for (K, V) {
+    fn apply(self, run: &mut Run) {
+        run.config.env(self.0, self.1);
     }
 }

@@ -30,7 +30,7 @@ pub use delay::{Delay, DelayKind};
 pub use explain::{ExplainPolicy, DEFAULT_EXPLAIN_PCT};
 pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use group::BinaryBenchmarkGroup;
-pub use legacy::{Arg, Fixtures, Options, Run};
+pub use legacy::{Arg, Fixtures, Options, Run, RunEnv};
 pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;
