@@ -105,6 +105,18 @@ binary_benchmark_group!(
                             .command(Command::new(ECHO_EXE).args(["one", "two"])),
                     ),
             )
+            // An entry point no call matches: nothing is counted, and a warning says why.
+            .binary_benchmark(
+                BinaryBenchmark::new(BenchmarkId::new("misnamed"))
+                    .config(
+                        BinaryBenchmarkConfig::default()
+                            .entry_point(EntryPoint::Custom("echo::no_such_function".to_owned())),
+                    )
+                    .bench(
+                        Bench::new(BenchmarkId::new("nowhere"))
+                            .command(Command::new(ECHO_EXE).arg("one")),
+                    ),
+            )
     }
 );
 

@@ -122,7 +122,12 @@ fn run_twice(package: &str, name: &str, cwd: &str) -> (String, Vec<Block>) {
     assert_eq!(a.len(), b.len(), "{first}\n{second}");
     for (a, b) in a.iter().zip(&b) {
         assert_eq!(a.header, b.header);
-        assert!(a.get("Instructions") > 0, "{}", a.header);
+        // All count something but the bench whose entry point is never entered, on purpose.
+        assert!(
+            a.get("Instructions") > 0 || a.header.contains("misnamed"),
+            "{}",
+            a.header
+        );
         for (line, again) in a.lines.iter().zip(&b.lines) {
             assert_eq!(line.0, again.0);
             assert_eq!(line.1, again.1, "{}: {} moved", a.header, line.0);
@@ -258,6 +263,7 @@ fn binary_items_of_0_13_and_0_14_run() {
              target/release/echo 2 false w",
             "compat_bin::low_level_group::bench_echo cut:(\"a long...",
             "compat_bin::low_level_group::echo_ids words_2:() -> target/release/echo one two",
+            "compat_bin::low_level_group::misnamed nowhere:() -> target/release/echo one",
         ],
         "{report}"
     );
@@ -517,4 +523,34 @@ fn an_outfile_modifier_keeps_each_processs_file() {
     assert!(!dir
         .join(format!("dhat.out.new.{}", &children[1][9..]))
         .exists());
+}
+
+#[test]
+fn an_entry_point_nothing_entered_warns() {
+    let home = tempfile::tempdir().unwrap();
+    let exe = bench_binary("benchgrind-compat-tests", "compat_bin");
+    let output = Command::new(&exe)
+        .args([
+            "--bench",
+            "--exact",
+            "compat_bin::low_level_group::misnamed::nowhere",
+        ])
+        .arg(format!("--home={}", home.path().display()))
+        .current_dir(HERE)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: compat_bin::low_level_group::misnamed::nowhere: nothing was counted: the \
+             entry point `echo::no_such_function` was never entered"
+        ),
+        "{stderr}"
+    );
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        report.contains("Instructions:                   0|"),
+        "{report}"
+    );
 }
