@@ -25,7 +25,7 @@ fn write_setup_file() {
 binary_benchmark_group!(
     name = legacy_group;
     before = before;
-    after = after;
+    after = after, bench = false;
     setup = write_setup_file;
     benchmark = |"read-file", group: &mut BinaryBenchmarkGroup| setup_legacy_group(group)
 );

@@ -12,7 +12,7 @@ fn write_file() {
 benchgrind::main!(
     setup = write_file;
     options = "--branch-sim=yes";
-    before = before_all;
+    before = before_all, bench = false;
     sandbox = true;
     fixtures = "benches/fixtures", follow_symlinks = true;
     run = cmd = "echo", envs = ["KEY=VALUE"], id = "hello", args = ["hello", "world"], id = "empty", args = [];

@@ -59,6 +59,8 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
             "setup" => k.setup = hook(&value),
             "teardown" => k.teardown = hook(&value),
             "benchmark" => k.closure = Some(value),
+            // `bench = false` is the default: nothing to do.
+            "bench" if is_false(&value) => {}
             "bench" => {
                 return Err(syn::Error::new(
                     pair.key.span(),
@@ -79,6 +81,17 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
         }
     }
     Ok(k)
+}
+
+/// Whether `value` is the literal `false`.
+pub(crate) fn is_false(value: &Expr) -> bool {
+    matches!(
+        value,
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) if !b.value
+    )
 }
 
 /// The group's function, returning a `BinaryGroup` whose benchmarks the closure's `Run`s make.

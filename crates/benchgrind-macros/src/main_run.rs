@@ -81,10 +81,21 @@ fn parse(input: ParseStream) -> syn::Result<Spec> {
             name @ ("before" | "after" | "setup" | "teardown") => {
                 spec.hooks.push((name.to_owned(), input.parse()?));
                 if input.peek(Token![,]) {
-                    return Err(input.error(
-                        "`bench = true` (measuring a hook) is not supported: benchgrind never \
+                    // `bench = false`, the default, is fine.
+                    let fork = input.fork();
+                    fork.parse::<Token![,]>()?;
+                    let bench_false = fork.parse::<syn::Ident>().is_ok_and(|i| i == "bench")
+                        && fork.parse::<Token![=]>().is_ok()
+                        && fork.parse::<syn::LitBool>().is_ok_and(|b| !b.value);
+                    if bench_false {
+                        use syn::parse::discouraged::Speculative;
+                        input.advance_to(&fork);
+                    } else {
+                        return Err(input.error(
+                            "`bench = true` (measuring a hook) is not supported: benchgrind never \
                          measures hooks; measure that function as a #[library_benchmark] instead",
-                    ));
+                        ));
+                    }
                 }
             }
             "sandbox" => spec.sandbox = Some(input.parse()?),
