@@ -38,7 +38,9 @@ fn next_item(raw: &[u8]) -> Result<(&str, &[u8], &[u8])> {
         .ok_or_else(|| format!("KLV: the length of '{key}' is not a number"))?;
     let rest = &rest[l + 1..];
     if rest.len() <= len || rest[len] != b'\n' {
-        return Err(format!("KLV: value of '{key}' is not {len} bytes followed by a newline"));
+        return Err(format!(
+            "KLV: value of '{key}' is not {len} bytes followed by a newline"
+        ));
     }
     Ok((key, &rest[..len], &rest[len + 1..]))
 }
@@ -47,7 +49,11 @@ impl Config {
     fn read(mut raw: &[u8]) -> Result<Config> {
         let mut c = Config::default();
         let text = |v: &[u8]| String::from_utf8_lossy(v).into_owned();
-        let num = |v: &[u8]| -> Result<u64> { text(v).parse().map_err(|_| format!("KLV: bad number {:?}", text(v))) };
+        let num = |v: &[u8]| -> Result<u64> {
+            text(v)
+                .parse()
+                .map_err(|_| format!("KLV: bad number {:?}", text(v)))
+        };
         while !raw.is_empty() {
             let (key, value, rest) = next_item(raw)?;
             match key {
@@ -97,10 +103,17 @@ struct Finder {
 impl Finder {
     fn new(needle: &[u8]) -> Finder {
         let mut skip = [needle.len().max(1); 256];
-        for (i, &b) in needle.iter().enumerate().take(needle.len().saturating_sub(1)) {
+        for (i, &b) in needle
+            .iter()
+            .enumerate()
+            .take(needle.len().saturating_sub(1))
+        {
             skip[b as usize] = needle.len() - 1 - i;
         }
-        Finder { needle: needle.to_vec(), skip }
+        Finder {
+            needle: needle.to_vec(),
+            skip,
+        }
     }
 
     fn find(&self, hay: &[u8]) -> Option<usize> {
@@ -144,13 +157,17 @@ fn libc_memmem(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 fn main() -> Result<()> {
-    let engine = std::env::args().nth(1).ok_or("usage: runner (<engine> | --version)")?;
+    let engine = std::env::args()
+        .nth(1)
+        .ok_or("usage: runner (<engine> | --version)")?;
     if engine == "--version" {
         println!("{}", env!("CARGO_PKG_VERSION"));
         return Ok(());
     }
     let mut raw = vec![];
-    std::io::stdin().read_to_end(&mut raw).map_err(|e| format!("reading stdin: {e}"))?;
+    std::io::stdin()
+        .read_to_end(&mut raw)
+        .map_err(|e| format!("reading stdin: {e}"))?;
     let c = Config::read(&raw)?;
     let (needle, hay) = (&c.needle[..], &c.haystack[..]);
     let samples = match (engine.as_str(), c.model.as_str()) {
@@ -158,7 +175,9 @@ fn main() -> Result<()> {
             let finder = Finder::new(needle);
             run(&c, || count_all(needle, hay, |h| finder.find(h)))
         }
-        ("rust/memmem/restricted", "iter") => run(&c, || count_all(needle, hay, |h| Finder::new(needle).find(h))),
+        ("rust/memmem/restricted", "iter") => run(&c, || {
+            count_all(needle, hay, |h| Finder::new(needle).find(h))
+        }),
         ("libc/memmem", "iter") => run(&c, || count_all(needle, hay, |h| libc_memmem(h, needle))),
         (e, m) => return Err(format!("unrecognized engine '{e}' and model '{m}'")),
     };
@@ -182,6 +201,9 @@ mod tests {
         assert!(next_item(b"pattern:99999999999999999999:x\n").is_err());
         assert!(next_item(b"pattern:2:ab").is_err());
         let (key, value, rest) = next_item(b"pattern:2:ab\nmodel:4:iter\n").unwrap();
-        assert_eq!((key, value, rest), ("pattern", &b"ab"[..], &b"model:4:iter\n"[..]));
+        assert_eq!(
+            (key, value, rest),
+            ("pattern", &b"ab"[..], &b"model:4:iter\n"[..])
+        );
     }
 }
