@@ -111,6 +111,20 @@ fn blocks(report: &str) -> Vec<Block> {
     blocks
 }
 
+/// Runs one benchmark of a bench binary of this package (`--exact ID`) with a home of its own,
+/// which it returns with the output.
+fn run_exact(name: &str, id: &str) -> (tempfile::TempDir, std::process::Output) {
+    let home = tempfile::tempdir().unwrap();
+    let exe = bench_binary("benchgrind-compat-tests", name);
+    let output = Command::new(&exe)
+        .args(["--bench", "--exact", id])
+        .arg(format!("--home={}", home.path().display()))
+        .current_dir(HERE)
+        .output()
+        .unwrap();
+    (home, output)
+}
+
 /// Runs twice; checks that the second run has the same headers and counts and says so.
 fn run_twice(package: &str, name: &str, cwd: &str) -> (String, Vec<Block>) {
     let exe = bench_binary(package, name);
@@ -185,18 +199,10 @@ fn generic_functions_and_the_0_13_config_items_run() {
         "entry point {entry}, window {window}"
     );
     // And it is exactly the entry point's inclusive cost in the default window's profile.
-    let home = tempfile::tempdir().unwrap();
-    let exe = bench_binary("benchgrind-compat-tests", "compat_lib");
-    let output = Command::new(&exe)
-        .args([
-            "--bench",
-            "--exact",
-            "compat_lib::configs::bench_default_window::fib",
-        ])
-        .arg(format!("--home={}", home.path().display()))
-        .current_dir(HERE)
-        .output()
-        .unwrap();
+    let (home, output) = run_exact(
+        "compat_lib",
+        "compat_lib::configs::bench_default_window::fib",
+    );
     assert!(output.status.success());
     let profile = home
         .path()
@@ -481,18 +487,7 @@ fn an_edition_2018_crate_returns_borrows_of_mut_parameters() {
 
 #[test]
 fn an_outfile_modifier_keeps_each_processs_file() {
-    let home = tempfile::tempdir().unwrap();
-    let exe = bench_binary("benchgrind-compat-tests", "compat_lib");
-    let output = Command::new(&exe)
-        .args([
-            "--bench",
-            "--exact",
-            "compat_lib::configs::bench_child_process",
-        ])
-        .arg(format!("--home={}", home.path().display()))
-        .current_dir(HERE)
-        .output()
-        .unwrap();
+    let (home, output) = run_exact("compat_lib", "compat_lib::configs::bench_child_process");
     let report = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{report}");
     assert!(report.contains("DHAT"), "{report}");
@@ -527,18 +522,10 @@ fn an_outfile_modifier_keeps_each_processs_file() {
 
 #[test]
 fn an_entry_point_nothing_entered_warns() {
-    let home = tempfile::tempdir().unwrap();
-    let exe = bench_binary("benchgrind-compat-tests", "compat_bin");
-    let output = Command::new(&exe)
-        .args([
-            "--bench",
-            "--exact",
-            "compat_bin::low_level_group::misnamed::nowhere",
-        ])
-        .arg(format!("--home={}", home.path().display()))
-        .current_dir(HERE)
-        .output()
-        .unwrap();
+    let (_home, output) = run_exact(
+        "compat_bin",
+        "compat_bin::low_level_group::misnamed::nowhere",
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
