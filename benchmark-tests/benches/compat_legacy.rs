@@ -24,7 +24,7 @@ fn write_setup_file() {
 
 binary_benchmark_group!(
     name = legacy_group;
-    before = before;
+    before = before, bench = false;
     after = after, bench = false;
     setup = write_setup_file;
     benchmark = |"read-file", group: &mut BinaryBenchmarkGroup| setup_legacy_group(group)

@@ -83,6 +83,17 @@ fn bench_array_args(a: u64, b: u64) -> u64 {
     black_box(a) * black_box(b)
 }
 
+fn make_pair(a: u64, b: u64) -> (u64, u64) {
+    (a, b)
+}
+
+/// With a setup, `args = [..]` are the setup's arguments, however many the function takes.
+#[library_benchmark]
+#[bench::with_setup(args = [3, 4], setup = make_pair)]
+fn bench_setup_array(pair: (u64, u64)) -> u64 {
+    black_box(pair.0) + black_box(pair.1)
+}
+
 #[library_benchmark]
 #[bench::whole(args = [1u32, 2, 3])]
 fn bench_array_value(values: [u32; 3]) -> u32 {
@@ -174,7 +185,8 @@ fn bench_child_process() -> bool {
 
 library_benchmark_group!(
     name = generics;
-    benchmarks = bench_clone, bench_split, bench_sum, bench_array_args, bench_array_value
+    benchmarks = bench_clone, bench_split, bench_sum, bench_array_args, bench_setup_array,
+        bench_array_value
 );
 
 library_benchmark_group!(

@@ -163,13 +163,13 @@ pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> 
 
 /// The arguments of one `#[bench]`: `args = (a, b)` and, as iai-callgrind reads it,
 /// `args = [a, b]` are two arguments, `args = (a)` or `args = x` one, and without `args` the
-/// plain list. An array for a function of one parameter stays one argument (an array value)
-/// unless it has one element, which is then the argument, as iai-callgrind has it.
-pub(crate) fn bench_args(args: Option<Expr>, positional: Vec<Expr>, params: usize) -> Vec<Expr> {
+/// plain list. `one_value` is set for a function of one parameter without a setup: an array of
+/// several elements is then that one argument (an array value), not a list of arguments.
+pub(crate) fn bench_args(args: Option<Expr>, positional: Vec<Expr>, one_value: bool) -> Vec<Expr> {
     match args {
         Some(Expr::Tuple(t)) => t.elems.into_iter().collect(),
         Some(Expr::Paren(p)) => vec![*p.expr],
-        Some(Expr::Array(a)) if params != 1 || a.elems.len() == 1 => a.elems.into_iter().collect(),
+        Some(Expr::Array(a)) if !one_value || a.elems.len() == 1 => a.elems.into_iter().collect(),
         Some(other) => vec![other],
         None => positional,
     }

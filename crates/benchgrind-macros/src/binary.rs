@@ -176,7 +176,7 @@ fn cases_of(
     };
     match kind {
         Kind::Bench => {
-            let args = bench_args(raw.args.clone(), raw.positional.clone(), params);
+            let args = bench_args(raw.args.clone(), raw.positional.clone(), params == 1);
             Ok(vec![case(id, args)])
         }
         Kind::Benches => {

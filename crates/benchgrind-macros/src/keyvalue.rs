@@ -46,7 +46,9 @@ pub fn parse_pairs(
                     ),
                 ));
             }
-            if pairs.iter().any(|p| p.key == key) {
+            // `bench = ...` follows each hook of a 0.10 group (`before = a, bench = false;
+            // after = b, bench = false;`), so it may come more than once.
+            if name != "bench" && pairs.iter().any(|p| p.key == key) {
                 return Err(syn::Error::new(
                     key.span(),
                     format!("`{name}` is given twice in {macro_name}"),

@@ -37,8 +37,16 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
         teardown: none,
         closure: None,
     };
+    let mut after_hook = false;
     for pair in pairs {
         let key = pair.key.to_string();
+        if key == "bench" && !after_hook {
+            return Err(syn::Error::new(
+                pair.key.span(),
+                "`bench = ...` belongs after a hook: `before = my_function, bench = false;`",
+            ));
+        }
+        after_hook = matches!(key.as_str(), "before" | "after" | "setup" | "teardown");
         let Value::Expr(value) = pair.value else {
             return Err(syn::Error::new(
                 pair.key.span(),

@@ -286,8 +286,9 @@ fn parse_bench(
 ) -> syn::Result<BenchCase> {
     let raw = parse_raw(attr, false)?;
     let (id, span) = attr_id(attr);
-    let args = bench_args(raw.args, raw.positional, params);
     let setup = raw.setup.or_else(|| defaults.setup.clone());
+    // With a setup the arguments are the setup's, however many the function takes.
+    let args = bench_args(raw.args, raw.positional, params == 1 && setup.is_none());
     check_count(span, &id, name, args.len(), params, setup.is_some())?;
     let display = display(&args, setup.as_ref());
     Ok(BenchCase {

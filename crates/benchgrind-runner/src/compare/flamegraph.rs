@@ -292,7 +292,8 @@ struct RankHasher(u64);
 
 impl Hasher for RankHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // The multiply carries differences up only; the table picks buckets with the low bits.
+        self.0.rotate_left(26)
     }
 
     fn write(&mut self, bytes: &[u8]) {

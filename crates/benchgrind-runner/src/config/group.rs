@@ -133,7 +133,9 @@ mod tests {
             .bench(
                 Run::with_cmd("/bin/true", Arg::empty("c"))
                     .envs(["K=V", "HOME"])
-                    .envs([("L", "W")]),
+                    .envs([("L", "W")])
+                    .envs(["M=X"].iter())
+                    .envs([("N", "Y")].iter()),
             );
         let benchmarks = group.into_benchmarks(Some("/bin/echo"), Some(hook), None);
         assert_eq!(benchmarks.len(), 1);
@@ -146,7 +148,7 @@ mod tests {
         assert!(benches.iter().all(|b| b.setup.is_some() && b.legacy));
         let config = benchmarks[0].config.as_ref().unwrap();
         assert_eq!(config.sandbox, Some(Sandbox::new(false)));
-        assert_eq!(benches[2].config.as_ref().unwrap().base.envs.len(), 3);
+        assert_eq!(benches[2].config.as_ref().unwrap().base.envs.len(), 5);
     }
 
     #[test]

@@ -315,6 +315,7 @@ impl From<bool> for Sandbox {
         Sandbox::new(enabled)
     }
 }
+
 /// An environment variable as [`Run::envs`] takes it: `"KEY=VALUE"`, `"KEY"` (passed
 /// through) or a `(key, value)` pair.
 pub trait RunEnv {
@@ -340,8 +341,20 @@ impl RunEnv for &String {
     }
 }
 
+impl RunEnv for &&str {
+    fn apply(self, run: &mut Run) {
+        run.env(self);
+    }
+}
+
 impl<K: Into<OsString>, V: Into<OsString>> RunEnv for (K, V) {
     fn apply(self, run: &mut Run) {
         run.config.env(self.0, self.1);
+    }
+}
+
+impl<K: Clone + Into<OsString>, V: Clone + Into<OsString>> RunEnv for &(K, V) {
+    fn apply(self, run: &mut Run) {
+        run.config.env(self.0.clone(), self.1.clone());
     }
 }

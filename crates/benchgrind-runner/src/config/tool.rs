@@ -201,7 +201,8 @@ impl Tool {
     /// process of the run writes its own (without a modifier they would write over each other).
     /// The benchmark's own process's files keep the usual names, which the report reads; its
     /// children's go to `children/` in the benchmark's directory as `<file>.<expansion>`
-    /// (`children/dhat.out.4242`), replaced by the next run of the tool.
+    /// (`children/dhat.out.4242`), replaced by the next run of the tool. Only `%p` tells the
+    /// benchmark's process apart: without it the first file in name order is taken for its.
     ///
     /// ```rust
     /// use benchgrind_runner::{Tool, ValgrindTool};

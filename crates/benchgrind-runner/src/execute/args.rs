@@ -149,4 +149,17 @@ mod tests {
         assert_eq!(args[0], "--tool=exp-bbv");
         assert!(args.contains(&"--pc-out-file=/b/bbv.pc.out.new".to_owned()));
     }
+
+    #[test]
+    fn an_outfile_modifier_ends_every_file_name() {
+        let paths = BenchPaths {
+            dir: PathBuf::from("/b"),
+        };
+        let tool = Tool::new(ValgrindTool::DHAT).outfile_modifier("%p");
+        let args = tool_args(&tool, &paths);
+        assert!(args.contains(&"--dhat-out-file=/b/dhat.out.new.%p".to_owned()));
+        assert!(args.contains(&"--log-file=/b/dhat.log.new.%p".to_owned()));
+        let tool = Tool::new(ValgrindTool::DHAT).outfile_modifier("");
+        assert!(tool_args(&tool, &paths).contains(&"--log-file=/b/dhat.log.new".to_owned()));
+    }
 }

@@ -133,6 +133,9 @@ fn run_inner(
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
     }
+    if let Some(tool) = &files.tool {
+        super::children::clear(tool, &job.paths);
+    }
     let (pid, output) = cmd
         .spawn()
         .and_then(|child| {
@@ -140,13 +143,17 @@ fn run_inner(
             child.wait_with_output().map(|output| (pid, output))
         })
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    // Before anything that can fail, so that no run leaves another's files to the next.
+    let settled = files.tool.as_ref().map_or(Ok(()), |tool| {
+        super::children::settle(tool, &job.paths, pid)
+    });
     setup.stop_parallel(captured);
     setup.finish(&output, captured)?;
     captured.append(&output.stdout, &output.stderr);
-    if let Some(tool) = &files.tool {
-        super::children::settle(tool, &job.paths, pid)?;
+    match (check_end(exec, binary, files, &output), settled) {
+        (Err(how), Err(e)) => return Err(format!("{how}; {e}")),
+        (ended, settled) => ended.and(settled)?,
     }
-    check_end(exec, binary, files, &output)?;
     if binary.teardown.is_some() {
         run_hook(exec, job, binary, "teardown", &base, captured)?;
     }

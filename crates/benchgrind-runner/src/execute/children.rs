@@ -12,37 +12,48 @@ use crate::store::{BenchPaths, Which};
 /// The directory, in the benchmark's, that holds the child processes' files.
 pub const CHILDREN: &str = "children";
 
+/// Removes what an earlier run with a modifier may have left (`<file>.new.<expansion>` of a run
+/// that failed or was killed before [`settle`]), so that only this run's files are settled.
+pub fn clear(tool: &Tool, paths: &BenchPaths) {
+    if tool.modifier.is_none() {
+        return;
+    }
+    for name in tool.kind().files() {
+        for (_, path) in modified_files(paths, &name) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
 /// Moves the files of the run of `tool` whose benchmark process had the id `pid` to their
-/// places; returns the children's files. Without a modifier there is nothing to move.
-pub fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<Vec<PathBuf>, String> {
+/// places. Without a modifier there is nothing to move.
+pub fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
     let Some(modifier) = &tool.modifier else {
-        return Ok(Vec::new());
+        return Ok(());
     };
-    let own = expand(modifier, pid);
+    let pattern = Pattern::of(modifier, pid);
     let children_dir = paths.dir.join(CHILDREN);
-    let mut children = Vec::new();
     for name in tool.kind().files() {
         remove_earlier(&children_dir, &name);
-        let new = paths.file(&name, Which::New);
-        let prefix = format!("{}.", file_name(&new));
-        let mut found: Vec<(String, PathBuf)> = std::fs::read_dir(&paths.dir)
-            .map_err(|e| format!("cannot read {}: {e}", paths.dir.display()))?
-            .flatten()
-            .filter_map(|entry| {
-                let expansion = entry
-                    .file_name()
-                    .to_str()?
-                    .strip_prefix(&prefix)?
-                    .to_owned();
-                Some((expansion, entry.path()))
-            })
-            .collect();
-        found.sort();
-        // The process's own expansion; failing that (`%q{VAR}` without `%p`) the first file.
-        let mine = found
+        let found = modified_files(paths, &name);
+        // The process's own file; without `%p` in the modifier nothing tells the processes
+        // apart, and the first file (in name order) is taken for the benchmark's.
+        let mine = match found
             .iter()
-            .position(|(expansion, _)| *expansion == own)
-            .or_else(|| (!modifier.contains("%p") && !found.is_empty()).then_some(0));
+            .position(|(expansion, _)| pattern.matches(expansion))
+        {
+            Some(i) => Some(i),
+            None if pattern.has_pid && !found.is_empty() => {
+                let names: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
+                return Err(format!(
+                    "none of the {name} files ({}) is the benchmark process's (pid {pid}) as the \
+                     outfile modifier `{modifier}` names them",
+                    names.join(", ")
+                ));
+            }
+            None => (!found.is_empty()).then_some(0),
+        };
+        let new = paths.file(&name, Which::New);
         for (i, (expansion, path)) in found.iter().enumerate() {
             let target = if Some(i) == mine {
                 new.clone()
@@ -58,34 +69,90 @@ pub fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<Vec<PathBuf>,
                     target.display()
                 )
             })?;
-            if target != new {
-                children.push(target);
-            }
         }
     }
-    Ok(children)
+    Ok(())
 }
 
-/// `modifier` as Valgrind expands it for the process `pid`, but for `%q{VAR}`, kept as is.
-fn expand(modifier: &str, pid: u32) -> String {
-    let mut out = String::new();
-    let mut chars = modifier.chars();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('p') => out.push_str(&pid.to_string()),
-            Some('%') => out.push('%'),
-            Some(other) => {
-                out.push('%');
-                out.push(other);
+/// The files `<name>.new.<expansion>` in the benchmark's directory, sorted by expansion.
+fn modified_files(paths: &BenchPaths, name: &str) -> Vec<(String, PathBuf)> {
+    let prefix = format!("{}.", file_name(&paths.file(name, Which::New)));
+    let Ok(entries) = std::fs::read_dir(&paths.dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let expansion = entry
+                .file_name()
+                .to_str()?
+                .strip_prefix(&prefix)?
+                .to_owned();
+            Some((expansion, entry.path()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// A modifier as Valgrind expands it for one process: `%p` its id, `%%` a `%`; `%q{VAR}` (an
+/// environment variable's value) and `%n` (a sequence number) match any text here.
+struct Pattern {
+    parts: Vec<Part>,
+    has_pid: bool,
+}
+
+enum Part {
+    Text(String),
+    Any,
+}
+
+impl Pattern {
+    fn of(modifier: &str, pid: u32) -> Pattern {
+        let (mut parts, mut text, mut has_pid) = (Vec::new(), String::new(), false);
+        let mut chars = modifier.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                text.push(c);
+                continue;
             }
-            None => out.push('%'),
+            match chars.next() {
+                Some('p') => {
+                    has_pid = true;
+                    text.push_str(&pid.to_string());
+                }
+                Some('%') => text.push('%'),
+                Some(kind @ ('q' | 'n')) => {
+                    if kind == 'q' && chars.peek() == Some(&'{') {
+                        chars.by_ref().find(|&c| c == '}');
+                    }
+                    parts.push(Part::Text(std::mem::take(&mut text)));
+                    parts.push(Part::Any);
+                }
+                Some(other) => {
+                    text.push('%');
+                    text.push(other);
+                }
+                None => text.push('%'),
+            }
         }
+        parts.push(Part::Text(text));
+        Pattern { parts, has_pid }
     }
-    out
+
+    fn matches(&self, name: &str) -> bool {
+        fn rest_matches(parts: &[Part], name: &str) -> bool {
+            match parts.split_first() {
+                None => name.is_empty(),
+                Some((Part::Text(text), rest)) => name
+                    .strip_prefix(text.as_str())
+                    .is_some_and(|name| rest_matches(rest, name)),
+                Some((Part::Any, rest)) => (0..=name.len())
+                    .any(|i| name.is_char_boundary(i) && rest_matches(rest, &name[i..])),
+            }
+        }
+        rest_matches(&self.parts, name)
+    }
 }
 
 /// Removes the children's files of the tool's last run (`<name>.<anything>`).
@@ -117,9 +184,15 @@ mod tests {
     use crate::config::ValgrindTool;
 
     #[test]
-    fn the_process_id_and_percent_expand_and_the_rest_stays() {
-        assert_eq!(expand("%p", 42), "42");
-        assert_eq!(expand("pid-%p.%%.%q{HOME}", 7), "pid-7.%.%q{HOME}");
+    fn a_modifier_matches_the_processs_own_names_only() {
+        let p = Pattern::of("%p", 42);
+        assert!(p.has_pid && p.matches("42") && !p.matches("421") && !p.matches("4"));
+        let p = Pattern::of("pid-%p.%%.%q{USER}", 7);
+        assert!(p.matches("pid-7.%.alice") && p.matches("pid-7.%."));
+        assert!(!p.matches("pid-8.%.alice"));
+        // A literal `%p` (written `%%p`) names no process.
+        let p = Pattern::of("%%p", 7);
+        assert!(!p.has_pid && p.matches("%p"));
     }
 
     #[test]
@@ -139,20 +212,23 @@ mod tests {
         }
         std::fs::create_dir(dir.path().join(CHILDREN)).unwrap();
         std::fs::write(dir.path().join("children/dhat.out.9"), "an earlier run").unwrap();
-        let mut children = settle(&tool, &paths, 10).unwrap();
-        children.sort();
+        settle(&tool, &paths, 10).unwrap();
         let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
         assert_eq!(read("dhat.out.new"), "own");
         assert_eq!(read("dhat.log.new"), "own log");
         assert_eq!(read("children/dhat.out.11"), "child");
         assert_eq!(read("children/dhat.log.11"), "child log");
         assert!(!dir.path().join("children/dhat.out.9").exists());
-        assert_eq!(children.len(), 2);
+        // No file of the benchmark's process among several: an error that names them.
+        std::fs::write(dir.path().join("dhat.out.new.13"), "x").unwrap();
+        let e = settle(&tool, &paths, 12).unwrap_err();
+        assert!(e.contains("(13)") && e.contains("pid 12"), "{e}");
+        // What a failed run left is cleared before the next.
+        clear(&tool, &paths);
+        assert!(!dir.path().join("dhat.out.new.13").exists());
         // Without a modifier nothing moves.
         std::fs::write(dir.path().join("dhat.out.new.12"), "x").unwrap();
-        assert!(settle(&Tool::new(ValgrindTool::DHAT), &paths, 12)
-            .unwrap()
-            .is_empty());
+        settle(&Tool::new(ValgrindTool::DHAT), &paths, 12).unwrap();
         assert!(dir.path().join("dhat.out.new.12").exists());
     }
 }

@@ -101,6 +101,9 @@ impl ProcessExecutor {
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }
+        if let Some(tool) = tool {
+            super::children::clear(tool, &job.paths);
+        }
         let output = cmd.spawn().and_then(|child| {
             let pid = child.id();
             child.wait_with_output().map(|output| (pid, output))
@@ -114,12 +117,15 @@ impl ProcessExecutor {
         };
         let mut captured = Captured::default();
         captured.append(&output.stdout, &output.stderr);
-        if let Some(tool) = tool {
-            if let Err(e) = super::children::settle(tool, &job.paths, pid) {
-                return (Status::Failed(e), captured);
-            }
-        }
-        (self.measured_status(&output, expected, log), captured)
+        let settled = tool.map_or(Ok(()), |tool| {
+            super::children::settle(tool, &job.paths, pid)
+        });
+        let status = match (self.measured_status(&output, expected, log), settled) {
+            (status, Ok(())) => status,
+            (Status::Failed(how), Err(e)) => Status::Failed(format!("{how}; {e}")),
+            (_, Err(e)) => Status::Failed(e),
+        };
+        (status, captured)
     }
 
     /// How a measured process ended: `expected`, if given, must exist.

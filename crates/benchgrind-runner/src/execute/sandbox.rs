@@ -92,7 +92,7 @@ mod tests {
     fn every_name_has_the_same_length_and_names_the_pid() {
         let short = name(7, 0, 0);
         assert_eq!(short.len(), name(4_194_304, 123_456, 999_999_999).len());
-        assert_eq!(short.len(), name(u32::MAX, 9_999_999_999, 5).len());
+        assert_eq!(short.len(), name(u32::MAX, 999_999_999, 5).len());
         let rest = short
             .strip_prefix(super::super::leftovers::SANDBOX_PREFIX)
             .unwrap();

@@ -49,7 +49,6 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
     };
     match measured {
         Ok((new, old)) => {
-            warn_if_never_entered(job, &new);
             if let Some(config) = regression_config(cli, job) {
                 result.regressions = regression::check(config, &new, old.as_ref());
             }
@@ -81,25 +80,6 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         }
     }
     result
-}
-
-/// A custom entry point that no call matched counts nothing: say so, or a zero reads as a
-/// measurement.
-fn warn_if_never_entered(job: &Job, new: &crate::metrics::Metrics) {
-    let entry = match &job.kind {
-        JobKind::Binary(binary) => binary.entry_point.as_deref(),
-        JobKind::Library(_) => crate::execute::args::custom_entry_point(job),
-    };
-    if let Some(function) = entry {
-        if new.get(crate::EventKind::Ir) == Some(0) {
-            eprintln!(
-                "warning: {}: nothing was counted: the entry point `{function}` was never \
-                 entered (check its name as the profile writes it, `*` as a wildcard; a \
-                 stripped program has no function names)",
-                job.id.full()
-            );
-        }
-    }
 }
 
 /// The result before anything ran.

@@ -1,8 +1,9 @@
 //! What the harness checks of each result before reporting it, beside the limits: whether the
 //! machine that produced the values differs from the one that produced what they are compared
 //! with (the [`Fingerprint`], kept next to the profiles as `fingerprint.json` and
-//! `baseline.NAME.fingerprint.json`), and whether a benchmark measures almost nothing (the
-//! compiler removed or hoisted its work), which would make every later change look huge.
+//! `baseline.NAME.fingerprint.json`), whether a benchmark measures almost nothing (the
+//! compiler removed or hoisted its work), which would make every later change look huge, and
+//! whether a custom entry point was ever entered.
 
 use std::path::PathBuf;
 
@@ -91,6 +92,26 @@ pub(super) fn empty(job: &Job, result: &mut BenchResult) {
              arguments (--fail-on-empty makes this fail)"
         ));
     }
+}
+
+/// A custom entry point that no call matched counts nothing: says so (instead of [`empty`]'s
+/// advice, which would be wrong here); returns whether it did.
+pub(super) fn never_entered(job: &Job, result: &mut BenchResult) -> bool {
+    let Outcome::Measured { new, .. } = &result.outcome else {
+        return false;
+    };
+    let entry = match &job.kind {
+        JobKind::Binary(binary) => binary.entry_point.as_deref(),
+        JobKind::Library(_) => crate::execute::args::custom_entry_point(job),
+    };
+    let Some(function) = entry.filter(|_| new.get(EventKind::Ir) == Some(0)) else {
+        return false;
+    };
+    result.warnings.push(format!(
+        "nothing was counted: the entry point `{function}` was never entered (check its name as \
+         the profile writes it, `*` as a wildcard; a stripped program has no function names)"
+    ));
+    true
 }
 
 /// Whether a warning of [`empty`] is among the result's.

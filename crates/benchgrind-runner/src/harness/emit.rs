@@ -39,7 +39,9 @@ impl Emitter<'_> {
             self.compare_by_id(job, &mut result);
         }
         super::checks::machine(self.cli, job, self.fingerprint.as_ref(), &mut result);
-        super::checks::empty(job, &mut result);
+        if !super::checks::never_entered(job, &mut result) {
+            super::checks::empty(job, &mut result);
+        }
         self.progress.clear();
         let _ = self.reporter.bench(self.out, &result);
         let _ = self.out.flush();
