@@ -113,9 +113,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
     reader.finish()
 }
 
+/// Adds `costs` to `sum`, saturating: a damaged file's costs may add up past 2^64.
 fn add(sum: &mut [u64], costs: &[u64]) {
     for (s, c) in sum.iter_mut().zip(costs) {
-        *s += c;
+        *s = s.saturating_add(*c);
     }
 }
 
@@ -455,6 +456,21 @@ mod tests {
         fn=(2)\n20 60 6\ncfn=(3) fib\ncalls=1 -10\n* 40 4\n\
         fl=(3) b.c\nfn=(3)\n5 10 1\ncfn=(4) fib'2\ncalls=2 5\n* 30 3\nfn=(4)\n5 30 3\n\
         totals: 115 11\n";
+
+    // Found by the explain_profile fuzz target (fuzz/README.md): costs adding up past 2^64
+    // overflowed (a panic with overflow checks, a wrong sum without).
+    #[test]
+    fn costs_past_two_to_the_64_saturate() {
+        let max = u64::MAX;
+        let text = format!(
+            "events: Ir\nfn=main\n1 {max}\n2 {max}\ncfn=work\ncalls=1 1\n3 {max}\n\
+             fn=work\n1 {max}\n"
+        );
+        let profile = p(&text).unwrap();
+        let main = by_name(&profile, "main");
+        assert_eq!(main.self_cost, [max]);
+        assert_eq!(main.inclusive, [max]);
+    }
 
     #[test]
     fn self_inclusive_and_lines() {
