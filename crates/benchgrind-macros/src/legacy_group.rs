@@ -92,7 +92,7 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
 }
 
 /// Whether `value` is the literal `false`.
-pub(crate) fn is_false(value: &Expr) -> bool {
+fn is_false(value: &Expr) -> bool {
     matches!(
         value,
         Expr::Lit(syn::ExprLit {

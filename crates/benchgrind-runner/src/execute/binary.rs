@@ -133,20 +133,9 @@ fn run_inner(
     if exec.log >= LogLevel::Debug {
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
     }
-    if let Some(tool) = &files.tool {
-        super::children::clear(tool, &job.paths);
-    }
-    let (pid, output) = cmd
-        .spawn()
-        .and_then(|child| {
-            let pid = child.id();
-            child.wait_with_output().map(|output| (pid, output))
-        })
+    // The files settle before anything can fail, so that no run leaves its files to the next.
+    let (output, settled) = super::children::output(&mut cmd, files.tool.as_ref(), &job.paths)
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
-    // Before anything that can fail, so that no run leaves another's files to the next.
-    let settled = files.tool.as_ref().map_or(Ok(()), |tool| {
-        super::children::settle(tool, &job.paths, pid)
-    });
     setup.stop_parallel(captured);
     setup.finish(&output, captured)?;
     captured.append(&output.stdout, &output.stderr);

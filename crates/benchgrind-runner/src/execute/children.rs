@@ -5,6 +5,7 @@
 //! tool's last run.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use crate::config::Tool;
 use crate::store::{BenchPaths, Which};
@@ -12,9 +13,27 @@ use crate::store::{BenchPaths, Which};
 /// The directory, in the benchmark's, that holds the child processes' files.
 pub const CHILDREN: &str = "children";
 
+/// Runs `cmd` to its end. With an outfile modifier in `tool`, what an earlier run left is
+/// cleared first and this run's files are moved to their places after, by the measured process's
+/// id, which only spawning it tells; the second value says whether that worked.
+pub fn output(
+    cmd: &mut Command,
+    tool: Option<&Tool>,
+    paths: &BenchPaths,
+) -> std::io::Result<(Output, Result<(), String>)> {
+    if let Some(tool) = tool {
+        clear(tool, paths);
+    }
+    let child = cmd.spawn()?;
+    let pid = child.id();
+    let output = child.wait_with_output()?;
+    let settled = tool.map_or(Ok(()), |tool| settle(tool, paths, pid));
+    Ok((output, settled))
+}
+
 /// Removes what an earlier run with a modifier may have left (`<file>.new.<expansion>` of a run
 /// that failed or was killed before [`settle`]), so that only this run's files are settled.
-pub fn clear(tool: &Tool, paths: &BenchPaths) {
+fn clear(tool: &Tool, paths: &BenchPaths) {
     if tool.modifier.is_none() {
         return;
     }
@@ -27,7 +46,7 @@ pub fn clear(tool: &Tool, paths: &BenchPaths) {
 
 /// Moves the files of the run of `tool` whose benchmark process had the id `pid` to their
 /// places. Without a modifier there is nothing to move.
-pub fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
+fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
     let Some(modifier) = &tool.modifier else {
         return Ok(());
     };

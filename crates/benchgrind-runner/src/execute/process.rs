@@ -101,14 +101,7 @@ impl ProcessExecutor {
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }
-        if let Some(tool) = tool {
-            super::children::clear(tool, &job.paths);
-        }
-        let output = cmd.spawn().and_then(|child| {
-            let pid = child.id();
-            child.wait_with_output().map(|output| (pid, output))
-        });
-        let (pid, output) = match output {
+        let (output, settled) = match super::children::output(&mut cmd, tool, &job.paths) {
             Ok(o) => o,
             Err(e) => {
                 let reason = format!("cannot start {}: {e}", self.valgrind.display());
@@ -117,9 +110,6 @@ impl ProcessExecutor {
         };
         let mut captured = Captured::default();
         captured.append(&output.stdout, &output.stderr);
-        let settled = tool.map_or(Ok(()), |tool| {
-            super::children::settle(tool, &job.paths, pid)
-        });
         let status = match (self.measured_status(&output, expected, log), settled) {
             (status, Ok(())) => status,
             (Status::Failed(how), Err(e)) => Status::Failed(format!("{how}; {e}")),
