@@ -1,5 +1,6 @@
 //! iai-callgrind's first binary-benchmark form, all in `main!` (`options`, hooks, `sandbox`,
-//! `fixtures`, `run = cmd = ...`), as 0.3 to 0.12 accepted it.
+//! `fixtures`, `run = cmd = ...`), as 0.3 to 0.12 accepted it, with a hook measured (`bench =
+//! true`).
 
 fn before_all() {
     println!("main run before ran");
@@ -9,8 +10,14 @@ fn write_file() {
     std::fs::write("setup.txt", "from setup").unwrap();
 }
 
+#[inline(never)]
+fn check_setup_file() {
+    assert_eq!(std::fs::read_to_string("setup.txt").unwrap(), "from setup");
+}
+
 benchgrind::main!(
     setup = write_file;
+    teardown = check_setup_file, bench = true;
     options = "--branch-sim=yes";
     before = before_all, bench = false;
     sandbox = true;

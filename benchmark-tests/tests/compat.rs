@@ -59,12 +59,14 @@ impl Block {
     }
 }
 
-/// Runs a bench binary as `cargo bench` does, in the package's directory; returns its stdout.
-fn run(exe: &Path, home: &Path, cwd: &str) -> String {
+/// Runs a bench binary as `cargo bench` does, in the package's directory, with `envs` besides
+/// this environment; returns its stdout.
+fn run(exe: &Path, home: &Path, cwd: &str, envs: &[(&str, &Path)]) -> String {
     let output = Command::new(exe)
         .arg("--bench")
         .arg(format!("--home={}", home.display()))
         .current_dir(cwd)
+        .envs(envs.iter().copied())
         .env("BENCHGRIND_COLOR", "never")
         .output()
         .expect("the bench binary starts");
@@ -127,10 +129,20 @@ fn run_exact(name: &str, id: &str) -> (tempfile::TempDir, std::process::Output) 
 
 /// Runs twice; checks that the second run has the same headers and counts and says so.
 fn run_twice(package: &str, name: &str, cwd: &str) -> (String, Vec<Block>) {
+    run_twice_with(package, name, cwd, &[])
+}
+
+/// [`run_twice`] with `envs` besides this environment.
+fn run_twice_with(
+    package: &str,
+    name: &str,
+    cwd: &str,
+    envs: &[(&str, &Path)],
+) -> (String, Vec<Block>) {
     let exe = bench_binary(package, name);
     let home = tempfile::tempdir().unwrap();
-    let first = run(&exe, home.path(), cwd);
-    let second = run(&exe, home.path(), cwd);
+    let first = run(&exe, home.path(), cwd, envs);
+    let second = run(&exe, home.path(), cwd, envs);
     let (a, b) = (blocks(&first), blocks(&second));
     assert!(!a.is_empty(), "{first}");
     assert_eq!(a.len(), b.len(), "{first}\n{second}");
@@ -371,6 +383,48 @@ fn older_binary_groups_run_hooks_fixtures_and_options() {
 }
 
 #[test]
+fn hooks_given_bench_true_are_measured_where_and_when_they_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let envs = [("COMPAT_HOOK_LOG", log.as_path())];
+    let (report, blocks) =
+        run_twice_with("benchgrind-compat-tests", "compat_bench_hooks", HERE, &envs);
+    let group = "compat_bench_hooks::hooks";
+    assert_eq!(
+        headers(&blocks),
+        [
+            format!("{group} before:run_before"),
+            format!("{group} setup:run_setup"),
+            format!("{group} reads setup:read-file setup.txt \"from setup\""),
+            format!("{group} again:read-file setup.txt \"from setup\""),
+            format!("{group} teardown:run_teardown"),
+            format!("{group} after:run_after"),
+        ],
+        "{report}"
+    );
+    // A hook's window holds the hook alone: thousands of instructions, where the command (a
+    // whole process) counts hundreds of thousands.
+    for block in [&blocks[0], &blocks[1], &blocks[4], &blocks[5]] {
+        let ir = block.get("Instructions");
+        assert!((1_000..50_000).contains(&ir), "{}: {ir}", block.header);
+    }
+    assert!(blocks[2].get("Instructions") > 100_000, "{report}");
+    // Per run: `before` first and `after` last, once each, in the package's directory (where
+    // they run unmeasured); `setup` around each of the two commands and once measured, the
+    // measured `teardown` after a setup in its sandbox (it checks the setup's file).
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
+    assert_eq!(lines.len(), 2 * 9, "{text}");
+    for run in lines.chunks(9) {
+        assert_eq!(run[0], ("before", HERE), "{text}");
+        assert_eq!(run[8], ("after", HERE), "{text}");
+        let count = |name| run.iter().filter(|(n, _)| *n == name).count();
+        assert_eq!((count("setup"), count("teardown")), (4, 3), "{text}");
+        assert!(run[1..8].iter().all(|(_, d)| *d != HERE), "{text}");
+    }
+}
+
+#[test]
 fn seed_002s_library_quickstart_counts_as_the_seed_shows() {
     let examples = Path::new(HERE).parent().unwrap().join("examples");
     let examples = examples.to_str().unwrap();
@@ -404,6 +458,8 @@ fn the_main_run_form_runs_every_id_with_options_hooks_and_fixtures() {
             "compat_main_run setup_file:read-file setup.txt \"from setup\"",
             // The fixtures were copied into the sandbox.
             "compat_main_run fixture:read-file fixtures/file_content.input...",
+            // `teardown = check_setup_file, bench = true`: measured after a setup, in a sandbox.
+            "compat_main_run teardown:check_setup_file",
         ],
         "{report}"
     );

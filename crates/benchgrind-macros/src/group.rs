@@ -88,7 +88,10 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
                 pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
             }
         }
-        _ => quote!(),
+        // The low-level form's closure names the group's type (`|group: &mut
+        // BinaryBenchmarkGroup|`); see `crate::hook::group_type`.
+        (Kind::Binary, _) => crate::hook::group_type(),
+        (Kind::Library, None) => quote!(),
     };
     Ok(quote! {
         #[doc(hidden)]
@@ -222,9 +225,6 @@ fn body(keys: &Keys, kind: Kind) -> TokenStream {
             }
         },
         Kind::Binary => quote! {
-            // The low-level form names the group's type; it need not be imported.
-            #[allow(unused_imports)]
-            use ::benchgrind::__private::BinaryBenchmarkGroup;
             ::benchgrind::__private::BinaryGroup {
                 name: #name_str,
                 config: #config,
@@ -232,6 +232,7 @@ fn body(keys: &Keys, kind: Kind) -> TokenStream {
                 setup: #setup,
                 teardown: #teardown,
                 benchmarks: #benchmarks,
+                measured_hooks: &[],
             }
         },
     }

@@ -23,3 +23,64 @@ pub(crate) fn hook(expr: &Expr) -> TokenStream {
         ::core::option::Option::Some(__hook)
     }}
 }
+
+/// The hook a `bench = true` follows, as iai-callgrind 0.10's groups and the all-in-`main!`
+/// form write it: `before = run_before, bench = true;`.
+pub(crate) struct Measured {
+    /// `before`, `after`, `setup` or `teardown`.
+    pub kind: String,
+    /// The hook as written.
+    pub expr: Expr,
+}
+
+/// `&[MeasuredHook { .. }, ...]`: the hooks to measure, for the group's `measured_hooks`.
+pub(crate) fn measured_hooks(hooks: &[Measured]) -> TokenStream {
+    let items = hooks.iter().map(|Measured { kind, expr }| {
+        let variant = syn::Ident::new(
+            match kind.as_str() {
+                "before" => "Before",
+                "after" => "After",
+                "setup" => "Setup",
+                _ => "Teardown",
+            },
+            proc_macro2::Span::call_site(),
+        );
+        // A path as written (`my_mod::run_before`), anything else as the tokens print.
+        let name = match expr {
+            Expr::Path(_) => quote!(#expr).to_string().replace(' ', ""),
+            other => quote!(#other).to_string(),
+        };
+        quote! {
+            ::benchgrind::__private::MeasuredHook {
+                kind: ::benchgrind::__private::HookKind::#variant,
+                name: #name,
+            }
+        }
+    });
+    quote!(&[#(#items),*])
+}
+
+/// The value of `bench = ...`: a `true` or `false` literal.
+pub(crate) fn bench_flag(value: &Expr) -> syn::Result<bool> {
+    match value {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Bool(b),
+            ..
+        }) => Ok(b.value),
+        other => Err(syn::Error::new_spanned(
+            other,
+            "`bench` takes `true` (measure the hook before it) or `false`",
+        )),
+    }
+}
+
+/// A glob import of `BinaryBenchmarkGroup`, beside a binary group's function: the closure
+/// `|group: &mut BinaryBenchmarkGroup|` compiles whether or not the file imports the type, and
+/// the file's own `use benchgrind::BinaryBenchmarkGroup;` (which shadows a glob import) is used,
+/// not reported unused.
+pub(crate) fn group_type() -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use ::benchgrind::__private::group_type::*;
+    }
+}

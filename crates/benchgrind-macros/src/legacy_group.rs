@@ -6,13 +6,14 @@
 //! binary benchmarks. `before`/`after` run once around the group (the 0.13 group's
 //! `setup`/`teardown`), `setup`/`teardown` around every command. The command name after `|`
 //! becomes the package's binary of that name (`CARGO_BIN_EXE_<name>`) when there is one, else the
-//! name as written (an absolute path or a program in `PATH`).
+//! name as written (an absolute path or a program in `PATH`). `bench = true` after a hook
+//! (`before = run_before, bench = true;`) measures it (the group's `measured_hooks`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Expr, Pat};
 
-use crate::hook::hook;
+use crate::hook::{bench_flag, hook, measured_hooks, Measured};
 use crate::keyvalue::{Pair, Value};
 
 /// The keys of a 0.10 group, as tokens of the generated code.
@@ -24,6 +25,8 @@ struct Keys {
     setup: TokenStream,
     teardown: TokenStream,
     closure: Option<Expr>,
+    /// The hooks given `bench = true`.
+    measured: Vec<Measured>,
 }
 
 fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
@@ -36,17 +39,19 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
         setup: none.clone(),
         teardown: none,
         closure: None,
+        measured: Vec::new(),
     };
-    let mut after_hook = false;
+    // The hook a `bench = ...` may follow.
+    let mut last_hook: Option<(String, Expr)> = None;
     for pair in pairs {
         let key = pair.key.to_string();
-        if key == "bench" && !after_hook {
+        let hook_before = last_hook.take();
+        if key == "bench" && hook_before.is_none() {
             return Err(syn::Error::new(
                 pair.key.span(),
-                "`bench = ...` belongs after a hook: `before = my_function, bench = false;`",
+                "`bench = ...` belongs after a hook: `before = my_function, bench = true;`",
             ));
         }
-        after_hook = matches!(key.as_str(), "before" | "after" | "setup" | "teardown");
         let Value::Expr(value) = pair.value else {
             return Err(syn::Error::new(
                 pair.key.span(),
@@ -62,20 +67,23 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
                     >::into(#value))
                 }
             }
-            "before" => k.before = hook(&value),
-            "after" => k.after = hook(&value),
-            "setup" => k.setup = hook(&value),
-            "teardown" => k.teardown = hook(&value),
+            "before" | "after" | "setup" | "teardown" => {
+                let tokens = hook(&value);
+                match key.as_str() {
+                    "before" => k.before = tokens,
+                    "after" => k.after = tokens,
+                    "setup" => k.setup = tokens,
+                    _ => k.teardown = tokens,
+                }
+                last_hook = Some((key, value));
+            }
             "benchmark" => k.closure = Some(value),
-            // `bench = false` is the default: nothing to do.
-            "bench" if is_false(&value) => {}
+            // `bench = true` measures the hook before it; `false` is the default.
             "bench" => {
-                return Err(syn::Error::new(
-                    pair.key.span(),
-                    "`bench = true` (measuring a before/after/setup/teardown function) of \
-                     iai-callgrind 0.10 is not supported: benchgrind never measures hooks; \
-                     measure that function as a #[library_benchmark] instead",
-                ))
+                if bench_flag(&value)? {
+                    let (kind, expr) = hook_before.expect("checked above");
+                    k.measured.push(Measured { kind, expr });
+                }
             }
             other => {
                 return Err(syn::Error::new(
@@ -91,17 +99,6 @@ fn keys(pairs: Vec<Pair>) -> syn::Result<Keys> {
     Ok(k)
 }
 
-/// Whether `value` is the literal `false`.
-fn is_false(value: &Expr) -> bool {
-    matches!(
-        value,
-        Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Bool(b),
-            ..
-        }) if !b.value
-    )
-}
-
 /// The group's function, returning a `BinaryGroup` whose benchmarks the closure's `Run`s make.
 pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
     let Keys {
@@ -112,7 +109,9 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
         setup,
         teardown,
         closure,
+        measured,
     } = keys(pairs)?;
+    let measured = measured_hooks(&measured);
     let Some(Expr::Path(name)) = name else {
         return Err(syn::Error::new(
             Span::call_site(),
@@ -128,13 +127,14 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
     let (cmd, group) = command_and_group(&closure)?;
     let body = &closure.body;
     let name_str = quote!(#name).to_string();
+    let group_type = crate::hook::group_type();
     Ok(quote! {
+        #group_type
+
         #[doc(hidden)]
         // The seed's `|"my-exe", group: &mut BinaryBenchmarkGroup| {}` leaves `group` unused.
         #[allow(non_snake_case, unused_variables)]
         pub fn #name() -> ::benchgrind::__private::BinaryGroup {
-            #[allow(unused_imports)]
-            use ::benchgrind::__private::BinaryBenchmarkGroup;
             ::benchgrind::__private::BinaryGroup {
                 name: #name_str,
                 config: #config,
@@ -154,6 +154,7 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
                         let _ = #body;
                     },
                 ),
+                measured_hooks: #measured,
             }
         }
     })

@@ -3,7 +3,7 @@
 //! ```text
 //! main!(
 //!     options = "--callgrind-arg";
-//!     before = f; after = f; setup = f; teardown = f;
+//!     before = f; after = f, bench = true; setup = f; teardown = f;
 //!     sandbox = true;
 //!     fixtures = "benches/fixtures", follow_symlinks = false;
 //!     run = cmd = "my-exe", envs = ["KEY=VALUE"], id = "one", args = ["a"], id = "two", args = [];
@@ -14,12 +14,14 @@
 //! It becomes one 0.10 group without a name (`crate::legacy_group`'s runtime side), so the
 //! headers read `file id:program args`: `options` are Callgrind arguments, `before`/`after` run
 //! once, `setup`/`teardown` around every command, and every command runs in a sandbox unless
-//! `sandbox = false`.
+//! `sandbox = false`. `bench = true` after a hook measures it (`crate::hook::measured_hooks`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::parse::{ParseStream, Parser};
 use syn::{Expr, ExprArray, Ident, LitBool, LitStr, Path, Token};
+
+use crate::hook::Measured;
 
 /// The keys that only this form has; their presence selects it.
 pub const KEYS: &[&str] = &["options", "before", "after", "sandbox", "fixtures", "run"];
@@ -31,13 +33,14 @@ struct RunSpec {
     args: Vec<(LitStr, ExprArray)>,
 }
 
-#[derive(Default)]
 struct Spec {
     options: Vec<LitStr>,
     hooks: Vec<(String, Path)>,
     sandbox: Option<LitBool>,
     fixtures: Option<(LitStr, Option<LitBool>)>,
     runs: Vec<RunSpec>,
+    /// The hooks given `bench = true`.
+    measured: Vec<Measured>,
 }
 
 /// Whether `main!`'s input is this form: one of its keys (`run = ...`, ...) at the top level,
@@ -65,7 +68,14 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 }
 
 fn parse(input: ParseStream) -> syn::Result<Spec> {
-    let mut spec = Spec::default();
+    let mut spec = Spec {
+        options: Vec::new(),
+        hooks: Vec::new(),
+        sandbox: None,
+        fixtures: None,
+        runs: Vec::new(),
+        measured: Vec::new(),
+    };
     while !input.is_empty() {
         let key: Ident = input.parse()?;
         input.parse::<Token![=]>()?;
@@ -79,24 +89,19 @@ fn parse(input: ParseStream) -> syn::Result<Spec> {
                 }
             }
             name @ ("before" | "after" | "setup" | "teardown") => {
-                spec.hooks.push((name.to_owned(), input.parse()?));
-                if input.peek(Token![,]) {
-                    // `bench = false`, the default, is fine.
-                    let fork = input.fork();
-                    fork.parse::<Token![,]>()?;
-                    let bench_false = fork.parse::<syn::Ident>().is_ok_and(|i| i == "bench")
-                        && fork.parse::<Token![=]>().is_ok()
-                        && fork.parse::<syn::LitBool>().is_ok_and(|b| !b.value);
-                    if bench_false {
-                        use syn::parse::discouraged::Speculative;
-                        input.advance_to(&fork);
-                    } else {
-                        return Err(input.error(
-                            "`bench = true` (measuring a hook) is not supported: benchgrind never \
-                         measures hooks; measure that function as a #[library_benchmark] instead",
-                        ));
+                let path: Path = input.parse()?;
+                // `bench = true` measures the hook; `false` is the default.
+                if input.peek(Token![,]) && input.peek2(Ident) {
+                    input.parse::<Token![,]>()?;
+                    expect_key(input, "bench")?;
+                    if crate::hook::bench_flag(&input.parse()?)? {
+                        spec.measured.push(Measured {
+                            kind: name.to_owned(),
+                            expr: syn::parse_quote!(#path),
+                        });
                     }
                 }
+                spec.hooks.push((name.to_owned(), path));
             }
             "sandbox" => spec.sandbox = Some(input.parse()?),
             "fixtures" => {
@@ -191,6 +196,7 @@ fn generate(spec: &Spec) -> TokenStream {
         quote!(__config.fixtures(::benchgrind::__private::Fixtures::new(#path) #follow);)
     });
     let runs = spec.runs.iter().map(run_tokens);
+    let measured = crate::hook::measured_hooks(&spec.measured);
     let workspace_root = crate::workspace::root().display().to_string();
     quote! {
         fn main() {
@@ -220,6 +226,7 @@ fn generate(spec: &Spec) -> TokenStream {
                         #(#runs)*
                     },
                 ),
+                measured_hooks: #measured,
             };
             ::benchgrind::__private::run(::benchgrind::__private::Main {
                 package: ::core::env!("CARGO_PKG_NAME"),

@@ -12,7 +12,13 @@ pub use crate::config::{
 pub use crate::harness::run;
 pub use crate::measured::measured_process;
 pub use crate::measured::window::{armed, measure, window};
-pub use crate::spec::{BinaryGroup, Function, Group, LibBench, Main};
+pub use crate::spec::{BinaryGroup, Function, Group, HookKind, LibBench, Main, MeasuredHook};
+
+/// What binary groups' generated code imports with a glob (`use ...::group_type::*;`), so that
+/// a file's own import of the same name wins and counts as used.
+pub mod group_type {
+    pub use crate::config::BinaryBenchmarkGroup;
+}
 
 /// A bench without id, for a `#[binary_benchmark]` function without `#[bench]`.
 pub fn bench_without_id() -> Bench {

@@ -15,8 +15,12 @@ pub const SEED_FLAG: &str = "--benchgrind-seed";
 pub const SERVER_FLAG: &str = "--benchgrind-server";
 
 /// The flag that makes a bench binary run a binary benchmark's setup or teardown:
-/// `--benchgrind-hook setup|teardown G F B`.
+/// `--benchgrind-hook setup|teardown G F B`, or measure a hook given `bench = true`:
+/// `--benchgrind-hook measured before|after|setup|teardown G F B`.
 pub const HOOK_FLAG: &str = "--benchgrind-hook";
+
+/// The word after [`HOOK_FLAG`] that makes the hook process measure the hook.
+pub const MEASURED_HOOK: &str = "measured";
 
 /// The variable hooks find the workspace root in.
 pub const WORKSPACE_ROOT_ENV: &str = "_WORKSPACE_ROOT";

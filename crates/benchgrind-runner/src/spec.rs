@@ -3,7 +3,7 @@
 //! `main!` builds one [`Main`] from the groups, each group lists its functions, each function its
 //! benches. Nothing here runs Valgrind; [`crate::plan`] turns this list into jobs.
 
-use crate::config::{BinaryBenchmark, BinaryBenchmarkConfig, LibraryBenchmarkConfig};
+use crate::config::{BinaryBenchmark, BinaryBenchmarkConfig, Hook, LibraryBenchmarkConfig};
 
 /// Everything `main!` registered for one bench binary.
 #[derive(Debug)]
@@ -39,12 +39,80 @@ pub struct BinaryGroup {
     pub config: Option<BinaryBenchmarkConfig>,
     /// Whether benches with the same id in different benchmarks are compared with each other.
     pub compare_by_id: bool,
-    /// Runs once before the group's benchmarks, in the harness, not measured.
+    /// Runs once before the group's benchmarks, in the harness, not measured (unless
+    /// `measured_hooks` has it: then a job runs and measures it in its place).
     pub setup: Option<fn()>,
-    /// Runs once after the group's benchmarks, in the harness, not measured.
+    /// Runs once after the group's benchmarks, in the harness, not measured (unless
+    /// `measured_hooks` has it).
     pub teardown: Option<fn()>,
     /// The benchmarks, from `#[binary_benchmark]` functions or the low-level API.
     pub benchmarks: Vec<BinaryBenchmark>,
+    /// The hooks of an iai-callgrind 0.10 group given with `bench = true`, which are measured
+    /// as benchmarks of their own (empty for every other form).
+    pub measured_hooks: &'static [MeasuredHook],
+}
+
+impl BinaryGroup {
+    /// Whether a job measures the hook of `kind` (`bench = true`).
+    pub fn measures(&self, kind: HookKind) -> bool {
+        self.measured_hooks.iter().any(|h| h.kind == kind)
+    }
+
+    /// The setup and teardown the harness calls around the group: not those a job measures in
+    /// their place.
+    pub fn harness_hooks(&self) -> (Option<Hook>, Option<Hook>) {
+        (
+            self.setup.filter(|_| !self.measures(HookKind::Before)),
+            self.teardown.filter(|_| !self.measures(HookKind::After)),
+        )
+    }
+}
+
+/// A hook of an iai-callgrind 0.10 group (or of the all-in-`main!` form) that is measured:
+/// `before = run_before, bench = true;`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeasuredHook {
+    /// Which hook.
+    pub kind: HookKind,
+    /// The hook as written (`run_before`), for the header.
+    pub name: &'static str,
+}
+
+/// The four hooks of an iai-callgrind 0.10 binary benchmark group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HookKind {
+    /// Runs once before the group's benchmarks.
+    Before,
+    /// Runs once after the group's benchmarks.
+    After,
+    /// Runs before every command.
+    Setup,
+    /// Runs after every command.
+    Teardown,
+}
+
+impl HookKind {
+    /// The hook's key in the macros, and the id of its measurement.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookKind::Before => "before",
+            HookKind::After => "after",
+            HookKind::Setup => "setup",
+            HookKind::Teardown => "teardown",
+        }
+    }
+
+    /// The kind named `name` ([`HookKind::name`]).
+    pub fn from_name(name: &str) -> Option<HookKind> {
+        [
+            HookKind::Before,
+            HookKind::After,
+            HookKind::Setup,
+            HookKind::Teardown,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
 }
 
 /// One `library_benchmark_group!`.

@@ -31,30 +31,30 @@ pub(crate) fn custom_entry_point(job: &Job) -> Option<&str> {
 /// config's, then `--callgrind-args` of the command line.
 pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
     let mut args = vec!["--tool=callgrind".to_owned()];
-    match &job.kind {
-        JobKind::Library(_) if SUPPORTED => {
-            // Start-up, the runtime and setup run uninstrumented; the bench's client requests
-            // start instrumentation and collection around the body only.
-            args.push("--instr-atstart=no".into());
-            args.push("--collect-atstart=no".into());
-            // `EntryPoint::Custom`: the window leaves collection off (the launcher sets
-            // `ENTRY_POINT_ENV`) and entering the entry point switches it on, so only the entry
-            // point and what it calls count.
-            if let Some(entry) = custom_entry_point(job) {
-                args.push(format!("--toggle-collect={entry}"));
-            }
+    // A hook measured with `bench = true` opens the window itself, as a library bench does;
+    // other binary benchmarks count the whole process, or only the entry point and what it
+    // calls.
+    let (window, entry_point) = match &job.kind {
+        JobKind::Library(_) => (true, None),
+        JobKind::Binary(binary) => (binary.hook.is_some(), binary.entry_point.as_deref()),
+    };
+    if window && SUPPORTED {
+        // Start-up, the runtime and setup run uninstrumented; the bench's client requests
+        // start instrumentation and collection around the body only.
+        args.push("--instr-atstart=no".into());
+        args.push("--collect-atstart=no".into());
+        // `EntryPoint::Custom`: the window leaves collection off (the launcher sets
+        // `ENTRY_POINT_ENV`) and entering the entry point switches it on, so only the entry
+        // point and what it calls count.
+        if let Some(entry) = custom_entry_point(job) {
+            args.push(format!("--toggle-collect={entry}"));
         }
-        JobKind::Library(_) => {
-            args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));
-            args.push("--collect-atstart=no".into());
-        }
-        JobKind::Binary(binary) => {
-            // The whole process, or only the entry point and what it calls.
-            if let Some(entry) = &binary.entry_point {
-                args.push(format!("--toggle-collect={entry}"));
-                args.push("--collect-atstart=no".into());
-            }
-        }
+    } else if window {
+        args.push(format!("--toggle-collect={FALLBACK_SYMBOL}"));
+        args.push("--collect-atstart=no".into());
+    } else if let Some(entry) = entry_point {
+        args.push(format!("--toggle-collect={entry}"));
+        args.push("--collect-atstart=no".into());
     }
     args.push("--cache-sim=yes".into());
     args.extend(CACHE_GEOMETRY.map(String::from));

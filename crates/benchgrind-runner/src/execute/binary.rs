@@ -212,6 +212,10 @@ fn measured_command(
     for (key, value) in &command.envs {
         cmd.env(key, value);
     }
+    if let (Some(_), Some(tool)) = (binary.hook, &files.tool) {
+        // A measured hook's window sends no Callgrind requests under another tool.
+        cmd.env(crate::protocol::TOOL_ENV, tool.kind().id());
+    }
     if job.config.deterministic_random {
         // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
         cmd.env(RANDOM_SEED_ENV, job.config.random_seed.to_string());

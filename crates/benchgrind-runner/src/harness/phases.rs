@@ -13,18 +13,29 @@ use super::bench::bench;
 use super::emit::Emitter;
 use crate::cli::Cli;
 use crate::execute::{interrupt, schedule, Executor};
-use crate::plan::{Job, Plan};
+use crate::plan::{Job, JobKind, Plan};
 use crate::report::progress::Progress;
 use crate::report::{Reporter, RunSummary};
 use crate::result::BenchResult;
-use crate::spec::Main;
+use crate::spec::{HookKind, Main};
 
-/// A group's `compare_by_id`, setup and teardown.
+/// A group's `compare_by_id`, setup and teardown (those the harness calls: not those measured
+/// with `bench = true`, whose jobs run in their place).
 #[derive(Debug, Clone, Copy)]
 struct GroupHooks {
     compare_by_id: bool,
     setup: Option<fn()>,
     teardown: Option<fn()>,
+    /// Whether a job measures the setup or teardown: the group runs on its own, those jobs
+    /// first and last.
+    measured: bool,
+}
+
+impl GroupHooks {
+    /// Whether the group runs on its own, with its hooks around it.
+    fn alone(&self) -> bool {
+        self.setup.is_some() || self.teardown.is_some() || self.measured
+    }
 }
 
 /// Runs every job and reports each in plan order; returns the run's tally.
@@ -67,16 +78,7 @@ pub fn execute_plan(
             .iter()
             .filter(|j| phase.contains(&j.group))
             .collect();
-        if jobs.is_empty() {
-            continue;
-        }
-        if interrupt::signal().is_some() {
-            let ids = jobs.iter().map(|j| j.id.full());
-            emitter.summary.not_run.extend(ids);
-            continue;
-        }
-        if stopped {
-            emitter.summary.skipped += jobs.len();
+        if jobs.is_empty() || left_out(&jobs, stopped, emitter.summary) {
             continue;
         }
         // The hooks of a group that runs alone, around it; none when nothing runs.
@@ -84,13 +86,20 @@ pub fn execute_plan(
         if let Some(setup) = alone.and_then(|h| h.setup) {
             setup();
         }
-        let phase = Phase {
-            main,
-            cli,
-            jobs: &jobs,
-            hooks: &hooks,
-        };
-        stopped = phase.run(executors, &mut emitter);
+        // The measurements of `before` and `after` (`bench = true`) in their places.
+        let [before, rest, after] = stages(&jobs);
+        for jobs in [before, rest, after] {
+            if jobs.is_empty() || left_out(&jobs, stopped, emitter.summary) {
+                continue;
+            }
+            let phase = Phase {
+                main,
+                cli,
+                jobs: &jobs,
+                hooks: &hooks,
+            };
+            stopped = phase.run(executors, &mut emitter);
+        }
         let teardown = alone
             .and_then(|h| h.teardown)
             .filter(|_| interrupt::signal().is_none());
@@ -114,13 +123,46 @@ fn group_hooks(main: &Main) -> Vec<GroupHooks> {
         compare_by_id: g.compare_by_id,
         setup: g.setup,
         teardown: g.teardown,
+        measured: false,
     });
-    let binary = main.binary_groups.iter().map(|g| GroupHooks {
-        compare_by_id: g.compare_by_id,
-        setup: g.setup,
-        teardown: g.teardown,
+    let binary = main.binary_groups.iter().map(|g| {
+        let (setup, teardown) = g.harness_hooks();
+        GroupHooks {
+            compare_by_id: g.compare_by_id,
+            setup,
+            teardown,
+            measured: g.measures(HookKind::Before) || g.measures(HookKind::After),
+        }
     });
     library.chain(binary).collect()
+}
+
+/// Records `jobs` as not run after Ctrl-C or SIGTERM, or as skipped after a fail-fast stop;
+/// returns whether it did.
+fn left_out(jobs: &[&Job], stopped: bool, summary: &mut RunSummary) -> bool {
+    if interrupt::signal().is_some() {
+        summary.not_run.extend(jobs.iter().map(|j| j.id.full()));
+        return true;
+    }
+    if stopped {
+        summary.skipped += jobs.len();
+    }
+    stopped
+}
+
+/// A phase's jobs in the order they run: the measurement of a `before`, the rest, the
+/// measurement of an `after`.
+fn stages<'a>(jobs: &[&'a Job]) -> [Vec<&'a Job>; 3] {
+    let mut stages: [Vec<&Job>; 3] = Default::default();
+    for &job in jobs {
+        let stage = match &job.kind {
+            JobKind::Binary(b) if b.hook == Some(HookKind::Before) => 0,
+            JobKind::Binary(b) if b.hook == Some(HookKind::After) => 2,
+            _ => 1,
+        };
+        stages[stage].push(job);
+    }
+    stages
 }
 
 /// The groups of each phase: a group with hooks alone, consecutive groups without together.
@@ -128,7 +170,7 @@ fn phases(hooks: &[GroupHooks]) -> Vec<Vec<usize>> {
     let mut phases: Vec<Vec<usize>> = Vec::new();
     let mut previous_alone = true;
     for (g, hook) in hooks.iter().enumerate() {
-        let alone = hook.setup.is_some() || hook.teardown.is_some();
+        let alone = hook.alone();
         if alone || previous_alone || phases.is_empty() {
             phases.push(Vec::new());
         }

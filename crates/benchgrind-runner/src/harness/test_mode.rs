@@ -20,13 +20,14 @@ pub fn run(main: &Main, plan: &Plan, executor: &mut dyn Executor, out: &mut dyn 
         if plan.jobs.len() == 1 { "" } else { "s" },
         main.bench_file
     );
-    // Group setup and teardown around each group's benchmarks, as in a measured run.
-    type Hooks = (Option<fn()>, Option<fn()>);
+    // Group setup and teardown around each group's benchmarks, as in a measured run (a
+    // `before`/`after` measured with `bench = true` is a job of the group, first or last).
+    type Hooks = (Option<crate::config::Hook>, Option<crate::config::Hook>);
     let hooks: Vec<Hooks> = main
         .groups
         .iter()
         .map(|g| (g.setup, g.teardown))
-        .chain(main.binary_groups.iter().map(|g| (g.setup, g.teardown)))
+        .chain(main.binary_groups.iter().map(|g| g.harness_hooks()))
         .collect();
     let mut failed = Vec::new();
     for (g, (setup, teardown)) in hooks.into_iter().enumerate() {

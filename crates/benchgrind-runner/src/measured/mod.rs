@@ -128,7 +128,7 @@ fn under_other_tool() -> bool {
 
 /// Sets the window up as the harness asked: no Callgrind requests under another tool (and the
 /// DHAT ballast), no collection toggles for a custom entry point.
-fn prepare_window() {
+pub(crate) fn prepare_window() {
     if under_other_tool() {
         window::not_callgrind();
         window::set_ballast(dhat_ballast());

@@ -10,16 +10,18 @@ use std::path::{Path, PathBuf};
 
 use super::{check_name, listed_twice, BenchId, BinaryJob, JobKind, Planner};
 use crate::config::{
-    resolve, Bench, BinaryBenchmark, BinaryBenchmarkConfig, Command, ExitWith, ResolvedConfig,
-    Sandbox,
+    resolve, Bench, BinaryBenchmark, BinaryBenchmarkConfig, Command, ExitWith, Hook,
+    ResolvedConfig, Sandbox,
 };
-use crate::spec::BinaryGroup;
+use crate::protocol::{HOOK_FLAG, MEASURED_HOOK, WORKSPACE_ROOT_ENV};
+use crate::spec::{BinaryGroup, HookKind};
 
 impl Planner<'_> {
     /// The jobs of the binary benchmark groups (numbered after the library groups).
     pub(super) fn binary_groups(&mut self) -> Result<(), String> {
         for (g, group) in self.main.binary_groups.iter().enumerate() {
             self.group(group.name)?;
+            self.measured_hooks(g, group, [HookKind::Before, HookKind::Setup])?;
             let mut names = HashSet::new();
             for (f, benchmark) in group.benchmarks.iter().enumerate() {
                 if !names.insert(benchmark.name.as_str()) {
@@ -45,8 +47,92 @@ impl Planner<'_> {
                     self.binary_bench(&at, &mut ids)?;
                 }
             }
+            self.measured_hooks(g, group, [HookKind::Teardown, HookKind::After])?;
         }
         Ok(())
+    }
+
+    /// The jobs that measure the group's hooks of `kinds` given `bench = true`: the bench binary
+    /// as a hook process under Valgrind, with the window around the hook alone. `before` and
+    /// `after` run where they run unmeasured (the package's directory) and in their place: the
+    /// harness runs these jobs instead of calling them. `setup` and `teardown` are measured once
+    /// more than they run around the commands, in a sandbox like the first command's (a
+    /// teardown after an unmeasured setup, as around a command).
+    fn measured_hooks(
+        &mut self,
+        g: usize,
+        group: &BinaryGroup,
+        kinds: [HookKind; 2],
+    ) -> Result<(), String> {
+        for measured in group.measured_hooks {
+            if !kinds.contains(&measured.kind) {
+                continue;
+            }
+            let id = measured.kind.name();
+            check_hook_id(group, id)?;
+            let Some((index, mut settled, setup)) = self.hook_place(g, group, measured.kind) else {
+                // No command runs the hook: there is nothing to measure.
+                continue;
+            };
+            // The hook process sees the environment unmeasured hooks see.
+            settled.config.env_clear = false;
+            let exe = std::env::current_exe().unwrap_or_else(|_| self.main.bench_file.into());
+            let command = Command::new(exe)
+                .args([HOOK_FLAG, MEASURED_HOOK, id])
+                .args(index.map(|i| i.to_string()))
+                .env(WORKSPACE_ROOT_ENV, self.main.workspace_root)
+                .build();
+            let job = BinaryJob {
+                index,
+                command,
+                setup,
+                teardown: None,
+                sandbox: settled.sandbox.clone(),
+                exit_with: ExitWith::Success,
+                entry_point: None,
+                hook: Some(measured.kind),
+            };
+            let bench_id = BenchId {
+                file: self.main.bench_file.to_owned(),
+                group: group.name.to_owned(),
+                function: String::new(),
+                id: Some(id.to_owned()),
+                args: measured.name.to_owned(),
+                truncate: settled.config.truncate_description,
+            };
+            let group_index = self.main.groups.len() + g;
+            let kind = JobKind::Binary(Box::new(job));
+            self.push(group_index, kind, bench_id, "", settled.config)?;
+        }
+        Ok(())
+    }
+
+    /// Where a hook of `kind` is measured: its indices for the hook process, the config and
+    /// sandbox of its first bench (none for `before` and `after`, which run in the package's
+    /// directory), and the setup that runs first (a teardown's); `None` if no command runs it.
+    fn hook_place(
+        &self,
+        g: usize,
+        group: &BinaryGroup,
+        kind: HookKind,
+    ) -> Option<([usize; 3], Settled, Option<Hook>)> {
+        let mut levels = vec![self.main.binary_config.as_ref(), group.config.as_ref()];
+        if matches!(kind, HookKind::Before | HookKind::After) {
+            let mut settled = Settled::new(&levels, &Bench::new(""), self.main.manifest_dir);
+            settled.sandbox = None;
+            return Some(([g, 0, 0], settled, None));
+        }
+        let (f, b) = first_with(group, kind)?;
+        let benchmark = &group.benchmarks[f];
+        let bench = &benchmark.benches[b];
+        levels.extend([benchmark.config.as_ref(), bench.config.as_ref()]);
+        let settled = Settled::new(&levels, bench, self.main.manifest_dir);
+        let setup = bench.setup.or(benchmark.setup);
+        Some((
+            [g, f, b],
+            settled,
+            setup.filter(|_| kind == HookKind::Teardown),
+        ))
     }
 
     /// The jobs of one bench: one per command.
@@ -162,8 +248,43 @@ impl Settled {
             sandbox: self.sandbox.clone(),
             exit_with,
             entry_point: self.entry_point.clone(),
+            hook: None,
         }
     }
+}
+
+/// The id a measured hook takes must not be the id of one of the group's `Run`s.
+fn check_hook_id(group: &BinaryGroup, id: &str) -> Result<(), String> {
+    let clash = group.benchmarks.iter().any(|benchmark| {
+        benchmark.name.is_empty()
+            && benchmark
+                .benches
+                .iter()
+                .any(|b| b.id.as_deref() == Some(id))
+    });
+    if clash {
+        return Err(format!(
+            "group `{}` measures its `{id}` (`bench = true`) under the id `{id}`, which a Run's \
+             Arg of the group also has; rename that Arg",
+            group.name
+        ));
+    }
+    Ok(())
+}
+
+/// The first bench (benchmark and bench index) of `group` that runs a setup or teardown hook.
+fn first_with(group: &BinaryGroup, kind: HookKind) -> Option<(usize, usize)> {
+    group
+        .benchmarks
+        .iter()
+        .enumerate()
+        .find_map(|(f, benchmark)| {
+            let b = benchmark.benches.iter().position(|bench| match kind {
+                HookKind::Setup => bench.setup.or(benchmark.setup).is_some(),
+                _ => bench.teardown.or(benchmark.teardown).is_some(),
+            })?;
+            Some((f, b))
+        })
 }
 
 /// The value of the most specific level that sets it.
@@ -240,6 +361,100 @@ fn quote(arg: &str, mark: char) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Arg, BinaryBenchmarkGroup, Run};
+    use crate::spec::{Main, MeasuredHook};
+    use std::ffi::OsString;
+
+    fn hook() {}
+
+    /// A 0.10 group (`Run`s of `echo`) whose `before`, `setup`, `teardown` and `after` are
+    /// measured, with `ids` as its `Arg`s' ids.
+    fn measured_group(ids: &[&str]) -> Main {
+        let mut group = BinaryBenchmarkGroup::default();
+        for id in ids {
+            group.bench(Run::with_arg(Arg::new(*id, ["x"])));
+        }
+        let hooks = [
+            HookKind::Before,
+            HookKind::Setup,
+            HookKind::Teardown,
+            HookKind::After,
+        ]
+        .map(|kind| MeasuredHook { kind, name: "f" });
+        Main {
+            package: "pkg",
+            bench_file: "file",
+            manifest_dir: "/nowhere",
+            workspace_root: "/nowhere",
+            config: None,
+            groups: Vec::new(),
+            binary_config: None,
+            binary_groups: vec![BinaryGroup {
+                name: "g",
+                config: None,
+                compare_by_id: false,
+                setup: Some(hook),
+                teardown: Some(hook),
+                benchmarks: group.into_benchmarks(Some("echo"), Some(hook), Some(hook)),
+                measured_hooks: Box::leak(Box::new(hooks)),
+            }],
+            setup: None,
+            teardown: None,
+        }
+    }
+
+    fn plan_of(main: &Main) -> Result<super::super::Plan, String> {
+        let cli = crate::cli::parse(&["--bench".into()], &|_| None).unwrap();
+        super::super::plan(main, &cli, "/nowhere/home".into())
+    }
+
+    #[test]
+    fn measured_hooks_are_jobs_first_and_last_that_open_the_window() {
+        let plan = plan_of(&measured_group(&["a", "b"])).unwrap();
+        let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.id_and_args()).collect();
+        assert_eq!(
+            ids,
+            [
+                "before:f",
+                "setup:f",
+                "a:echo x",
+                "b:echo x",
+                "teardown:f",
+                "after:f"
+            ]
+        );
+        let JobKind::Binary(before) = &plan.jobs[0].kind else {
+            panic!("a binary job")
+        };
+        assert_eq!(before.hook, Some(HookKind::Before));
+        assert!(before.sandbox.is_none() && before.setup.is_none());
+        let args = &before.command.args;
+        assert_eq!(
+            args[..3],
+            [HOOK_FLAG, MEASURED_HOOK, "before"].map(OsString::from)
+        );
+        let JobKind::Binary(teardown) = &plan.jobs[4].kind else {
+            panic!("a binary job")
+        };
+        // Measured after an unmeasured setup, in a sandbox as the commands are.
+        assert!(teardown.setup.is_some() && teardown.sandbox.is_some());
+        let callgrind = crate::execute::args::callgrind_args(&plan.jobs[0], &[]);
+        if crate::client_request::SUPPORTED {
+            assert!(callgrind.contains(&"--instr-atstart=no".to_owned()));
+        }
+        assert!(callgrind.contains(&"--collect-atstart=no".to_owned()));
+        let command = crate::execute::args::callgrind_args(&plan.jobs[2], &[]);
+        assert!(!command.contains(&"--collect-atstart=no".to_owned()));
+    }
+
+    #[test]
+    fn a_run_with_a_measured_hooks_id_is_an_error_naming_it() {
+        let e = plan_of(&measured_group(&["a", "setup"])).unwrap_err();
+        assert!(
+            e.contains("`setup`") && e.contains("rename that Arg"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn headers_show_arguments_and_command_as_iai_callgrind_did() {

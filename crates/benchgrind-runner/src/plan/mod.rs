@@ -11,7 +11,7 @@ use crate::cli::Cli;
 use crate::config::{
     is_file_name, resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
 };
-use crate::spec::Main;
+use crate::spec::{HookKind, Main};
 use crate::store::BenchPaths;
 
 /// The names that identify one benchmark.
@@ -94,6 +94,10 @@ pub struct BinaryJob {
     pub exit_with: ExitWith,
     /// The function whose inclusive cost is measured, instead of the whole process.
     pub entry_point: Option<String>,
+    /// For the measurement of a hook given `bench = true` (iai-callgrind 0.10): which one. The
+    /// command is then the bench binary as a hook process, which opens the measured window
+    /// around the hook alone, as a library benchmark's body.
+    pub hook: Option<HookKind>,
 }
 
 /// One benchmark to run.

@@ -4,7 +4,7 @@ fn before() {}
 
 binary_benchmark_group!(
     name = my_group;
-    before = before, bench = true;
+    before = before, bench = 1;
     benchmark = |"my-exe", group: &mut BinaryBenchmarkGroup| {}
 );
 

@@ -1,6 +1,6 @@
 fn before() {}
 
 benchgrind::main!(
-    before = before, bench = true;
+    before = before, bench = 1;
     run = cmd = "/bin/true", id = "t", args = [];
 );
