@@ -1,7 +1,9 @@
 //! iai-callgrind 0.10's hooks measured with `bench = true`: `before` and `after` once around the
 //! group (measured in their place), `setup` and `teardown` around every command and measured
-//! once more on their own. Each hook appends its name and working directory to the file that
-//! `COMPAT_HOOK_LOG` names, when it is set, so the test can check where and when they ran.
+//! once more on their own. As in 0.10, the group's hooks and commands share one sandbox: a file
+//! `before` writes is there for the others. Each hook appends its name and working directory to
+//! the file that `COMPAT_HOOK_LOG` names, when it is set, so the test can check where and when
+//! they ran.
 
 use std::io::Write;
 
@@ -28,17 +30,19 @@ fn work(n: u64) -> u64 {
 #[inline(never)]
 fn run_before() {
     log("before");
-    std::hint::black_box(work(1000));
+    std::fs::write("before", work(1000).to_string()).unwrap();
 }
 
 #[inline(never)]
 fn run_after() {
     log("after");
+    assert!(std::path::Path::new("before").exists());
 }
 
 #[inline(never)]
 fn run_setup() {
     log("setup");
+    assert!(std::path::Path::new("before").exists());
     std::fs::write("setup.txt", "from setup").unwrap();
 }
 

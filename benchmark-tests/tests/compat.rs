@@ -409,19 +409,27 @@ fn hooks_given_bench_true_are_measured_where_and_when_they_run() {
         assert!((1_000..50_000).contains(&ir), "{}: {ir}", block.header);
     }
     assert!(blocks[2].get("Instructions") > 100_000, "{report}");
-    // Per run: `before` first and `after` last, once each, in the package's directory (where
-    // they run unmeasured); `setup` around each of the two commands and once measured, the
-    // measured `teardown` after a setup in its sandbox (it checks the setup's file).
+    // Per run, one at a time and all in the group's sandbox (not the package's directory), as
+    // 0.10 ran them: `before` first, `setup` measured, each command between its setup and
+    // teardown, the measured `teardown` after a setup, `after` last (`setup` checks the file
+    // `before` wrote, `teardown` the one `setup` wrote).
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
-    assert_eq!(lines.len(), 2 * 9, "{text}");
-    for run in lines.chunks(9) {
-        assert_eq!(run[0], ("before", HERE), "{text}");
-        assert_eq!(run[8], ("after", HERE), "{text}");
-        let count = |name| run.iter().filter(|(n, _)| *n == name).count();
-        assert_eq!((count("setup"), count("teardown")), (4, 3), "{text}");
-        assert!(run[1..8].iter().all(|(_, d)| *d != HERE), "{text}");
+    let order = [
+        "before", "setup", "setup", "teardown", "setup", "teardown", "setup", "teardown", "after",
+    ];
+    assert_eq!(lines.len(), 2 * order.len(), "{text}");
+    for run in lines.chunks(order.len()) {
+        let names: Vec<&str> = run.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, order, "{text}");
+        assert!(run.iter().all(|(_, dir)| *dir == run[0].1), "{text}");
+        assert_ne!(run[0].1, HERE, "{text}");
     }
+    assert_ne!(
+        lines[0].1,
+        lines[order.len()].1,
+        "a new sandbox per run: {text}"
+    );
 }
 
 #[test]

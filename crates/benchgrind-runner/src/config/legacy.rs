@@ -4,9 +4,10 @@
 //! Part of configure, the first stage: a 0.10 group becomes one `BinaryBenchmark` without a
 //! name whose benches are the group's `Arg`s ([`super::group`]), so everything after registration
 //! (plan, sandbox, hooks, measurement, report) is that of the 0.13 API. As in 0.10, these
-//! groups run in a sandbox unless `group.sandbox(false)` (settled by [`crate::plan`]), the
-//! group's `setup`/`teardown` run around every command, and the header shows `id:program args`
-//! as 0.10 printed it.
+//! groups run in one sandbox they share unless `group.sandbox(false)` (settled by
+//! [`crate::plan`], opened by the harness: `crate::execute::SharedSandbox`), the group's
+//! `setup`/`teardown` run around every command, and the header shows `id:program args` as 0.10
+//! printed it.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -92,14 +92,18 @@ fn run_inner(
             job.paths.dir.display()
         )
     })?;
-    // Removed when this function returns, whatever happened.
+    // Removed when this function returns, whatever happened; the group's shared sandbox is the
+    // harness's to remove.
     let sandbox = match &binary.sandbox {
+        Some(_) if binary.shared_sandbox => None,
         Some(config) => Some(SandboxDir::create(config, &exec.workspace_root)?),
         None => None,
     };
-    let base = sandbox
-        .as_ref()
-        .map_or(exec.cwd.clone(), |s| s.path.clone());
+    let base = match &sandbox {
+        _ if binary.shared_sandbox => super::sandbox::shared(job.group)?,
+        Some(sandbox) => sandbox.path.clone(),
+        None => exec.cwd.clone(),
+    };
     let command = &binary.command;
     let cwd = match &command.current_dir {
         Some(dir) => base.join(dir),

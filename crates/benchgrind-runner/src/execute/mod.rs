@@ -29,6 +29,7 @@ pub use canned::CannedExecutor;
 pub use executor::{Captured, Executor, RunOutput, Status};
 pub use fork::ForkExecutor;
 pub use launch::ProcessExecutor;
+pub use sandbox::SharedSandbox;
 
 use std::path::PathBuf;
 

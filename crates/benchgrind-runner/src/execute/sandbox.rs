@@ -1,6 +1,11 @@
 //! The sandbox of a binary benchmark: a new temporary directory with the fixtures copied in
 //! (symbolic links followed unless `Sandbox::follow_symlinks(false)`), removed when the
 //! benchmark ends, whether it passed or failed.
+//!
+//! The `Run`s of an iai-callgrind 0.9 to 0.12 group share one sandbox instead, as they did
+//! there: the group's `before`, every command with its `setup` and `teardown`, and `after` run
+//! in one directory, so that a file one of them writes is there for the next. The harness opens
+//! it around the group ([`SharedSandbox`]); the group's jobs find it by the group's index.
 
 use std::path::{Path, PathBuf};
 
@@ -67,6 +72,58 @@ impl Drop for SandboxDir {
     }
 }
 
+/// The open shared sandboxes: group index and directory, or why it could not be made.
+type Shared = Vec<(usize, Result<PathBuf, String>)>;
+static SHARED: std::sync::Mutex<Shared> = std::sync::Mutex::new(Vec::new());
+
+/// The shared sandbox of a group (see the module's documentation), open while this lives:
+/// removed, and no longer found by the group's jobs, when dropped.
+pub struct SharedSandbox {
+    group: usize,
+    dir: Option<SandboxDir>,
+}
+
+impl SharedSandbox {
+    /// Makes the sandbox of group `group` (its index in [`crate::plan::Job::group`]); if that
+    /// fails, the group's jobs fail with the reason.
+    pub fn open(group: usize, config: &Sandbox, workspace_root: &Path) -> SharedSandbox {
+        let made = SandboxDir::create(config, workspace_root);
+        let entry = made.as_ref().map(|d| d.path.clone()).map_err(Clone::clone);
+        lock().push((group, entry));
+        SharedSandbox {
+            group,
+            dir: made.ok(),
+        }
+    }
+
+    /// The directory, if it could be made.
+    pub fn path(&self) -> Option<&Path> {
+        self.dir.as_ref().map(|d| d.path.as_path())
+    }
+}
+
+impl Drop for SharedSandbox {
+    fn drop(&mut self) {
+        lock().retain(|(g, _)| *g != self.group);
+    }
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Shared> {
+    SHARED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The directory of group `group`'s shared sandbox.
+pub(super) fn shared(group: usize) -> Result<PathBuf, String> {
+    let open = lock();
+    match open.iter().find(|(g, _)| *g == group) {
+        Some((_, Ok(path))) => Ok(path.clone()),
+        Some((_, Err(e))) => Err(format!("the group's sandbox: {e}")),
+        None => Err("the group's shared sandbox is not open (a benchgrind bug)".into()),
+    }
+}
+
 /// Copies a file or directory tree; with `follow` false, symbolic links are copied as links.
 fn copy_recursively(from: &Path, to: &Path, follow: bool) -> std::io::Result<()> {
     if !follow && from.is_symlink() {
@@ -97,6 +154,27 @@ mod tests {
             .strip_prefix(super::super::leftovers::SANDBOX_PREFIX)
             .unwrap();
         assert_eq!(rest.split('-').next().unwrap().parse::<i32>(), Ok(7));
+    }
+
+    #[test]
+    fn a_shared_sandbox_is_found_while_open_and_removed_after() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("data.txt"), "data").unwrap();
+        let mut config = Sandbox::new(true);
+        config.fixtures.push("data.txt".into());
+        let open = SharedSandbox::open(1_000_001, &config, root.path());
+        let path = shared(1_000_001).unwrap();
+        assert_eq!(Some(path.as_path()), open.path());
+        assert!(path.join("data.txt").exists());
+        drop(open);
+        assert!(!path.exists());
+        assert!(shared(1_000_001).is_err());
+
+        config.fixtures.push("missing".into());
+        let failed = SharedSandbox::open(1_000_002, &config, root.path());
+        assert!(failed.path().is_none());
+        let e = shared(1_000_002).unwrap_err();
+        assert!(e.contains("missing"), "{e}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::bench::bench;
 use super::emit::Emitter;
 use crate::cli::Cli;
-use crate::execute::{interrupt, schedule, Executor};
+use crate::execute::{interrupt, schedule, Executor, SharedSandbox};
 use crate::plan::{Job, JobKind, Plan};
 use crate::report::progress::Progress;
 use crate::report::{Reporter, RunSummary};
@@ -26,8 +26,8 @@ struct GroupHooks {
     compare_by_id: bool,
     setup: Option<fn()>,
     teardown: Option<fn()>,
-    /// Whether a job measures the setup or teardown: the group runs on its own, those jobs
-    /// first and last.
+    /// Whether a job measures the setup or teardown (those jobs run first and last) or the
+    /// group has `Run`s (which share a sandbox): the group runs on its own.
     measured: bool,
 }
 
@@ -81,11 +81,15 @@ pub fn execute_plan(
         if jobs.is_empty() || left_out(&jobs, stopped, emitter.summary) {
             continue;
         }
-        // The hooks of a group that runs alone, around it; none when nothing runs.
+        // The hooks of a group that runs alone, around it; none when nothing runs. A group of
+        // `Run`s (iai-callgrind 0.9 to 0.12) runs its hooks and commands in its shared sandbox,
+        // one at a time.
         let alone = Some(hooks[phase[0]]).filter(|_| runs && phase.len() == 1);
+        let shared = shared_sandbox(&jobs, main);
         if let Some(setup) = alone.and_then(|h| h.setup) {
-            setup();
+            call_in(shared.as_ref(), setup);
         }
+        let workers = if shared.is_some() { 1 } else { executors.len() };
         // The measurements of `before` and `after` (`bench = true`) in their places.
         let [before, rest, after] = stages(&jobs);
         for jobs in [before, rest, after] {
@@ -98,13 +102,13 @@ pub fn execute_plan(
                 jobs: &jobs,
                 hooks: &hooks,
             };
-            stopped = phase.run(executors, &mut emitter);
+            stopped = phase.run(&mut executors[..workers], &mut emitter);
         }
         let teardown = alone
             .and_then(|h| h.teardown)
             .filter(|_| interrupt::signal().is_none());
         if let Some(teardown) = teardown {
-            teardown();
+            call_in(shared.as_ref(), teardown);
         }
     }
     emitter
@@ -131,10 +135,41 @@ fn group_hooks(main: &Main) -> Vec<GroupHooks> {
             compare_by_id: g.compare_by_id,
             setup,
             teardown,
-            measured: g.measures(HookKind::Before) || g.measures(HookKind::After),
+            measured: g.measures(HookKind::Before)
+                || g.measures(HookKind::After)
+                || g.benchmarks
+                    .iter()
+                    .any(|b| b.benches.iter().any(|b| b.legacy)),
         }
     });
     library.chain(binary).collect()
+}
+
+/// The shared sandbox of the phase's group of `Run`s, if it has one, open.
+pub(super) fn shared_sandbox(jobs: &[&Job], main: &Main) -> Option<SharedSandbox> {
+    let (group, config) = jobs.iter().find_map(|job| match &job.kind {
+        JobKind::Binary(b) if b.shared_sandbox => Some((job.group, b.sandbox.as_ref()?)),
+        _ => None,
+    })?;
+    let root = std::path::Path::new(main.workspace_root);
+    Some(SharedSandbox::open(group, config, root))
+}
+
+/// Calls a group's `before` or `after` in the harness: in the group's shared sandbox if it has
+/// one (not at all if that could not be made: the group's jobs fail with the reason), else
+/// where the harness runs. No other thread of the harness uses the working directory while no
+/// benchmark runs, and it is restored right after.
+pub(super) fn call_in(shared: Option<&SharedSandbox>, hook: fn()) {
+    let Some(shared) = shared else {
+        return hook();
+    };
+    let (Some(dir), Ok(back)) = (shared.path(), std::env::current_dir()) else {
+        return;
+    };
+    if std::env::set_current_dir(dir).is_ok() {
+        hook();
+        let _ = std::env::set_current_dir(back);
+    }
 }
 
 /// Records `jobs` as not run after Ctrl-C or SIGTERM, or as skipped after a fail-fast stop;

@@ -35,8 +35,9 @@ pub fn run(main: &Main, plan: &Plan, executor: &mut dyn Executor, out: &mut dyn 
         if jobs.is_empty() {
             continue;
         }
+        let shared = super::phases::shared_sandbox(&jobs, main);
         if let Some(setup) = setup {
-            setup();
+            super::phases::call_in(shared.as_ref(), setup);
         }
         for job in jobs {
             match executor.run(job).status {
@@ -51,7 +52,7 @@ pub fn run(main: &Main, plan: &Plan, executor: &mut dyn Executor, out: &mut dyn 
             let _ = std::fs::remove_file(job.paths.file("callgrind.log", crate::store::Which::New));
         }
         if let Some(teardown) = teardown {
-            teardown();
+            super::phases::call_in(shared.as_ref(), teardown);
         }
     }
     if !failed.is_empty() {

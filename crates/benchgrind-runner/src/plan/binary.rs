@@ -87,6 +87,7 @@ impl Planner<'_> {
                 command,
                 setup,
                 teardown: None,
+                shared_sandbox: settled.sandbox.is_some() && group_shares(group),
                 sandbox: settled.sandbox.clone(),
                 exit_with: ExitWith::Success,
                 entry_point: None,
@@ -118,9 +119,25 @@ impl Planner<'_> {
     ) -> Option<([usize; 3], Settled, Option<Hook>)> {
         let mut levels = vec![self.main.binary_config.as_ref(), group.config.as_ref()];
         if matches!(kind, HookKind::Before | HookKind::After) {
-            let mut settled = Settled::new(&levels, &Bench::new(""), self.main.manifest_dir);
-            settled.sandbox = None;
-            return Some(([g, 0, 0], settled, None));
+            // In the group's shared sandbox if it has one (its first `Run`'s), else where the
+            // harness runs them unmeasured.
+            let first_run = group.benchmarks.iter().find_map(|benchmark| {
+                let bench = benchmark.benches.iter().find(|b| b.legacy)?;
+                Some((benchmark, bench))
+            });
+            let (settled, sandbox) = match first_run {
+                Some((benchmark, bench)) => {
+                    levels.extend([benchmark.config.as_ref(), bench.config.as_ref()]);
+                    let settled = Settled::new(&levels, bench, self.main.manifest_dir);
+                    let sandbox = settled.sandbox.clone();
+                    (settled, sandbox)
+                }
+                None => (
+                    Settled::new(&levels, &Bench::new(""), self.main.manifest_dir),
+                    None,
+                ),
+            };
+            return Some(([g, 0, 0], Settled { sandbox, ..settled }, None));
         }
         let (f, b) = first_with(group, kind)?;
         let benchmark = &group.benchmarks[f];
@@ -246,11 +263,20 @@ impl Settled {
             setup: at.bench.setup.or(at.benchmark.setup),
             teardown: at.bench.teardown.or(at.benchmark.teardown),
             sandbox: self.sandbox.clone(),
+            shared_sandbox: at.bench.legacy && self.sandbox.is_some(),
             exit_with,
             entry_point: self.entry_point.clone(),
             hook: None,
         }
     }
+}
+
+/// Whether the group's `Run`s (iai-callgrind 0.9 to 0.12) share one sandbox: it has one.
+fn group_shares(group: &BinaryGroup) -> bool {
+    group
+        .benchmarks
+        .iter()
+        .any(|benchmark| benchmark.benches.iter().any(|b| b.legacy))
 }
 
 /// The id a measured hook takes must not be the id of one of the group's `Run`s.
@@ -427,7 +453,8 @@ mod tests {
             panic!("a binary job")
         };
         assert_eq!(before.hook, Some(HookKind::Before));
-        assert!(before.sandbox.is_none() && before.setup.is_none());
+        // In the sandbox the group's `Run`s share, as 0.10 ran its hooks.
+        assert!(before.shared_sandbox && before.sandbox.is_some() && before.setup.is_none());
         let args = &before.command.args;
         assert_eq!(
             args[..3],
@@ -436,8 +463,12 @@ mod tests {
         let JobKind::Binary(teardown) = &plan.jobs[4].kind else {
             panic!("a binary job")
         };
-        // Measured after an unmeasured setup, in a sandbox as the commands are.
-        assert!(teardown.setup.is_some() && teardown.sandbox.is_some());
+        // Measured after an unmeasured setup, in the sandbox the commands share.
+        assert!(teardown.setup.is_some() && teardown.shared_sandbox);
+        let JobKind::Binary(command) = &plan.jobs[2].kind else {
+            panic!("a binary job")
+        };
+        assert!(command.shared_sandbox);
         let callgrind = crate::execute::args::callgrind_args(&plan.jobs[0], &[]);
         if crate::client_request::SUPPORTED {
             assert!(callgrind.contains(&"--instr-atstart=no".to_owned()));

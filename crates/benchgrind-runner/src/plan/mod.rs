@@ -90,6 +90,9 @@ pub struct BinaryJob {
     pub teardown: Option<Hook>,
     /// The sandbox, if enabled.
     pub sandbox: Option<Sandbox>,
+    /// Whether the sandbox is the group's, shared by its commands and hooks (the `Run`s of
+    /// iai-callgrind 0.9 to 0.12; `execute::SharedSandbox`), not a new one for this command.
+    pub shared_sandbox: bool,
     /// The expected exit.
     pub exit_with: ExitWith,
     /// The function whose inclusive cost is measured, instead of the whole process.
