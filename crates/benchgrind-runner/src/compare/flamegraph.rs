@@ -428,9 +428,21 @@ fn apportion(total: u64, shares: &[f64]) -> Vec<u64> {
         })
         .collect();
     let mut counts: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
-    // Saturating: rounding may take the shares of a count near 2^64 past it.
-    let assigned = counts.iter().fold(0u64, |sum, c| sum.saturating_add(*c));
-    let short = total.saturating_sub(assigned);
+    // Above 2^53 the floats round, and the floored shares may add up to more than the total
+    // (past 2^64 even): the excess comes off the largest counts, whose rounding made it.
+    let assigned: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+    if assigned > u128::from(total) {
+        let mut excess = assigned - u128::from(total);
+        let mut order: Vec<usize> = (0..counts.len()).collect();
+        order.sort_unstable_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+        for i in order {
+            let take = excess.min(u128::from(counts[i]));
+            counts[i] -= take as u64;
+            excess -= take;
+        }
+        return counts;
+    }
+    let short = total - assigned as u64;
     let len = counts.len() as u64;
     if short == 0 || len == 0 {
         return counts;
@@ -456,6 +468,24 @@ fn apportion(total: u64, shares: &[f64]) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shares_of_totals_past_two_to_the_53_add_up_to_the_total() {
+        // Each total rounds up as a float; each list of shares, floored, went past it by 1 to
+        // 599 before the excess was taken off (worked out with Python's floats, which are the
+        // same doubles).
+        for total in [u64::MAX, (1 << 60) + 200, (1 << 54) + 3] {
+            for shares in [
+                vec![1.0, 1.0],
+                vec![0.3, 5.0, 1e-9, 1.0],
+                vec![5.0, 5.0, 0.1, 2.0],
+            ] {
+                let counts = apportion(total, &shares);
+                let sum: u128 = counts.iter().map(|&c| u128::from(c)).sum();
+                assert_eq!(sum, u128::from(total), "{total} {shares:?}: {counts:?}");
+            }
+        }
+    }
 
     fn graph(text: &str) -> CallGraph {
         callgraph::parse(Path::new("t.out"), text.as_bytes()).unwrap()
