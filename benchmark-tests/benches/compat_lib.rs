@@ -100,6 +100,17 @@ fn bench_array_value(values: [u32; 3]) -> u32 {
     black_box(values).iter().sum()
 }
 
+fn line_length(line: String) -> usize {
+    line.len()
+}
+
+/// With a setup, each line of `file` is the setup's argument.
+#[library_benchmark]
+#[benches::lines(file = "benchmark-tests/benches/fixtures/file_content.inputs", setup = line_length)]
+fn bench_lines(length: usize) -> usize {
+    black_box(length) * 2
+}
+
 fn fibonacci(n: u64) -> u64 {
     match n {
         0 | 1 => 1,
@@ -186,7 +197,7 @@ fn bench_child_process() -> bool {
 library_benchmark_group!(
     name = generics;
     benchmarks = bench_clone, bench_split, bench_sum, bench_array_args, bench_setup_array,
-        bench_array_value
+        bench_array_value, bench_lines
 );
 
 library_benchmark_group!(

@@ -193,6 +193,10 @@ fn generic_functions_and_the_0_13_config_items_run() {
         "compat_lib::generics::bench_array_args parens:5u64, 6",
         "compat_lib::generics::bench_setup_array with_setup:make_pair(3, 4)",
         "compat_lib::generics::bench_array_value whole:[1u32, 2, 3]",
+        // `file` with a setup: each line inside the setup's call.
+        "compat_lib::generics::bench_lines lines_0:line_length(a.txt;a)",
+        "compat_lib::generics::bench_lines lines_1:line_length(aa.txt;aa)",
+        "compat_lib::generics::bench_lines lines_2:line_length(aaa.txt;aaa)",
         "compat_lib::configs::bench_entry_point fib:10",
         "compat_lib::configs::bench_default_window fib:10",
         // truncate_description(Some(12)) at function level.
@@ -240,16 +244,16 @@ fn generic_functions_and_the_0_13_config_items_run() {
         .unwrap();
     assert_eq!(entry, inclusive, "{text}");
     // with_raw_callgrind_args(["--branch-sim=yes"]) adds the branch events.
-    assert!(find(&blocks, expected[12]).get("Bc") > 0);
+    assert!(find(&blocks, expected[15]).get("Bc") > 0);
     // callgrind_args(["--simulate-wb=yes"]) adds 0.13's write-back events.
-    let _ = find(&blocks, expected[12]).get("DLdmw");
+    let _ = find(&blocks, expected[15]).get("DLdmw");
     // main!'s setup runs before the first benchmark and its teardown after the last.
     let setup = report.find("main setup ran").expect("main setup printed");
     let teardown = report
         .find("main teardown ran")
         .expect("main teardown printed");
     assert!(setup < report.find(expected[0]).unwrap());
-    assert!(teardown > report.find(expected[13]).unwrap());
+    assert!(teardown > report.find(expected[16]).unwrap());
     // tool_override replaces the group's Memcheck with DHAT; tools_override([]) drops it.
     let section = |header: &str| {
         let start = report.find(header).unwrap();
@@ -258,10 +262,10 @@ fn generic_functions_and_the_0_13_config_items_run() {
             .map_or(report.len(), |e| start + 1 + e);
         report[start..end].to_owned()
     };
-    assert!(section(expected[10]).contains("MEMCHECK"));
-    let configured = section(expected[12]);
+    assert!(section(expected[13]).contains("MEMCHECK"));
+    let configured = section(expected[15]);
     assert!(configured.contains("DHAT") && !configured.contains("MEMCHECK"));
-    let format = section(expected[13]);
+    let format = section(expected[16]);
     assert!(!format.contains("DHAT") && !format.contains("MEMCHECK"));
 }
 

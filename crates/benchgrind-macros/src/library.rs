@@ -346,7 +346,12 @@ fn parse_benches(
         tracked.push(path);
         for line in lines {
             let expr: Expr = syn::parse_quote!(::std::string::String::from(#line));
-            elements.push((line, vec![expr]));
+            // The line as it is, inside the setup's call as with `args` (`parse(11)`).
+            let shown = match &setup {
+                Some(setup) => format!("{}({line})", pretty::tokens(&setup.to_token_stream())),
+                None => line,
+            };
+            elements.push((shown, vec![expr]));
         }
     } else {
         let list =
