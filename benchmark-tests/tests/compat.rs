@@ -437,6 +437,37 @@ fn hooks_given_bench_true_are_measured_where_and_when_they_run() {
 }
 
 #[test]
+fn a_filter_that_leaves_out_the_measured_hooks_still_runs_them_in_the_shared_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let exe = bench_binary("benchgrind-compat-tests", "compat_bench_hooks");
+    let output = Command::new(&exe)
+        .args(["--bench", "reads"])
+        .arg(format!("--home={}", dir.path().join("home").display()))
+        .current_dir(HERE)
+        .env("COMPAT_HOOK_LOG", &log)
+        .env("BENCHGRIND_COLOR", "never")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{report}");
+    assert_eq!(
+        headers(&blocks(&report)),
+        ["compat_bench_hooks::hooks reads setup:read-file setup.txt \"from setup\""]
+    );
+    // `before` and `after` are called by the harness, unmeasured, in the group's sandbox (the
+    // setup checks the file `before` wrote there).
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
+    let names: Vec<&str> = lines.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, ["before", "setup", "teardown", "after"], "{text}");
+    assert!(
+        lines.iter().all(|(_, d)| *d == lines[0].1 && *d != HERE),
+        "{text}"
+    );
+}
+
+#[test]
 fn seed_002s_library_quickstart_counts_as_the_seed_shows() {
     let examples = Path::new(HERE).parent().unwrap().join("examples");
     let examples = examples.to_str().unwrap();

@@ -45,11 +45,8 @@ pub(crate) fn measured_hooks(hooks: &[Measured]) -> TokenStream {
             },
             proc_macro2::Span::call_site(),
         );
-        // A path as written (`my_mod::run_before`), anything else as the tokens print.
-        let name = match expr {
-            Expr::Path(_) => quote!(#expr).to_string().replace(' ', ""),
-            other => quote!(#other).to_string(),
-        };
+        // As written: `my_mod::run_before`, `prepare()`.
+        let name = crate::pretty::tokens(&quote!(#expr));
         quote! {
             ::benchgrind::__private::MeasuredHook {
                 kind: ::benchgrind::__private::HookKind::#variant,

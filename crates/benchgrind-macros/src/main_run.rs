@@ -89,6 +89,12 @@ fn parse(input: ParseStream) -> syn::Result<Spec> {
                 }
             }
             name @ ("before" | "after" | "setup" | "teardown") => {
+                if spec.hooks.iter().any(|(n, _)| n == name) {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("`{name}` is given twice in main!"),
+                    ));
+                }
                 let path: Path = input.parse()?;
                 // `bench = true` measures the hook; `false` is the default.
                 if input.peek(Token![,]) && input.peek2(Ident) {

@@ -3,7 +3,7 @@
 //! `main!` builds one [`Main`] from the groups, each group lists its functions, each function its
 //! benches. Nothing here runs Valgrind; [`crate::plan`] turns this list into jobs.
 
-use crate::config::{BinaryBenchmark, BinaryBenchmarkConfig, Hook, LibraryBenchmarkConfig};
+use crate::config::{BinaryBenchmark, BinaryBenchmarkConfig, LibraryBenchmarkConfig};
 
 /// Everything `main!` registered for one bench binary.
 #[derive(Debug)]
@@ -40,7 +40,7 @@ pub struct BinaryGroup {
     /// Whether benches with the same id in different benchmarks are compared with each other.
     pub compare_by_id: bool,
     /// Runs once before the group's benchmarks, in the harness, not measured (unless
-    /// `measured_hooks` has it: then a job runs and measures it in its place).
+    /// `measured_hooks` has it and the plan its job: then that job measures it in its place).
     pub setup: Option<fn()>,
     /// Runs once after the group's benchmarks, in the harness, not measured (unless
     /// `measured_hooks` has it).
@@ -50,22 +50,6 @@ pub struct BinaryGroup {
     /// The hooks of an iai-callgrind 0.10 group given with `bench = true`, which are measured
     /// as benchmarks of their own (empty for every other form).
     pub measured_hooks: &'static [MeasuredHook],
-}
-
-impl BinaryGroup {
-    /// Whether a job measures the hook of `kind` (`bench = true`).
-    pub fn measures(&self, kind: HookKind) -> bool {
-        self.measured_hooks.iter().any(|h| h.kind == kind)
-    }
-
-    /// The setup and teardown the harness calls around the group: not those a job measures in
-    /// their place.
-    pub fn harness_hooks(&self) -> (Option<Hook>, Option<Hook>) {
-        (
-            self.setup.filter(|_| !self.measures(HookKind::Before)),
-            self.teardown.filter(|_| !self.measures(HookKind::After)),
-        )
-    }
 }
 
 /// A hook of an iai-callgrind 0.10 group (or of the all-in-`main!` form) that is measured:

@@ -3,7 +3,8 @@
 //!
 //! Hooks run in their own process (the bench binary with [`HOOK_FLAG`]) so that
 //! they can work in the sandbox and feed the command's stdin without the harness changing its
-//! own working directory.
+//! own working directory while benchmarks run. The sandbox is a new one per command, or the one
+//! a group of 0.9 to 0.12 `Run`s shares ([`super::sandbox`]).
 
 use std::fs::File;
 use std::os::unix::process::CommandExt;

@@ -1,6 +1,9 @@
 //! Running the plan: groups with a setup or teardown run on their own, with their hooks around
 //! them; consecutive groups without hooks form one phase whose benchmarks run in parallel
-//! ([`crate::execute::schedule`]). Results are reported in plan order as they come in. A failing
+//! ([`crate::execute::schedule`]). A group of iai-callgrind 0.9 to 0.12 `Run`s also runs on its
+//! own, one benchmark at a time, in the sandbox its hooks and commands share
+//! ([`SharedSandbox`]); a job that measures a `before` (`bench = true`) runs first, one that
+//! measures an `after` last. Results are reported in plan order as they come in. A failing
 //! benchmark is recorded and the run goes on; a regression with fail-fast ends it. Ctrl-C or
 //! SIGTERM ([`crate::execute::interrupt`]) ends it too: what finished is reported, the rest is
 //! listed as not run.
@@ -22,19 +25,23 @@ use crate::spec::{HookKind, Main};
 /// A group's `compare_by_id`, setup and teardown (those the harness calls: not those measured
 /// with `bench = true`, whose jobs run in their place).
 #[derive(Debug, Clone, Copy)]
-struct GroupHooks {
+pub(super) struct GroupHooks {
     compare_by_id: bool,
-    setup: Option<fn()>,
-    teardown: Option<fn()>,
-    /// Whether a job measures the setup or teardown (those jobs run first and last) or the
-    /// group has `Run`s (which share a sandbox): the group runs on its own.
-    measured: bool,
+    /// Called before the group's benchmarks.
+    pub setup: Option<fn()>,
+    /// Called after them.
+    pub teardown: Option<fn()>,
+    /// Whether the group runs on its own though the harness calls no hook around it: a job
+    /// measures its `before` or `after` (those jobs run first and last), or it has `Run`s.
+    own_phase: bool,
+    /// Whether its benchmarks run one at a time (a group of `Run`s).
+    one_at_a_time: bool,
 }
 
 impl GroupHooks {
     /// Whether the group runs on its own, with its hooks around it.
     fn alone(&self) -> bool {
-        self.setup.is_some() || self.teardown.is_some() || self.measured
+        self.setup.is_some() || self.teardown.is_some() || self.own_phase
     }
 }
 
@@ -53,7 +60,7 @@ pub fn execute_plan(
         file: main.bench_file.to_owned(),
         ..RunSummary::default()
     };
-    let hooks = group_hooks(main);
+    let hooks = group_hooks(main, plan);
     let runs = cli.load_baseline.is_none();
     let mut emitter = Emitter {
         cli,
@@ -85,11 +92,12 @@ pub fn execute_plan(
         // `Run`s (iai-callgrind 0.9 to 0.12) runs its hooks and commands in its shared sandbox,
         // one at a time.
         let alone = Some(hooks[phase[0]]).filter(|_| runs && phase.len() == 1);
-        let shared = shared_sandbox(&jobs, main);
+        let shared = alone.and_then(|_| shared_sandbox(&jobs, main));
         if let Some(setup) = alone.and_then(|h| h.setup) {
             call_in(shared.as_ref(), setup);
         }
-        let workers = if shared.is_some() { 1 } else { executors.len() };
+        let one_at_a_time = alone.is_some_and(|h| h.one_at_a_time);
+        let workers = if one_at_a_time { 1 } else { executors.len() };
         // The measurements of `before` and `after` (`bench = true`) in their places.
         let [before, rest, after] = stages(&jobs);
         for jobs in [before, rest, after] {
@@ -121,25 +129,36 @@ pub fn execute_plan(
 }
 
 /// The hooks of every group: library groups first, then binary groups, as numbered in
-/// `Job::group`.
-fn group_hooks(main: &Main) -> Vec<GroupHooks> {
+/// `Job::group`. A `before` or `after` measured with `bench = true` is left to its job when the
+/// plan has it (the filters may leave it out: then the harness calls the hook, unmeasured).
+pub(super) fn group_hooks(main: &Main, plan: &Plan) -> Vec<GroupHooks> {
     let library = main.groups.iter().map(|g| GroupHooks {
         compare_by_id: g.compare_by_id,
         setup: g.setup,
         teardown: g.teardown,
-        measured: false,
+        own_phase: false,
+        one_at_a_time: false,
     });
-    let binary = main.binary_groups.iter().map(|g| {
-        let (setup, teardown) = g.harness_hooks();
+    let first_binary = main.groups.len();
+    let binary = main.binary_groups.iter().enumerate().map(|(i, g)| {
+        let planned = |kind| {
+            plan.jobs.iter().any(|j| {
+                j.group == first_binary + i
+                    && matches!(&j.kind, JobKind::Binary(b) if b.hook == Some(kind))
+            })
+        };
+        let (before, after) = (planned(HookKind::Before), planned(HookKind::After));
+        // A group of `Run`s (iai-callgrind 0.9 to 0.12) runs one command at a time, as there.
+        let runs = g
+            .benchmarks
+            .iter()
+            .any(|b| b.benches.iter().any(|b| b.legacy));
         GroupHooks {
             compare_by_id: g.compare_by_id,
-            setup,
-            teardown,
-            measured: g.measures(HookKind::Before)
-                || g.measures(HookKind::After)
-                || g.benchmarks
-                    .iter()
-                    .any(|b| b.benches.iter().any(|b| b.legacy)),
+            setup: g.setup.filter(|_| !before),
+            teardown: g.teardown.filter(|_| !after),
+            own_phase: before || after || runs,
+            one_at_a_time: runs,
         }
     });
     library.chain(binary).collect()
@@ -163,12 +182,28 @@ pub(super) fn call_in(shared: Option<&SharedSandbox>, hook: fn()) {
     let Some(shared) = shared else {
         return hook();
     };
-    let (Some(dir), Ok(back)) = (shared.path(), std::env::current_dir()) else {
+    let Some(dir) = shared.path() else {
         return;
     };
-    if std::env::set_current_dir(dir).is_ok() {
-        hook();
-        let _ = std::env::set_current_dir(back);
+    let moved = std::env::current_dir().and_then(|back| {
+        std::env::set_current_dir(dir)?;
+        Ok(back)
+    });
+    match moved {
+        Ok(back) => {
+            hook();
+            if let Err(e) = std::env::set_current_dir(&back) {
+                eprintln!(
+                    "benchgrind: warning: cannot return to {} after a group's hook: {e}",
+                    back.display()
+                );
+            }
+        }
+        Err(e) => eprintln!(
+            "benchgrind: warning: a group's before/after hook was not run: cannot change to \
+             its sandbox {}: {e}",
+            dir.display()
+        ),
     }
 }
 

@@ -22,15 +22,10 @@ pub fn run(main: &Main, plan: &Plan, executor: &mut dyn Executor, out: &mut dyn 
     );
     // Group setup and teardown around each group's benchmarks, as in a measured run (a
     // `before`/`after` measured with `bench = true` is a job of the group, first or last).
-    type Hooks = (Option<crate::config::Hook>, Option<crate::config::Hook>);
-    let hooks: Vec<Hooks> = main
-        .groups
-        .iter()
-        .map(|g| (g.setup, g.teardown))
-        .chain(main.binary_groups.iter().map(|g| g.harness_hooks()))
-        .collect();
+    let hooks = super::phases::group_hooks(main, plan);
     let mut failed = Vec::new();
-    for (g, (setup, teardown)) in hooks.into_iter().enumerate() {
+    for (g, hooks) in hooks.into_iter().enumerate() {
+        let (setup, teardown) = (hooks.setup, hooks.teardown);
         let jobs: Vec<_> = plan.jobs.iter().filter(|j| j.group == g).collect();
         if jobs.is_empty() {
             continue;

@@ -64,10 +64,11 @@ impl Planner<'_> {
         group: &BinaryGroup,
         kinds: [HookKind; 2],
     ) -> Result<(), String> {
-        for measured in group.measured_hooks {
-            if !kinds.contains(&measured.kind) {
-                continue;
-            }
+        // In the order they run, however the keys were written.
+        let in_order = kinds
+            .iter()
+            .flat_map(|&kind| group.measured_hooks.iter().filter(move |m| m.kind == kind));
+        for measured in in_order {
             let id = measured.kind.name();
             check_hook_id(group, id)?;
             let Some((index, mut settled, setup)) = self.hook_place(g, group, measured.kind) else {
@@ -119,25 +120,16 @@ impl Planner<'_> {
     ) -> Option<([usize; 3], Settled, Option<Hook>)> {
         let mut levels = vec![self.main.binary_config.as_ref(), group.config.as_ref()];
         if matches!(kind, HookKind::Before | HookKind::After) {
-            // In the group's shared sandbox if it has one (its first `Run`'s), else where the
-            // harness runs them unmeasured.
-            let first_run = group.benchmarks.iter().find_map(|benchmark| {
+            // The config of `main!` and the group; the sandbox the group's `Run`s share (its
+            // first `Run`'s), if it has one, else where the harness runs them unmeasured.
+            let mut settled = Settled::new(&levels, &Bench::new(""), self.main.manifest_dir);
+            settled.sandbox = group.benchmarks.iter().find_map(|benchmark| {
                 let bench = benchmark.benches.iter().find(|b| b.legacy)?;
-                Some((benchmark, bench))
+                let mut levels = levels.clone();
+                levels.extend([benchmark.config.as_ref(), bench.config.as_ref()]);
+                Settled::new(&levels, bench, self.main.manifest_dir).sandbox
             });
-            let (settled, sandbox) = match first_run {
-                Some((benchmark, bench)) => {
-                    levels.extend([benchmark.config.as_ref(), bench.config.as_ref()]);
-                    let settled = Settled::new(&levels, bench, self.main.manifest_dir);
-                    let sandbox = settled.sandbox.clone();
-                    (settled, sandbox)
-                }
-                None => (
-                    Settled::new(&levels, &Bench::new(""), self.main.manifest_dir),
-                    None,
-                ),
-            };
-            return Some(([g, 0, 0], Settled { sandbox, ..settled }, None));
+            return Some(([g, 0, 0], settled, None));
         }
         let (f, b) = first_with(group, kind)?;
         let benchmark = &group.benchmarks[f];
@@ -298,16 +290,19 @@ fn check_hook_id(group: &BinaryGroup, id: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The first bench (benchmark and bench index) of `group` that runs a setup or teardown hook.
+/// The first `Run` (benchmark and bench index) of `group` that runs a setup or teardown hook.
 fn first_with(group: &BinaryGroup, kind: HookKind) -> Option<(usize, usize)> {
     group
         .benchmarks
         .iter()
         .enumerate()
         .find_map(|(f, benchmark)| {
-            let b = benchmark.benches.iter().position(|bench| match kind {
-                HookKind::Setup => bench.setup.or(benchmark.setup).is_some(),
-                _ => bench.teardown.or(benchmark.teardown).is_some(),
+            let b = benchmark.benches.iter().position(|bench| {
+                bench.legacy
+                    && match kind {
+                        HookKind::Setup => bench.setup.or(benchmark.setup).is_some(),
+                        _ => bench.teardown.or(benchmark.teardown).is_some(),
+                    }
             })?;
             Some((f, b))
         })
@@ -400,11 +395,12 @@ mod tests {
         for id in ids {
             group.bench(Run::with_arg(Arg::new(*id, ["x"])));
         }
+        // Written in another order than they run.
         let hooks = [
+            HookKind::After,
+            HookKind::Teardown,
             HookKind::Before,
             HookKind::Setup,
-            HookKind::Teardown,
-            HookKind::After,
         ]
         .map(|kind| MeasuredHook { kind, name: "f" });
         Main {
