@@ -26,4 +26,6 @@ benchgrind::main!(
     run = cmd = env!("CARGO_BIN_EXE_read-file"),
         id = "setup_file", args = ["setup.txt", "from setup"],
         id = "fixture", args = ["fixtures/file_content.inputs", "a.txt;a\naa.txt;aa\naaa.txt;aaa\n"];
+    // The first versions of this form had no ids.
+    run = cmd = "echo", args = ["no", "id"], args = [];
 );

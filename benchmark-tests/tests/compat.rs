@@ -501,6 +501,9 @@ fn the_main_run_form_runs_every_id_with_options_hooks_and_fixtures() {
             "compat_main_run setup_file:read-file setup.txt \"from setup\"",
             // The fixtures were copied into the sandbox.
             "compat_main_run fixture:read-file fixtures/file_content.input...",
+            // `args` without an id are numbered.
+            "compat_main_run 0:echo no id",
+            "compat_main_run 1:echo",
             // `teardown = check_setup_file, bench = true`: measured after a setup, in a sandbox.
             "compat_main_run teardown:check_setup_file",
         ],

@@ -8,6 +8,7 @@
 //!     fixtures = "benches/fixtures", follow_symlinks = false;
 //!     run = cmd = "my-exe", envs = ["KEY=VALUE"], id = "one", args = ["a"], id = "two", args = [];
 //!     run = cmd = env!("CARGO_BIN_EXE_other"), id = "three", args = ["b"];
+//!     run = cmd = "my-exe", args = ["no id"], args = [];
 //! );
 //! ```
 //!
@@ -15,6 +16,7 @@
 //! headers read `file id:program args`: `options` are Callgrind arguments, `before`/`after` run
 //! once, `setup`/`teardown` around every command, and every command runs in a sandbox unless
 //! `sandbox = false`. `bench = true` after a hook measures it (`crate::hook::measured_hooks`).
+//! `args` without an `id` (the form's first versions) get the ids `0`, `1`, ... in order.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -30,7 +32,8 @@ pub const KEYS: &[&str] = &["options", "before", "after", "sandbox", "fixtures",
 struct RunSpec {
     cmd: Expr,
     envs: Option<ExprArray>,
-    args: Vec<(LitStr, ExprArray)>,
+    /// Each `id = "...", args = [...]` (or `args = [...]` alone).
+    args: Vec<(Option<LitStr>, ExprArray)>,
 }
 
 struct Spec {
@@ -166,12 +169,16 @@ fn parse_run(input: ParseStream) -> syn::Result<RunSpec> {
         if key == "envs" {
             expect_key(input, "envs")?;
             run.envs = Some(input.parse()?);
+        } else if key == "args" {
+            // The first versions of this form had no ids: numbered ones are made.
+            expect_key(input, "args")?;
+            run.args.push((None, input.parse()?));
         } else {
             expect_key(input, "id")?;
             let id: LitStr = input.parse()?;
             input.parse::<Token![,]>()?;
             expect_key(input, "args")?;
-            run.args.push((id, input.parse()?));
+            run.args.push((Some(id), input.parse()?));
         }
     }
     if run.args.is_empty() {
@@ -201,7 +208,13 @@ fn generate(spec: &Spec) -> TokenStream {
         let follow = follow.as_ref().map(|f| quote!(.follow_symlinks(#f)));
         quote!(__config.fixtures(::benchgrind::__private::Fixtures::new(#path) #follow);)
     });
-    let runs = spec.runs.iter().map(run_tokens);
+    // `args` without an id get the ids `0`, `1`, ... in the order written.
+    let mut unnamed = 0..;
+    let runs: Vec<TokenStream> = spec
+        .runs
+        .iter()
+        .map(|run| run_tokens(run, &mut unnamed))
+        .collect();
     let measured = crate::hook::measured_hooks(&spec.measured);
     let workspace_root = crate::workspace::root().display().to_string();
     quote! {
@@ -251,7 +264,7 @@ fn generate(spec: &Spec) -> TokenStream {
 }
 
 /// `group.bench(Run::with_cmd_args(cmd, [Arg::new(id, args), ...]).envs(...))` of one `run`.
-fn run_tokens(run: &RunSpec) -> TokenStream {
+fn run_tokens(run: &RunSpec, unnamed: &mut std::ops::RangeFrom<usize>) -> TokenStream {
     // A name as a string literal is the package's binary of that name when there is one.
     let cmd = match &run.cmd {
         Expr::Lit(syn::ExprLit {
@@ -264,6 +277,10 @@ fn run_tokens(run: &RunSpec) -> TokenStream {
         other => quote!(#other),
     };
     let args = run.args.iter().map(|(id, args)| {
+        let id = id.clone().unwrap_or_else(|| {
+            let n = unnamed.next().expect("an endless range");
+            LitStr::new(&n.to_string(), Span::call_site())
+        });
         let items = args.elems.iter();
         quote! {
             ::benchgrind::__private::Arg::new(
