@@ -36,6 +36,7 @@ struct RunSpec {
     args: Vec<(Option<LitStr>, ExprArray)>,
 }
 
+#[derive(Default)]
 struct Spec {
     options: Vec<LitStr>,
     hooks: Vec<(String, Path)>,
@@ -71,14 +72,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 }
 
 fn parse(input: ParseStream) -> syn::Result<Spec> {
-    let mut spec = Spec {
-        options: Vec::new(),
-        hooks: Vec::new(),
-        sandbox: None,
-        fixtures: None,
-        runs: Vec::new(),
-        measured: Vec::new(),
-    };
+    let mut spec = Spec::default();
     while !input.is_empty() {
         let key: Ident = input.parse()?;
         input.parse::<Token![=]>()?;

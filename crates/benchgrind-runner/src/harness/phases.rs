@@ -2,8 +2,8 @@
 //! them; consecutive groups without hooks form one phase whose benchmarks run in parallel
 //! ([`crate::execute::schedule`]). A group of iai-callgrind 0.9 to 0.12 `Run`s also runs on its
 //! own, one benchmark at a time, in the sandbox its hooks and commands share
-//! ([`SharedSandbox`]); a job that measures a `before` (`bench = true`) runs first, one that
-//! measures an `after` last. Results are reported in plan order as they come in. A failing
+//! ([`SharedSandbox`]), as does one with a job that measures its `before` (`bench = true`,
+//! planned first) or `after` (last). Results are reported in plan order as they come in. A failing
 //! benchmark is recorded and the run goes on; a regression with fail-fast ends it. Ctrl-C or
 //! SIGTERM ([`crate::execute::interrupt`]) ends it too: what finished is reported, the rest is
 //! listed as not run.
@@ -31,17 +31,15 @@ pub(super) struct GroupHooks {
     pub setup: Option<fn()>,
     /// Called after them.
     pub teardown: Option<fn()>,
-    /// Whether the group runs on its own though the harness calls no hook around it: a job
-    /// measures its `before` or `after` (those jobs run first and last), or it has `Run`s.
-    own_phase: bool,
-    /// Whether its benchmarks run one at a time (a group of `Run`s).
+    /// Whether its benchmarks run one at a time, in plan order, on their own: a group of `Run`s,
+    /// or one with a job that measures its `before` or `after` (planned first and last).
     one_at_a_time: bool,
 }
 
 impl GroupHooks {
     /// Whether the group runs on its own, with its hooks around it.
     fn alone(&self) -> bool {
-        self.setup.is_some() || self.teardown.is_some() || self.own_phase
+        self.setup.is_some() || self.teardown.is_some() || self.one_at_a_time
     }
 }
 
@@ -85,7 +83,16 @@ pub fn execute_plan(
             .iter()
             .filter(|j| phase.contains(&j.group))
             .collect();
-        if jobs.is_empty() || left_out(&jobs, stopped, emitter.summary) {
+        if jobs.is_empty() {
+            continue;
+        }
+        if interrupt::signal().is_some() {
+            let ids = jobs.iter().map(|j| j.id.full());
+            emitter.summary.not_run.extend(ids);
+            continue;
+        }
+        if stopped {
+            emitter.summary.skipped += jobs.len();
             continue;
         }
         // The hooks of a group that runs alone, around it; none when nothing runs. A group of
@@ -98,20 +105,14 @@ pub fn execute_plan(
         }
         let one_at_a_time = alone.is_some_and(|h| h.one_at_a_time);
         let workers = if one_at_a_time { 1 } else { executors.len() };
-        // The measurements of `before` and `after` (`bench = true`) in their places.
-        let [before, rest, after] = stages(&jobs);
-        for jobs in [before, rest, after] {
-            if jobs.is_empty() || left_out(&jobs, stopped, emitter.summary) {
-                continue;
-            }
-            let phase = Phase {
-                main,
-                cli,
-                jobs: &jobs,
-                hooks: &hooks,
-            };
-            stopped = phase.run(&mut executors[..workers], &mut emitter);
-        }
+        // One at a time, the plan's order puts a measured `before` first and `after` last.
+        let phase = Phase {
+            main,
+            cli,
+            jobs: &jobs,
+            hooks: &hooks,
+        };
+        stopped = phase.run(&mut executors[..workers], &mut emitter);
         let teardown = alone
             .and_then(|h| h.teardown)
             .filter(|_| interrupt::signal().is_none());
@@ -136,7 +137,6 @@ pub(super) fn group_hooks(main: &Main, plan: &Plan) -> Vec<GroupHooks> {
         compare_by_id: g.compare_by_id,
         setup: g.setup,
         teardown: g.teardown,
-        own_phase: false,
         one_at_a_time: false,
     });
     let first_binary = main.groups.len();
@@ -157,8 +157,7 @@ pub(super) fn group_hooks(main: &Main, plan: &Plan) -> Vec<GroupHooks> {
             compare_by_id: g.compare_by_id,
             setup: g.setup.filter(|_| !before),
             teardown: g.teardown.filter(|_| !after),
-            own_phase: before || after || runs,
-            one_at_a_time: runs,
+            one_at_a_time: before || after || runs,
         }
     });
     library.chain(binary).collect()
@@ -205,34 +204,6 @@ pub(super) fn call_in(shared: Option<&SharedSandbox>, hook: fn()) {
             dir.display()
         ),
     }
-}
-
-/// Records `jobs` as not run after Ctrl-C or SIGTERM, or as skipped after a fail-fast stop;
-/// returns whether it did.
-fn left_out(jobs: &[&Job], stopped: bool, summary: &mut RunSummary) -> bool {
-    if interrupt::signal().is_some() {
-        summary.not_run.extend(jobs.iter().map(|j| j.id.full()));
-        return true;
-    }
-    if stopped {
-        summary.skipped += jobs.len();
-    }
-    stopped
-}
-
-/// A phase's jobs in the order they run: the measurement of a `before`, the rest, the
-/// measurement of an `after`.
-fn stages<'a>(jobs: &[&'a Job]) -> [Vec<&'a Job>; 3] {
-    let mut stages: [Vec<&Job>; 3] = Default::default();
-    for &job in jobs {
-        let stage = match &job.kind {
-            JobKind::Binary(b) if b.hook == Some(HookKind::Before) => 0,
-            JobKind::Binary(b) if b.hook == Some(HookKind::After) => 2,
-            _ => 1,
-        };
-        stages[stage].push(job);
-    }
-    stages
 }
 
 /// The groups of each phase: a group with hooks alone, consecutive groups without together.

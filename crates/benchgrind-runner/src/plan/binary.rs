@@ -53,11 +53,11 @@ impl Planner<'_> {
     }
 
     /// The jobs that measure the group's hooks of `kinds` given `bench = true`: the bench binary
-    /// as a hook process under Valgrind, with the window around the hook alone. `before` and
-    /// `after` run where they run unmeasured (the package's directory) and in their place: the
-    /// harness runs these jobs instead of calling them. `setup` and `teardown` are measured once
-    /// more than they run around the commands, in a sandbox like the first command's (a
-    /// teardown after an unmeasured setup, as around a command).
+    /// as a hook process under Valgrind, with the window around the hook alone, in the sandbox
+    /// the group's `Run`s share (or the package's directory without one). `before` and `after`
+    /// run in their place: the harness runs these jobs instead of calling them. `setup` and
+    /// `teardown` are measured once more than they run around the commands (a teardown after an
+    /// unmeasured setup, as around a command).
     fn measured_hooks(
         &mut self,
         g: usize,
@@ -88,7 +88,8 @@ impl Planner<'_> {
                 command,
                 setup,
                 teardown: None,
-                shared_sandbox: settled.sandbox.is_some() && group_shares(group),
+                // Only a group's `Run`s give a hook a sandbox: theirs, shared.
+                shared_sandbox: settled.sandbox.is_some(),
                 sandbox: settled.sandbox.clone(),
                 exit_with: ExitWith::Success,
                 entry_point: None,
@@ -110,8 +111,9 @@ impl Planner<'_> {
     }
 
     /// Where a hook of `kind` is measured: its indices for the hook process, the config and
-    /// sandbox of its first bench (none for `before` and `after`, which run in the package's
-    /// directory), and the setup that runs first (a teardown's); `None` if no command runs it.
+    /// sandbox of the first `Run` that has it (for `before` and `after`, the config of `main!`
+    /// and the group and the first `Run`'s sandbox), and the setup that runs first (a
+    /// teardown's); `None` if no `Run` has it.
     fn hook_place(
         &self,
         g: usize,
@@ -261,14 +263,6 @@ impl Settled {
             hook: None,
         }
     }
-}
-
-/// Whether the group's `Run`s (iai-callgrind 0.9 to 0.12) share one sandbox: it has one.
-fn group_shares(group: &BinaryGroup) -> bool {
-    group
-        .benchmarks
-        .iter()
-        .any(|benchmark| benchmark.benches.iter().any(|b| b.legacy))
 }
 
 /// The id a measured hook takes must not be the id of one of the group's `Run`s.
