@@ -44,8 +44,8 @@ fn setup_legacy_group(group: &mut BinaryBenchmarkGroup) {
         .bench(Run::with_arg(Arg::new(
             "reads fixture",
             &[
-                "fixtures/file_content.inputs",
-                "a.txt;a\naa.txt;aa\naaa.txt;aaa\n",
+                "fixtures/orchard.inputs",
+                "plum.txt;purple\nfig.txt;green and soft\nquince.txt;yellow, hard, fragrant\n",
             ],
         )))
         .bench(
@@ -72,7 +72,7 @@ binary_benchmark_group!(
             env!("CARGO_BIN_EXE_read-file"),
             Arg::new(
                 "package dir",
-                ["benches/fixtures/file_content.inputs", "a.txt;a\naa.txt;aa\naaa.txt;aaa\n"],
+                ["benches/fixtures/orchard.inputs", "plum.txt;purple\nfig.txt;green and soft\nquince.txt;yellow, hard, fragrant\n"],
             ),
         ));
     }

@@ -106,7 +106,7 @@ fn line_length(line: String) -> usize {
 
 /// With a setup, each line of `file` is the setup's argument.
 #[library_benchmark]
-#[benches::lines(file = "benchmark-tests/benches/fixtures/file_content.inputs", setup = line_length)]
+#[benches::lines(file = "benchmark-tests/benches/fixtures/orchard.inputs", setup = line_length)]
 fn bench_lines(length: usize) -> usize {
     black_box(length) * 2
 }

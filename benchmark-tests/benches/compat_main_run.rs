@@ -25,7 +25,7 @@ benchgrind::main!(
     run = cmd = "echo", envs = ["KEY=VALUE"], id = "hello", args = ["hello", "world"], id = "empty", args = [];
     run = cmd = env!("CARGO_BIN_EXE_read-file"),
         id = "setup_file", args = ["setup.txt", "from setup"],
-        id = "fixture", args = ["fixtures/file_content.inputs", "a.txt;a\naa.txt;aa\naaa.txt;aaa\n"];
+        id = "fixture", args = ["fixtures/orchard.inputs", "plum.txt;purple\nfig.txt;green and soft\nquince.txt;yellow, hard, fragrant\n"];
     // The first versions of this form had no ids.
     run = cmd = "echo", args = ["no", "id"], args = [];
 );

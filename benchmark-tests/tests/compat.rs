@@ -1,7 +1,7 @@
 //! Benchmark code written for iai-callgrind, built against benchgrind and run under real
 //! Valgrind: generic benchmark functions and the 0.13/0.14 configuration items (`compat_lib`,
-//! `compat_bin`), iai-callgrind's own `test_bin_bench_intro`, and the seed examples of the 0.1
-//! and 0.10 APIs. Every bench binary runs twice: the second run must report no change.
+//! `compat_bin`), a tour of the binary benchmark API (`compat_bin_tour`), and the seed examples
+//! of the 0.1 and 0.10 APIs. Every bench binary runs twice: the second run must report no change.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -167,6 +167,36 @@ fn headers(blocks: &[Block]) -> Vec<&str> {
     blocks.iter().map(|b| b.header.as_str()).collect()
 }
 
+/// Whether the bench binaries are built in this workspace's `target/`: a binary benchmark's
+/// header shows its program relative to the workspace there, else by its absolute path (a
+/// `CARGO_TARGET_DIR` elsewhere), which also moves where a long header is cut.
+fn target_in_workspace() -> bool {
+    let root = Path::new(HERE).parent().unwrap();
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or(root.join("target"), |dir| {
+        let dir = PathBuf::from(dir);
+        if dir.is_absolute() {
+            dir
+        } else {
+            root.join(dir)
+        }
+    });
+    target == root.join("target")
+}
+
+/// Compares headers of binary benchmarks (`id:(args) -> program args`) with `expected`: whole
+/// where the programs are in the workspace's `target/`, else up to the program.
+fn assert_same_headers<S: AsRef<str>>(blocks: &[Block], expected: &[S], report: &str) {
+    let expected: Vec<&str> = expected.iter().map(AsRef::as_ref).collect();
+    if target_in_workspace() {
+        assert_eq!(headers(blocks), expected, "{report}");
+        return;
+    }
+    let before_program = |h: &str| h.split(" -> ").next().unwrap().to_owned();
+    let shown: Vec<String> = headers(blocks).into_iter().map(before_program).collect();
+    let expected: Vec<String> = expected.into_iter().map(before_program).collect();
+    assert_eq!(shown, expected, "{report}");
+}
+
 fn find<'a>(blocks: &'a [Block], header: &str) -> &'a Block {
     blocks
         .iter()
@@ -194,9 +224,9 @@ fn generic_functions_and_the_0_13_config_items_run() {
         "compat_lib::generics::bench_setup_array with_setup:make_pair(3, 4)",
         "compat_lib::generics::bench_array_value whole:[1u32, 2, 3]",
         // `file` with a setup: each line inside the setup's call.
-        "compat_lib::generics::bench_lines lines_0:line_length(a.txt;a)",
-        "compat_lib::generics::bench_lines lines_1:line_length(aa.txt;aa)",
-        "compat_lib::generics::bench_lines lines_2:line_length(aaa.txt;aaa)",
+        "compat_lib::generics::bench_lines lines_0:line_length(plum.txt;purple)",
+        "compat_lib::generics::bench_lines lines_1:line_length(fig.txt;green and soft)",
+        "compat_lib::generics::bench_lines lines_2:line_length(quince.txt;yellow, hard, fragrant)",
         "compat_lib::configs::bench_entry_point fib:10",
         "compat_lib::configs::bench_default_window fib:10",
         // truncate_description(Some(12)) at function level.
@@ -272,9 +302,9 @@ fn generic_functions_and_the_0_13_config_items_run() {
 #[test]
 fn binary_items_of_0_13_and_0_14_run() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_bin", HERE);
-    assert_eq!(
-        headers(&blocks),
-        [
+    assert_same_headers(
+        &blocks,
+        &[
             "compat_bin::attribute_group::bench_echo cut:(\"a long...",
             "compat_bin::attribute_group::bench_delay waits:() -> target/release/read-file \
              ready.txt ready",
@@ -288,7 +318,7 @@ fn binary_items_of_0_13_and_0_14_run() {
             "compat_bin::low_level_group::echo_ids words_2:() -> target/release/echo one two",
             "compat_bin::low_level_group::misnamed nowhere:() -> target/release/echo one",
         ],
-        "{report}"
+        &report,
     );
     // The entry point counts echo's main only, not the process's start-up.
     let whole = blocks[0].get("Instructions");
@@ -297,38 +327,47 @@ fn binary_items_of_0_13_and_0_14_run() {
 }
 
 #[test]
-fn iai_callgrinds_intro_runs_unchanged() {
-    let root = Path::new(HERE)
-        .parent()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let root = format!("{root}/");
-    let (report, blocks) = run_twice("benchgrind-compat-tests", "test_bin_bench_intro", HERE);
-    // The header lines of iai-callgrind 0.13's expected output of this file (its
-    // `expected_stdout`), but for `String::from` written without spaces.
+fn the_binary_api_tour_runs() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_bin_tour", HERE);
+    // Every benchmark's checks passed (a failing one fails the run, which `run` asserts): the
+    // teardowns read what the commands left, the fixtures were in the sandbox, the piped
+    // command saw the setup's output, `has-env` saw the most specific level's variable.
     let expected = [
-        "echo_group::simple_bench () -> target/release/echo",
-        "echo_group::bench_with_bench foo:(\"foo\") -> target/release/echo foo",
-        "echo_group::bench_with_bench bar:(\"bar\") -> target/release/echo bar",
-        "echo_group::bench_with_bench multiple_0:(\"aaaa\") -> target/release/echo aaaa",
-        "echo_group::bench_with_bench multiple_1:(\"aaaaa\") -> target/release/echo aaaaa",
-        "read_file_group::bench_with_setup foo:(\"foo.txt\", \"some content\") -> target/release/read...",
-        "read_file_group::bench_with_setup bar:(\"bar.txt\", \"some bar content\") -> target/release/...",
-        "read_file_group::bench_with_setup baz:(\"baz.txt\", \"some baz content\") -> target/release/...",
-        "read_file_group::bench_with_setup multiple_0:(\"aaa.txt\", \"aaa\") -> target/release/read-file aaa...",
-        "read_file_group::bench_with_setup multiple_1:(\"aaaa.txt\", \"aaa\") -> target/release/read-file aa...",
-        "read_file_group::benches_from_file file_0:(String::from(\"a.txt;a\")) -> target/release/read-f...",
-        "read_file_group::benches_from_file file_1:(String::from(\"aa.txt;aa\")) -> target/release/read...",
-        "read_file_group::benches_from_file file_2:(String::from(\"aaa.txt;aaa\")) -> target/release/re...",
-        "pipe_group::bench_pipe foo:(\"foo\") -> target/release/pipe",
-        "pipe_group::bench_pipe bar:(\"bar\") -> target/release/pipe",
+        "echoes::bare () -> target/release/echo",
+        "echoes::single alone:(\"lily\") -> target/release/echo lily",
+        "echoes::single several_0:(\"rose\") -> target/release/echo rose",
+        "echoes::single several_1:(\"daisy\") -> target/release/echo daisy",
+        "echoes::main_level () -> target/release/has-env TOUR_LEVEL main",
+        "files::check_file called:(\"note.txt\", \"written by the setup\") -> target/rel...",
+        "files::check_file by_path:(\"p.txt\", \"path setup\") -> target/release/read-fil...",
+        "files::check_file pairs_0:(\"x.txt\", \"ex\") -> target/release/read-file x.txt ...",
+        "files::check_file pairs_1:(\"y.txt\", \"why\") -> target/release/read-file y.txt...",
+        // The file's lines are passed as `String`s.
+        "files::from_lines orchard_0:(String::from(\"plum.txt;purple\")) -> target/releas...",
+        "files::from_lines orchard_1:(String::from(\"fig.txt;green and soft\")) -> target...",
+        "files::from_lines orchard_2:(String::from(\"quince.txt;yellow, hard, fragrant\")...",
+        "files::fixture shelf:(\"tour/shelf.txt\", \"first shelf\\n\") -> target/rele...",
+        "files::fixture count:(\"tour/count.txt\", \"seven\\n\") -> target/release/re...",
+        "pipes::piped hello:(\"hello\") -> target/release/pipe",
+        "pipes::piped goodbye:(\"goodbye\") -> target/release/pipe",
+        "group_level::seen_level function_level:(\"function\") -> target/release/has-env \
+         TOUR_LEVEL ...",
+        "group_level::seen_level bench_level:(\"bench\") -> target/release/has-env TOUR_LEVEL \
+         ben...",
+        "group_level::group_default group_level:(\"group\") -> target/release/has-env \
+         TOUR_LEVEL gro...",
+        "low_level::by_hand benchmark_setup:() -> target/release/read-file low.txt 'made by th...",
+        "low_level::by_hand bench_setup:() -> target/release/read-file bench.txt 'made by ...",
+        "low_level::levels function:() -> target/release/has-env TOUR_LEVEL function",
+        "low_level::levels bench:() -> target/release/has-env TOUR_LEVEL bench",
+        "low_level::several_commands numbered_0:() -> target/release/echo one",
+        "low_level::several_commands numbered_1:() -> target/release/echo two",
     ]
-    .map(|h| format!("test_bin_bench_intro::{h}"));
-    assert_eq!(headers(&blocks), expected, "{report}");
-    // The file's lines are passed as `String`s; the programs were found in this workspace.
-    assert!(!report.contains(&root), "{report}");
+    .map(|h| format!("compat_bin_tour::{h}"));
+    assert_same_headers(&blocks, &expected, &report);
+    // The programs were found in this workspace, and shown relative to it.
+    let root = Path::new(HERE).parent().unwrap().to_str().unwrap();
+    assert!(!report.contains(&format!("{root}/target/")), "{report}");
 }
 
 #[test]
@@ -369,11 +408,11 @@ fn older_binary_groups_run_hooks_fixtures_and_options() {
         headers(&blocks),
         [
             "compat_legacy::legacy_group reads setup:read-file setup.txt \"from setup\"",
-            "compat_legacy::legacy_group reads fixture:read-file fixtures/file_content.input...",
+            "compat_legacy::legacy_group reads fixture:read-file fixtures/orchard.inputs \"pl...",
             "compat_legacy::legacy_group wrong content:read-file setup.txt other",
             "compat_legacy::legacy_group echo_1:echo x",
             "compat_legacy::legacy_group echo_2:echo x x",
-            "compat_legacy::no_sandbox package dir:read-file benches/fixtures/file_conte...",
+            "compat_legacy::no_sandbox package dir:read-file benches/fixtures/orchard.in...",
         ],
         "{report}"
     );
@@ -500,7 +539,7 @@ fn the_main_run_form_runs_every_id_with_options_hooks_and_fixtures() {
             // The per-command setup wrote this file into the sandbox.
             "compat_main_run setup_file:read-file setup.txt \"from setup\"",
             // The fixtures were copied into the sandbox.
-            "compat_main_run fixture:read-file fixtures/file_content.input...",
+            "compat_main_run fixture:read-file fixtures/orchard.inputs \"pl...",
             // `args` without an id are numbered.
             "compat_main_run 0:echo no id",
             "compat_main_run 1:echo",

@@ -1,14 +1,17 @@
 //! `benchgrind gbench` and `benchgrind compare --metric` on real Google Benchmark programs under
 //! real Valgrind: `tests/gbench/bench.cc` built with Debian's `libbenchmark-dev` as the old
 //! build, the slower new build (`-DSLOWER`) and a build with a crashing benchmark
-//! (`-DWITH_CRASH`). Also: Google Benchmark's own compare.py (v1.7.1, vendored under
-//! `tests/data/compare_py/`) reading the JSON `gbench --out` writes.
+//! (`-DWITH_CRASH`). Also: Google Benchmark's own compare.py, as Debian's `libbenchmark-tools`
+//! installs it (`/usr/share/benchmark/compare.py`), reading the JSON `gbench --out` writes.
 //!
-//! Without libbenchmark-dev (or numpy and scipy, for compare.py) these tests are skipped with a
-//! loud message, except under CI=true, where they fail: `.ci/deps` installs them.
+//! Without libbenchmark-dev these tests are skipped with a loud message, except under CI=true,
+//! where they fail; without compare.py (or the numpy and scipy it imports) its test fails,
+//! naming the package. `.ci/deps` installs them all.
 
 #[path = "compare/common.rs"]
 mod common;
+#[path = "support/compare_py.rs"]
+mod compare_py;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -315,23 +318,10 @@ fn bad_input_gets_clear_errors_and_the_others_are_still_measured() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("neither side is one"));
 }
 
-/// A python3 with numpy and scipy: the one on PATH, else the system's.
-fn python_with_scipy() -> Option<&'static str> {
-    ["python3", "/usr/bin/python3"].into_iter().find(|python| {
-        Command::new(python)
-            .args(["-c", "import numpy, scipy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
 #[test]
 fn compare_py_reads_gbench_json_and_shows_the_change() {
     let Some([old, new, _]) = built() else { return };
-    let Some(python) = python_with_scipy() else {
-        skip_or_fail("no python3 with numpy and scipy (`apt-get install python3-scipy`)");
-        return;
-    };
+    let (python, script) = compare_py::compare_py();
     let (old_json, new_json) = (out_file("py-old"), out_file("py-new"));
     let filter = "--benchmark_filter=BM_Sum|BM_MapInsert<int>";
     let mut out_arg = std::ffi::OsString::from("--benchmark_out=");
@@ -355,7 +345,6 @@ fn compare_py_reads_gbench_json_and_shows_the_change() {
     for run in &runs {
         expect_code(run, 0);
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/compare_py/compare.py");
     let out = Command::new(python)
         .arg("-B")
         .arg(script)

@@ -1,17 +1,19 @@
 //! Google Benchmark's flags on a real bench binary under real Valgrind (`e2e_regress`, whose
 //! work comes from E2E_WORK): `--benchmark_out` files of a run before and after a change, read
-//! by Google Benchmark's own compare.py (v1.7.1, vendored as test data of benchgrind-cli, with
-//! its licence, in `crates/benchgrind-cli/tests/data/compare_py/`), which must show the change
-//! of the chosen metric; `--benchmark_list_tests`, `--benchmark_filter`, and the csv and console
+//! by Google Benchmark's own compare.py as Debian's `libbenchmark-tools` installs it
+//! (`/usr/share/benchmark/compare.py`, v1.7.1 on Debian 12), which must show the change of the
+//! chosen metric; `--benchmark_list_tests`, `--benchmark_filter`, and the csv and console
 //! formats.
 //!
-//! compare.py needs a python3 with numpy and scipy: without one the compare.py test is skipped
-//! with a loud message, except under CI=true, where it fails (`.ci/deps` installs them).
+//! compare.py and the numpy and scipy it imports are installed by `.ci/deps`; where they are
+//! missing the compare.py test fails, naming the package to install.
 
 mod common;
+#[path = "../../benchgrind-cli/tests/support/compare_py.rs"]
+mod compare_py;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use common::{run, stdout};
@@ -58,24 +60,10 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
 }
 
-/// A python3 with numpy and scipy: the one on PATH, else the system's.
-fn python_with_scipy() -> Option<&'static str> {
-    ["python3", "/usr/bin/python3"].into_iter().find(|python| {
-        Command::new(python)
-            .args(["-c", "import numpy, scipy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
-fn compare_py() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchgrind-cli/tests/data/compare_py/compare.py")
-}
-
 /// Runs the bench before (E2E_WORK=1000) and after (1100) a change with `--benchmark_out`,
 /// then compare.py on the two files; checks its line for every benchmark against the change of
 /// `metric` between the summaries of the two runs.
-fn compare_before_and_after(python: &str, metric_flag: Option<&str>, metric: &str) -> String {
+fn compare_before_and_after(metric_flag: Option<&str>, metric: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let mut args = vec!["--output-format=json"];
     args.extend(metric_flag);
@@ -103,9 +91,10 @@ fn compare_before_and_after(python: &str, metric_flag: Option<&str>, metric: &st
         }
     }
 
+    let (python, script) = compare_py::compare_py();
     let report = Command::new(python)
         .arg("-B")
-        .arg(compare_py())
+        .arg(script)
         .args(["--no-color", "benchmarks"])
         .args([&a, &b])
         .output()
@@ -133,18 +122,9 @@ fn compare_before_and_after(python: &str, metric_flag: Option<&str>, metric: &st
 
 #[test]
 fn compare_py_shows_the_change_of_the_chosen_metric() {
-    let Some(python) = python_with_scipy() else {
-        let what = "no python3 with numpy and scipy (`apt-get install python3-scipy`)";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{what}; CI must install it (.ci/deps)");
-        }
-        eprintln!("\n{0}\nSKIPPED compare.py: {what}\n{0}\n", "!".repeat(78));
-        return;
-    };
-    let instructions = compare_before_and_after(python, None, "Ir");
+    let instructions = compare_before_and_after(None, "Ir");
     eprintln!("{instructions}");
     let cycles = compare_before_and_after(
-        python,
         Some("--benchmark_metric=estimatedcycles"),
         "EstimatedCycles",
     );
