@@ -1,8 +1,9 @@
 //! The measured window holds the benchmark function's own execution only (issue 13): arguments
 //! passed in registers, on the stack, by hidden pointer, as `String`, `Vec` and 4 KiB arrays are
-//! in place before it opens, an argument the function does not consume is dropped after it
-//! closes, and the function's own work (a loop on registers included) is all inside it. Real
-//! Valgrind on `e2e_args`.
+//! in place before it opens, an argument the function does not consume is dropped at the end of
+//! its body, inside the window, as Rust drops a function's arguments (and as iai-callgrind and
+//! gungraun count them), and the function's own work (a loop on registers included) is all
+//! inside it. Real Valgrind on `e2e_args`.
 
 mod common;
 
@@ -42,8 +43,8 @@ fn arguments_of_every_kind_cost_nothing_in_the_window() {
         ("arrays", "arrays_none"),
         ("registers", "registers_none"),
         ("stack", "registers_none"),
-        ("string", "len_none"),
-        ("vec", "len_none"),
+        ("string", "string_dropped"),
+        ("vec", "vec_dropped"),
         ("page", "len_none"),
     ] {
         let (a, b) = (count(with), count(without));
@@ -52,8 +53,8 @@ fn arguments_of_every_kind_cost_nothing_in_the_window() {
             "{with} counts {a}, {without} counts {b}: more than 2 apart\n{counts:?}"
         );
     }
-    // Dropping the `String` (free: about 100 instructions) happens after the window.
-    assert!(count("string") < 10, "{counts:?}");
+    // Dropping the `String` (free: about 100 instructions) happens inside the window.
+    assert!(count("string") > count("len_none") + 50, "{counts:?}");
     // The loop of 111 steps is all inside the window, none of it moved out.
     assert!(count("collatz") > 111 * 4, "{counts:?}");
     // Filling a 4 KiB return value is the function's work; copying it out is not.

@@ -91,7 +91,7 @@ fn instructions_diff(report: &str, header: &str) -> i64 {
 
 fn schema() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/summary.v2.schema.json");
+        .join("../benchgrind-runner/schemas/summary.v3.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")
@@ -139,7 +139,7 @@ fn a_helper_two_calls_deep_is_named_first_with_the_exact_difference() {
         );
     }
 
-    // The JSON summary (version 2) holds the whole attribution, and it adds up.
+    // The JSON summary (version 2 on) holds the whole attribution, and it adds up.
     let dir = home
         .path()
         .join("benchgrind-e2e/e2e_explain/explain/two_deep.helper");
@@ -150,7 +150,7 @@ fn a_helper_two_calls_deep_is_named_first_with_the_exact_difference() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(summary["version"], 2);
+    assert_eq!(summary["version"], 3);
     let e = &summary["explanation"];
     assert_eq!(e["total"]["Ir"]["diff"], total);
     assert_eq!(e["unattributed"]["Ir"], 0);

@@ -234,10 +234,15 @@ fn the_measured_window_holds_only_the_benchmark_function() {
     let (mut inclusive, mut in_calls) = (0, 0);
     let mut after_calls = false;
     for line in text.lines() {
-        // Names are compressed: `fn=(4) name` or `cfn=(4) name` the first time, `(4)` after.
+        // Names in full (`fn=name`), or compressed: `fn=(4) name` the first time, `(4)` after.
         let named = line.strip_prefix("fn=").or(line.strip_prefix("cfn="));
         if let Some(rest) = named {
-            let (id, name) = rest.split_once(' ').unwrap_or((rest, ""));
+            let compressed = rest.starts_with('(') && rest[1..].starts_with(char::is_numeric);
+            let (id, name) = match rest.split_once(' ') {
+                Some((id, name)) if compressed => (id, name),
+                None if compressed => (rest, ""),
+                _ => (rest, rest),
+            };
             if !name.is_empty() {
                 names.insert(id.to_owned(), name.to_owned());
             }

@@ -7,17 +7,17 @@ use syn::visit_mut::VisitMut;
 use syn::{FnArg, ItemFn, Pat, ReturnType, Stmt, Type};
 
 /// Puts the function's body in a closure run by `window`, which opens the measured window around
-/// it when a bench armed it. The closure borrows the arguments rather than taking them, so an
-/// argument that the body does not consume is dropped after the window (as the caller would drop
-/// it); its return type is the function's (with `_` for each `impl Trait`), so `return`, `?` and
-/// coercions in the body mean what they did. It is always inlined, so the body's code is the
-/// function's own. A `const fn` keeps its body (a closure cannot run in one): its bench measures
-/// the call.
+/// it when a bench armed it. The closure takes every argument (see [`rebind_parameters`]), so an
+/// argument the body does not consume is dropped at the end of the body, inside the window, as
+/// Rust drops a function's arguments and as Callgrind counts the function's inclusive cost; its
+/// return type is the function's (with `_` for each `impl Trait`), so `return`, `?` and coercions
+/// in the body mean what they did. It is always inlined, so the body's code is the function's
+/// own. A `const fn` keeps its body (a closure cannot run in one): its bench measures the call.
 pub(crate) fn open_window_inside(func: &mut ItemFn) {
     if func.sig.constness.is_some() {
         return;
     }
-    let rebind = rebind_mut_references(func);
+    let rebind = rebind_parameters(func);
     let block = &func.block;
     let output = match &func.sig.output {
         ReturnType::Type(_, ty) => {
@@ -32,37 +32,53 @@ pub(crate) fn open_window_inside(func: &mut ItemFn) {
     });
 }
 
-/// For every parameter `name: &mut T` (or `mut name: &mut T`), a statement that moves the
-/// reference into the closure. Editions 2015 and 2018 capture whole variables, so without it a
-/// closure returning a borrow of `*name` borrows the local `name` and does not compile (E0597,
-/// E0373); a reference has no drop, so moving it costs nothing in the window. The outer `mut`,
-/// if any, moves to the rebinding (it would be unused outside).
-fn rebind_mut_references(func: &mut ItemFn) -> Vec<Stmt> {
+/// For every parameter, a statement that moves it into the closure: `let name = name;` for each
+/// name its pattern binds (a `_` parameter is given a hidden name first), in the order written,
+/// so that they are dropped at the end of the closure in the reverse order, as Rust drops a
+/// function's arguments. A reference moves for nothing; for `&mut T` it is also what makes a
+/// closure returning a borrow of `*name` compile in editions 2015 and 2018, which capture whole
+/// variables (E0597, E0373). The outer `mut`, if any, moves to the rebinding (it would be unused
+/// outside).
+fn rebind_parameters(func: &mut ItemFn) -> Vec<Stmt> {
     let mut statements = Vec::new();
-    for input in &mut func.sig.inputs {
+    for (index, input) in func.sig.inputs.iter_mut().enumerate() {
         let FnArg::Typed(typed) = input else {
             continue;
         };
-        let Type::Reference(reference) = &*typed.ty else {
-            continue;
-        };
-        if reference.mutability.is_none() {
-            continue;
+        if let Pat::Wild(wild) = &*typed.pat {
+            let name = quote::format_ident!(
+                "__benchgrind_unnamed_{}",
+                index,
+                span = wild.underscore_token.span
+            );
+            *typed.pat = syn::parse_quote!(#name);
         }
-        let Pat::Ident(ident) = &mut *typed.pat else {
-            continue;
-        };
-        if ident.by_ref.is_some() || ident.subpat.is_some() {
-            continue;
+        let mut names = Bindings(Vec::new());
+        names.visit_pat_mut(&mut typed.pat);
+        for (name, mutability) in names.0 {
+            statements.push(syn::parse_quote! {
+                #[allow(unused_variables, unused_mut, clippy::redundant_locals)]
+                let #mutability #name = #name;
+            });
         }
-        let name = ident.ident.clone();
-        let mutability = ident.mutability.take();
-        statements.push(syn::parse_quote! {
-            #[allow(unused_variables, unused_mut)]
-            let #mutability #name = #name;
-        });
     }
     statements
+}
+
+/// The names a pattern binds by value (`ref` bindings and their sub-patterns left alone), each
+/// with the `mut` it had, which is taken off the pattern.
+struct Bindings(Vec<(syn::Ident, Option<syn::token::Mut>)>);
+
+impl VisitMut for Bindings {
+    fn visit_pat_ident_mut(&mut self, ident: &mut syn::PatIdent) {
+        if ident.by_ref.is_some() {
+            return;
+        }
+        self.0.push((ident.ident.clone(), ident.mutability.take()));
+        if let Some((_, sub)) = &mut ident.subpat {
+            self.visit_pat_mut(sub);
+        }
+    }
 }
 
 /// Replaces every `impl Trait` by `_`: a closure's return type cannot name an opaque type, and

@@ -35,10 +35,15 @@ pub const RANDOM_SEED_ENV: &str = "BENCHGRIND_RANDOM_SEED";
 /// measured window then sends no Callgrind request, which that tool would log as unknown.
 pub const TOOL_ENV: &str = "BENCHGRIND_TOOL";
 
-/// Set (to `1`) for a measured process whose benchmark has an `EntryPoint::Custom`: the window
-/// then starts and stops instrumentation but leaves collection to Callgrind's
-/// `--toggle-collect` of the entry point, so that only the entry point and what it calls count.
-pub const ENTRY_POINT_ENV: &str = "BENCHGRIND_ENTRY_POINT";
+/// What the launcher appends to `VALGRIND_OPTS` of a measured process that opens the window
+/// itself: Valgrind reads the variable at start, so the process starts uninstrumented; the
+/// process cuts it off again before any benchmark runs ([`crate::measured`]), so that the
+/// processes a benchmark starts (which Valgrind follows with the arguments of its command line
+/// and the variable as they find it) are instrumented from their start. Leading space included.
+pub const INSTR_ATSTART_OFF: &str = " --instr-atstart=no";
+
+/// The variable [`INSTR_ATSTART_OFF`] travels in.
+pub const VALGRIND_OPTS_ENV: &str = "VALGRIND_OPTS";
 
 /// Set for a measured process under DHAT only: the size in bytes of the "ballast" block that
 /// the process allocates right before the measured window opens and frees right after it

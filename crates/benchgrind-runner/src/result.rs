@@ -106,6 +106,93 @@ pub struct BenchResult {
     pub machine: Vec<crate::fingerprint::Difference>,
     /// What looks wrong with the benchmark although it ran (e.g. it measures almost nothing).
     pub warnings: Vec<String>,
+    /// Its counts per thread and process, when asked for (`separate_threads`).
+    pub parts: Vec<PartResult>,
+}
+
+/// One thread's counts in a benchmark's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartResult {
+    /// The process, numbered in the order they appear (1 is the measured process).
+    pub process: usize,
+    /// Its pid in this run.
+    pub pid: u32,
+    /// Valgrind's number of the thread in its process (1 is the first).
+    pub thread: u32,
+    /// The process's command line.
+    pub command: String,
+    /// The new values.
+    pub new: Metrics,
+    /// The values of the same process (by number) and thread compared with, if any.
+    pub old: Option<Metrics>,
+}
+
+/// The parts of a joined profile, each thread's dumps added up, with the old profile's part of
+/// the same process number and thread.
+pub fn parts(
+    new: &crate::parse::callgrind::Profile,
+    old: Option<&crate::parse::callgrind::Profile>,
+) -> Vec<PartResult> {
+    let old_parts = old.map(|old| (numbered(old), &old.events));
+    numbered(new)
+        .into_iter()
+        .map(|part| {
+            let old = old_parts.as_ref().and_then(|(parts, events)| {
+                parts
+                    .iter()
+                    .find(|o| (o.process, o.thread) == (part.process, part.thread))
+                    .map(|o| Metrics::from_costs(events, &o.totals))
+            });
+            PartResult {
+                process: part.process,
+                pid: part.pid,
+                thread: part.thread,
+                command: part.command.to_owned(),
+                new: Metrics::from_costs(&new.events, &part.totals),
+                old,
+            }
+        })
+        .collect()
+}
+
+/// A thread of a joined profile, its dumps added up.
+struct Numbered<'a> {
+    process: usize,
+    pid: u32,
+    thread: u32,
+    command: &'a str,
+    totals: Vec<u64>,
+}
+
+/// The threads of a joined profile, processes numbered in the order they appear.
+fn numbered(profile: &crate::parse::callgrind::Profile) -> Vec<Numbered<'_>> {
+    let mut pids: Vec<u32> = Vec::new();
+    let mut out: Vec<Numbered<'_>> = Vec::new();
+    for part in &profile.parts {
+        let process = match pids.iter().position(|&p| p == part.id.pid) {
+            Some(i) => i + 1,
+            None => {
+                pids.push(part.id.pid);
+                pids.len()
+            }
+        };
+        let same = |o: &&mut Numbered<'_>| (o.process, o.thread) == (process, part.id.thread);
+        match out.iter_mut().find(same) {
+            Some(existing) => {
+                for (sum, v) in existing.totals.iter_mut().zip(&part.totals) {
+                    *sum = sum.saturating_add(*v);
+                }
+            }
+            None => out.push(Numbered {
+                process,
+                pid: part.id.pid,
+                thread: part.id.thread,
+                command: &part.cmd,
+                totals: part.totals.clone(),
+            }),
+        }
+    }
+    out
 }
 
 impl BenchResult {

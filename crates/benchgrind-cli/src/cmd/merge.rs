@@ -267,22 +267,23 @@ mod tests {
     const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
 
     #[test]
-    fn versions_1_and_2_load_and_a_newer_one_is_named() {
+    fn versions_1_to_3_load_and_a_newer_one_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("runs.json");
         let v2 = V1.replace(r#""version":1"#, r#""version":2"#);
-        std::fs::write(&file, format!("{V1}\n{v2}\n")).unwrap();
+        let v3 = V1.replace(r#""version":1"#, r#""version":3"#);
+        std::fs::write(&file, format!("{V1}\n{v2}\n{v3}\n")).unwrap();
         let mut out = Vec::new();
         load(&file, &mut out).unwrap();
-        assert_eq!(out.len(), 2);
+        assert_eq!(out.len(), 3);
         assert!(out.iter().all(|(s, _)| s.to_result().is_ok()));
 
-        let v3 = V1.replace(r#""version":1"#, r#""version":3"#);
-        std::fs::write(&file, format!("{V1}\n{v3}\n")).unwrap();
+        let v4 = V1.replace(r#""version":1"#, r#""version":4"#);
+        std::fs::write(&file, format!("{V1}\n{v4}\n")).unwrap();
         let err = format!("{:#}", load(&file, &mut Vec::new()).unwrap_err());
         assert!(
             err.starts_with(&format!(
-                "{}:2: summary version 3 is newer than this benchgrind understands",
+                "{}:2: summary version 4 is newer than this benchgrind understands",
                 file.display()
             )) && err.contains("update benchgrind"),
             "{err}"

@@ -356,6 +356,19 @@ pub(crate) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--realtime",
+        env: "BENCHGRIND_REALTIME",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "run each measured process on one processor under SCHED_FIFO where that is \
+               permitted, so that threads take turns the same way on every run [default: yes]",
+        repeats: false,
+        set: |cli, g| {
+            cli.no_realtime = !yes_no(g)?;
+            Ok(())
+        },
+    },
+    Flag {
         name: "--random-seed",
         env: "BENCHGRIND_RANDOM_SEED",
         takes: Takes::Value,
@@ -384,6 +397,35 @@ pub(crate) const FLAGS: &[Flag] = &[
                 Ok(())
             }
             _ => Err(g.invalid("use a whole number of at least 1")),
+        },
+    },
+    Flag {
+        name: "--separate-threads",
+        env: "BENCHGRIND_SEPARATE_THREADS",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "show each thread's and process's counts besides their total; overrides the \
+               config's `separate_threads` [default: no]",
+        repeats: false,
+        set: |cli, g| {
+            cli.separate_threads = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--timeout",
+        env: "BENCHGRIND_TIMEOUT",
+        takes: Takes::Value,
+        value: "=SECONDS",
+        help: "kill a benchmark run that takes longer and report it failed; overrides the \
+               config's `timeout` [default: 300]",
+        repeats: false,
+        set: |cli, g| match g.value.parse::<f64>() {
+            Ok(secs) if secs > 0.0 && secs.is_finite() && secs < 1e9 => {
+                cli.timeout = Some(std::time::Duration::from_secs_f64(secs));
+                Ok(())
+            }
+            _ => Err(g.invalid("use a number of seconds above 0, like 600 or 2.5")),
         },
     },
     Flag {

@@ -59,10 +59,17 @@ pub struct Cli {
     pub log: LogLevel,
     /// `--deterministic-random`: overrides the code's `deterministic_random`.
     pub deterministic_random: Option<bool>,
+    /// `--realtime=no`: measured processes run under the usual scheduling even where
+    /// `SCHED_FIFO` is permitted.
+    pub no_realtime: bool,
     /// `--random-seed`: overrides the code's `random_seed`.
     pub random_seed: Option<u64>,
     /// `--jobs`: how many benchmarks run at once (default: the available cores).
     pub jobs: Option<usize>,
+    /// `--separate-threads`: overrides the code's `separate_threads`.
+    pub separate_threads: Option<bool>,
+    /// `--timeout`: overrides the code's `timeout`.
+    pub timeout: Option<std::time::Duration>,
     /// `--isolation`: a fork server per class of benchmarks, or a process per benchmark.
     pub isolation: Isolation,
     /// `--partition=K/N`: run only the K-th of N deterministic shares of the benchmarks.

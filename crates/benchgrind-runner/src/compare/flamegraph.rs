@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
 use crate::metrics::Metrics;
 use crate::parse::callgraph::{self, CallGraph};
-use crate::parse::callgrind::Profile;
 use crate::store::{self, BenchPaths, Which};
 
 /// The SVG of one metric: `callgrind.<Metric>.flamegraph.svg` or `...diff.flamegraph.svg`.
@@ -137,13 +136,7 @@ fn render(
 
 /// The value of `event` in one cost vector of the graph's events.
 fn value_of(graph: &CallGraph, event: EventKind, costs: &[u64]) -> Option<u64> {
-    let profile = Profile {
-        events: graph.events.clone(),
-        totals: costs.to_vec(),
-        cmd: None,
-        pid: None,
-    };
-    Metrics::from_profile(&profile).get(event)
+    Metrics::from_costs(&graph.events, costs).get(event)
 }
 
 /// A function's name for display: Callgrind's recursion suffix (`'2`) removed, and no `;`,

@@ -298,6 +298,20 @@ pub struct BinaryBenchmarkConfig {
 // same names for both kinds of benchmark (as the API users know has them), each delegating to
 // the library config inside.
 impl BinaryBenchmarkConfig {
+    /// How long one run of the command may take; see
+    /// [`LibraryBenchmarkConfig::timeout`].
+    pub fn timeout(&mut self, limit: std::time::Duration) -> &mut Self {
+        self.base.timeout(limit);
+        self
+    }
+
+    /// Shows the counts of each process the command starts, and of each thread, besides their
+    /// total; see [`LibraryBenchmarkConfig::separate_threads`].
+    pub fn separate_threads(&mut self, value: bool) -> &mut Self {
+        self.base.separate_threads(value);
+        self
+    }
+
     /// Runs setup, the command and teardown in a [`Sandbox`].
     pub fn sandbox<S: Into<Sandbox>>(&mut self, sandbox: S) -> &mut Self {
         self.sandbox = Some(sandbox.into());

@@ -38,6 +38,8 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) random_seed: Option<u64>,
     pub(crate) tools: Vec<Tool>,
     pub(crate) flamegraph: Option<FlamegraphConfig>,
+    pub(crate) timeout: Option<std::time::Duration>,
+    pub(crate) separate_threads: Option<bool>,
     /// What only the iai-callgrind-compatible methods set ([`super::compat`]).
     pub(crate) compat: super::compat::Extra,
 }
@@ -131,6 +133,23 @@ impl LibraryBenchmarkConfig {
     /// covers. `--deterministic-random=no` turns it off for a whole run.
     pub fn deterministic_random(&mut self, value: bool) -> &mut Self {
         self.deterministic_random = Some(value);
+        self
+    }
+
+    /// How long one run of the benchmark (under Callgrind or another tool) may take (the
+    /// default: [`DEFAULT_TIMEOUT`](super::DEFAULT_TIMEOUT), 5 minutes): past it the benchmark's
+    /// processes are killed and it fails, naming the limit; the other benchmarks run.
+    /// `--timeout` overrides it.
+    pub fn timeout(&mut self, limit: std::time::Duration) -> &mut Self {
+        self.timeout = Some(limit);
+        self
+    }
+
+    /// Shows the counts of each thread and process besides their total (the default: `false`,
+    /// the total only), in the terminal and the JSON summary. Every thread and process is
+    /// counted either way. `--separate-threads` overrides it.
+    pub fn separate_threads(&mut self, value: bool) -> &mut Self {
+        self.separate_threads = Some(value);
         self
     }
 

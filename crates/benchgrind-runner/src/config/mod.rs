@@ -34,7 +34,7 @@ pub use legacy::{Arg, Fixtures, Options, Run, RunEnv};
 pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;
-pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED};
+pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED, DEFAULT_TIMEOUT};
 pub use tool::{normalize_valgrind_arg, selected, Tool, ToolList, ValgrindTool};
 
 /// Whether a name users give (a baseline's, a binary benchmark's name or id) can be a file name

@@ -12,6 +12,11 @@ use super::tool::Tool;
 /// The seed of the fixed stream of random bytes unless one is configured.
 pub const DEFAULT_SEED: u64 = 0;
 
+/// How long one run of a benchmark may take unless configured: long enough for billions of
+/// instructions under Callgrind, short enough that a benchmark that never returns does not hold
+/// up CI for long.
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// The configuration one benchmark runs with, all levels folded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedConfig {
@@ -35,6 +40,10 @@ pub struct ResolvedConfig {
     pub truncate_description: Option<usize>,
     /// Where Callgrind counts, if a level said so.
     pub entry_point: Option<EntryPoint>,
+    /// How long one run of the benchmark may take.
+    pub timeout: std::time::Duration,
+    /// Whether the report shows each thread's and process's counts besides the total.
+    pub separate_threads: bool,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -53,6 +62,8 @@ where
         flamegraph: None,
         truncate_description: Some(DEFAULT_TRUNCATE),
         entry_point: None,
+        timeout: DEFAULT_TIMEOUT,
+        separate_threads: false,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -98,6 +109,12 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
     }
     if let Some(flamegraph) = &level.flamegraph {
         out.flamegraph = Some(flamegraph.clone());
+    }
+    if let Some(timeout) = level.timeout {
+        out.timeout = timeout;
+    }
+    if let Some(separate) = level.separate_threads {
+        out.separate_threads = separate;
     }
     if let Some(truncate) = level.compat.truncate_description {
         out.truncate_description = truncate;

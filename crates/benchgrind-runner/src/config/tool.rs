@@ -197,12 +197,15 @@ impl Tool {
     }
 
     /// Names each process's files with `modifier` as Valgrind expands it (`%p`: the process id,
-    /// `%q{VAR}`: an environment variable, `%%`: `%`), for `--trace-children=yes`, where every
-    /// process of the run writes its own (without a modifier they would write over each other).
-    /// The benchmark's own process's files keep the usual names, which the report reads; its
-    /// children's go to `children/` in the benchmark's directory as `<file>.<expansion>`
-    /// (`children/dhat.out.4242`), replaced by the next run of the tool. Only `%p` tells the
-    /// benchmark's process apart: without it the first file in name order is taken for its.
+    /// the default; `%q{VAR}`: an environment variable, `%%`: `%`). Every tool follows the
+    /// processes a benchmark starts (`--trace-children=yes`, which `.args(["--trace-children=no"])`
+    /// turns off), and each process writes its own files. The benchmark's own process's files
+    /// keep the usual names, which the report reads; its children's go to `children/` in the
+    /// benchmark's directory as `<file>.<expansion>` (`children/dhat.out.4242`), replaced by the
+    /// next run of the tool, and their error counts (Memcheck, Helgrind, DRD) and, for a binary
+    /// benchmark, their DHAT totals add to the benchmark's. Only `%p` tells the benchmark's
+    /// process apart: without it the first file in name order is taken for its. An empty
+    /// modifier means the default.
     ///
     /// ```rust
     /// use benchgrind_runner::{Tool, ValgrindTool};
@@ -216,6 +219,11 @@ impl Tool {
         let modifier = modifier.into();
         self.modifier = (!modifier.is_empty()).then_some(modifier);
         self
+    }
+
+    /// The modifier of each process's file names: the configured one, else `%p`.
+    pub(crate) fn modifier(&self) -> &str {
+        self.modifier.as_deref().unwrap_or("%p")
     }
 
     /// Switches a tool that a more general level enabled off (or on again).

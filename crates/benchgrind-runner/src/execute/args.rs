@@ -3,6 +3,7 @@
 //! arguments next, and the output files last, so that no user argument can move the files the
 //! runner reads.
 
+use super::parts::{LOG_PATTERN, OUT_PATTERN};
 use crate::client_request::SUPPORTED;
 use crate::config::{EntryPoint, Tool, ValgrindTool};
 use crate::plan::{Job, JobKind};
@@ -12,6 +13,24 @@ use crate::store::{BenchPaths, Which};
 /// Fixed cache geometry: Valgrind's auto-detection differs between hosts (on some VMs it picks a
 /// 256 MiB direct-mapped LL and warns), which would make cache metrics machine-dependent.
 pub const CACHE_GEOMETRY: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
+
+/// What every Callgrind run gets so that a benchmark counts everything it causes, the same way
+/// on every run: the processes it starts (each writes its own profile), each thread's costs
+/// apart (the report adds them up and shows them per thread on request), threads taking turns
+/// in the order they asked for Valgrind's lock, and profiles that name every function and line
+/// in full, so that the profiles of threads and processes join into one
+/// ([`super::parts`]).
+pub const COUNT_EVERYTHING: [&str; 7] = [
+    "--trace-children=yes",
+    // A forked child starts with its parent's counts: the parent dumps and zeroes them first
+    // (glibc 2.34 and later forks in `_Fork`, older ones in `__libc_fork`).
+    "--dump-before=_Fork",
+    "--dump-before=__libc_fork",
+    "--separate-threads=yes",
+    "--fair-sched=yes",
+    "--compress-strings=no",
+    "--compress-pos=no",
+];
 
 /// The custom entry point of a library job on a target with client requests, unless it names
 /// the benchmark function itself (entered before instrumentation starts, Callgrind would never
@@ -38,15 +57,14 @@ pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
         JobKind::Library(_) => (true, None),
         JobKind::Binary(binary) => (binary.hook.is_some(), binary.entry_point.as_deref()),
     };
-    if window && SUPPORTED {
-        // Start-up, the runtime and setup run uninstrumented; the bench's client requests
-        // start instrumentation and collection around the body only.
-        args.push("--instr-atstart=no".into());
-        args.push("--collect-atstart=no".into());
-        // `EntryPoint::Custom`: the window leaves collection off (the launcher sets
-        // `ENTRY_POINT_ENV`) and entering the entry point switches it on, so only the entry
-        // point and what it calls count.
+    if starts_uninstrumented(job) {
+        // Start-up, the runtime and setup run uninstrumented (`--instr-atstart=no`, which the
+        // launcher passes in `VALGRIND_OPTS` so that processes the benchmark starts do not
+        // inherit it); the bench's client requests start instrumentation around the body only,
+        // and every thread collects while it is on. `EntryPoint::Custom`: collection is off
+        // until the entry point is entered, so only it and what it calls count.
         if let Some(entry) = custom_entry_point(job) {
+            args.push("--collect-atstart=no".into());
             args.push(format!("--toggle-collect={entry}"));
         }
     } else if window {
@@ -58,18 +76,35 @@ pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
     }
     args.push("--cache-sim=yes".into());
     args.extend(CACHE_GEOMETRY.map(String::from));
+    args.extend(COUNT_EVERYTHING.map(String::from));
     args.extend(job.config.raw_callgrind_args.iter().cloned());
     args.extend(cli_args.iter().cloned());
     args
 }
 
-/// Where Valgrind writes a job's profile and log: after all other arguments, so that no
-/// user argument can move the files the runner reads.
+/// Whether a job's measured process opens the window itself (a library benchmark, or a hook
+/// measured with `bench = true`, on a target with client requests): it then starts
+/// uninstrumented ([`crate::protocol::INSTR_ATSTART_OFF`]).
+pub(crate) fn starts_uninstrumented(job: &Job) -> bool {
+    let window = match &job.kind {
+        JobKind::Library(_) => true,
+        JobKind::Binary(binary) => binary.hook.is_some(),
+    };
+    window && SUPPORTED
+}
+
+/// Where Valgrind writes a job's profiles and logs, one per process (and thread): in the job's
+/// directory of raw files ([`BenchPaths::raw_dir`]), from which [`super::parts`] settles them.
+/// After all other arguments, so that no user argument can move the files the runner reads.
 pub fn file_args(job: &Job) -> [String; 2] {
-    let file = |name, which| job.paths.file(name, which).display().to_string();
+    raw_file_args(&job.paths.raw_dir())
+}
+
+/// [`file_args`] in any directory (a fork server's).
+pub fn raw_file_args(dir: &std::path::Path) -> [String; 2] {
     [
-        format!("--callgrind-out-file={}", file("callgrind.out", Which::New)),
-        format!("--log-file={}", file("callgrind.log", Which::New)),
+        format!("--callgrind-out-file={}", dir.join(OUT_PATTERN).display()),
+        format!("--log-file={}", dir.join(LOG_PATTERN).display()),
     ]
 }
 
@@ -96,15 +131,14 @@ fn default_args(tool: ValgrindTool) -> Vec<String> {
 pub fn tool_args(tool: &Tool, paths: &BenchPaths) -> Vec<String> {
     let kind = tool.kind;
     let mut args = vec![format!("--tool={}", kind.valgrind_name())];
+    // Every process the benchmark starts, each writing its own files (`%p` by default).
+    args.push("--trace-children=yes".into());
     args.extend(default_args(kind));
     args.extend(tool.args.iter().cloned());
     // Last, so that no user argument can move the files the runner reads.
     let file = |name: &str| {
         let file = paths.file(name, Which::New).display().to_string();
-        match &tool.modifier {
-            Some(modifier) => format!("{file}.{modifier}"),
-            None => file,
-        }
+        format!("{file}.{}", tool.modifier())
     };
     match kind {
         ValgrindTool::DHAT => args.push(format!("--dhat-out-file={}", file("dhat.out"))),
@@ -137,8 +171,9 @@ mod tests {
             args,
             [
                 "--tool=memcheck",
+                "--trace-children=yes",
                 "--error-exitcode=201",
-                "--log-file=/b/memcheck.log.new"
+                "--log-file=/b/memcheck.log.new.%p"
             ]
         );
         let tool = Tool::new(ValgrindTool::Memcheck).args(["error-exitcode=0"]);
@@ -147,7 +182,7 @@ mod tests {
         assert_eq!(args[last.unwrap()], "--error-exitcode=0");
         let args = tool_args(&Tool::new(ValgrindTool::BBV), &paths);
         assert_eq!(args[0], "--tool=exp-bbv");
-        assert!(args.contains(&"--pc-out-file=/b/bbv.pc.out.new".to_owned()));
+        assert!(args.contains(&"--pc-out-file=/b/bbv.pc.out.new.%p".to_owned()));
     }
 
     #[test]
@@ -155,11 +190,16 @@ mod tests {
         let paths = BenchPaths {
             dir: PathBuf::from("/b"),
         };
-        let tool = Tool::new(ValgrindTool::DHAT).outfile_modifier("%p");
+        let tool = Tool::new(ValgrindTool::DHAT).outfile_modifier("pid-%p");
         let args = tool_args(&tool, &paths);
-        assert!(args.contains(&"--dhat-out-file=/b/dhat.out.new.%p".to_owned()));
-        assert!(args.contains(&"--log-file=/b/dhat.log.new.%p".to_owned()));
-        let tool = Tool::new(ValgrindTool::DHAT).outfile_modifier("");
-        assert!(tool_args(&tool, &paths).contains(&"--log-file=/b/dhat.log.new".to_owned()));
+        assert!(args.contains(&"--dhat-out-file=/b/dhat.out.new.pid-%p".to_owned()));
+        assert!(args.contains(&"--log-file=/b/dhat.log.new.pid-%p".to_owned()));
+        // The default, also for an empty one: each process's id.
+        for tool in [
+            Tool::new(ValgrindTool::DHAT),
+            Tool::new(ValgrindTool::DHAT).outfile_modifier(""),
+        ] {
+            assert!(tool_args(&tool, &paths).contains(&"--log-file=/b/dhat.log.new.%p".to_owned()));
+        }
     }
 }

@@ -139,9 +139,20 @@ fn run_inner(
         eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
     }
     // The files settle before anything can fail, so that no run leaves its files to the next.
-    let (output, settled) = super::children::output(&mut cmd, files.tool.as_ref(), &job.paths)
+    let settle = match &files.tool {
+        _ if exec.native => super::children::Files::Nothing,
+        Some(tool) => super::children::Files::Tool(tool),
+        None => super::children::Files::Callgrind,
+    };
+    let limit = job.config.timeout;
+    let ran = super::children::output(&mut cmd, settle, &job.paths, limit)
         .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+    let (output, settled) = (ran.output, ran.settled);
     setup.stop_parallel(captured);
+    if ran.timed_out {
+        captured.append(&output.stdout, &output.stderr);
+        return Err(super::executor::timed_out(limit));
+    }
     setup.finish(&output, captured)?;
     captured.append(&output.stdout, &output.stderr);
     match (check_end(exec, binary, files, &output), settled) {

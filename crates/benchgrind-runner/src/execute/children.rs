@@ -1,11 +1,13 @@
-//! The files of a tool run with [`Tool::outfile_modifier`]: with `--trace-children=yes` each
-//! process writes its own, named `<file>.new.<expansion>`. After the run the benchmark's own
+//! The files of a run: Callgrind's raw profiles and logs ([`super::parts`]), and those of another
+//! tool, which every process writes for itself (`--trace-children=yes`), named
+//! `<file>.new.<expansion>` by the tool's [`Tool::outfile_modifier`] (`%p` by default). After the run the benchmark's own
 //! process's files take the usual names (`dhat.out.new`, read and rotated as without a
 //! modifier); its children's move to `children/<file>.<expansion>`, replacing those of the
 //! tool's last run.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Duration;
 
 use crate::config::Tool;
 use crate::store::{BenchPaths, Which};
@@ -13,30 +15,97 @@ use crate::store::{BenchPaths, Which};
 /// The directory, in the benchmark's, that holds the child processes' files.
 pub const CHILDREN: &str = "children";
 
-/// Runs `cmd` to its end. With an outfile modifier in `tool`, what an earlier run left is
-/// cleared first and this run's files are moved to their places after, by the measured process's
-/// id, which only spawning it tells; the second value says whether that worked.
+/// Which files a run leaves to settle.
+#[derive(Debug, Clone, Copy)]
+pub enum Files<'a> {
+    /// Callgrind's raw profiles and logs, one per process and thread ([`super::parts`]).
+    Callgrind,
+    /// Another tool's, one set per process.
+    Tool(&'a Tool),
+    /// None (test mode).
+    Nothing,
+}
+
+/// A process run to its end, or killed at its time limit.
+pub struct Ran {
+    /// How it ended and what it printed.
+    pub output: Output,
+    /// Whether its files were settled.
+    pub settled: Result<(), String>,
+    /// Whether it was killed at its time limit.
+    pub timed_out: bool,
+}
+
+/// Runs `cmd` to its end, or kills its process group once it has run for `limit`. What an
+/// earlier run left is cleared first and this run's files are settled after, by the measured
+/// process's id, which only spawning it tells.
 pub fn output(
     cmd: &mut Command,
-    tool: Option<&Tool>,
+    files: Files<'_>,
     paths: &BenchPaths,
-) -> std::io::Result<(Output, Result<(), String>)> {
-    if let Some(tool) = tool {
-        clear(tool, paths);
+    limit: Duration,
+) -> std::io::Result<Ran> {
+    match files {
+        Files::Tool(tool) => clear(tool, paths),
+        Files::Callgrind => {
+            let raw = paths.raw_dir();
+            let _ = std::fs::remove_dir_all(&raw);
+            std::fs::create_dir_all(&raw)?;
+        }
+        Files::Nothing => {}
     }
     let child = cmd.spawn()?;
     let pid = child.id();
-    let output = child.wait_with_output()?;
-    let settled = tool.map_or(Ok(()), |tool| settle(tool, paths, pid));
-    Ok((output, settled))
+    let (done, watch) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let expired = matches!(
+            watch.recv_timeout(limit),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+        );
+        if expired {
+            kill_group(pid);
+        }
+        expired
+    });
+    let output = child.wait_with_output();
+    drop(done);
+    let timed_out = watchdog.join().unwrap_or(false);
+    let output = output?;
+    let settled = match files {
+        Files::Tool(tool) => settle(tool, paths, pid),
+        Files::Callgrind => {
+            let raw = paths.raw_dir();
+            let settled = super::parts::settle(&raw, pid, paths);
+            let _ = std::fs::remove_dir_all(&raw);
+            settled
+        }
+        Files::Nothing => Ok(()),
+    };
+    Ok(Ran {
+        output,
+        settled,
+        timed_out,
+    })
+}
+
+/// Kills the process group a measured process leads (every process it started that did not
+/// leave the group), or the process alone when it is in the harness's group (a command that
+/// reads the terminal).
+fn kill_group(pid: u32) {
+    let pid = pid as libc::pid_t;
+    // SAFETY: signals to a process this harness started and has not reaped yet.
+    unsafe {
+        if libc::getpgid(pid) == pid {
+            libc::killpg(pid, libc::SIGKILL);
+        } else {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
 }
 
 /// Removes what an earlier run with a modifier may have left (`<file>.new.<expansion>` of a run
 /// that failed or was killed before [`settle`]), so that only this run's files are settled.
 fn clear(tool: &Tool, paths: &BenchPaths) {
-    if tool.modifier.is_none() {
-        return;
-    }
     for name in tool.kind().files() {
         for (_, path) in modified_files(paths, &name) {
             let _ = std::fs::remove_file(path);
@@ -45,11 +114,9 @@ fn clear(tool: &Tool, paths: &BenchPaths) {
 }
 
 /// Moves the files of the run of `tool` whose benchmark process had the id `pid` to their
-/// places. Without a modifier there is nothing to move.
+/// places.
 fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
-    let Some(modifier) = &tool.modifier else {
-        return Ok(());
-    };
+    let modifier = tool.modifier();
     let pattern = Pattern::of(modifier, pid);
     let children_dir = paths.dir.join(CHILDREN);
     for name in tool.kind().files() {
@@ -245,9 +312,9 @@ mod tests {
         // What a failed run left is cleared before the next.
         clear(&tool, &paths);
         assert!(!dir.path().join("dhat.out.new.13").exists());
-        // Without a modifier nothing moves.
-        std::fs::write(dir.path().join("dhat.out.new.12"), "x").unwrap();
+        // Without a modifier, `%p` is the default.
+        std::fs::write(dir.path().join("dhat.out.new.12"), "default").unwrap();
         settle(&Tool::new(ValgrindTool::DHAT), &paths, 12).unwrap();
-        assert!(dir.path().join("dhat.out.new.12").exists());
+        assert_eq!(read("dhat.out.new"), "default");
     }
 }

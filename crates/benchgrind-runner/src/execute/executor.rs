@@ -16,6 +16,15 @@ pub enum Status {
     Failed(String),
 }
 
+/// Why a benchmark that ran past its time limit failed.
+pub fn timed_out(limit: Duration) -> String {
+    format!(
+        "did not finish within its time limit of {} s, so its processes were killed (a longer \
+         benchmark raises the limit with `--timeout=SECONDS` or the config's `timeout`)",
+        limit.as_secs_f64()
+    )
+}
+
 /// The result of running one job.
 #[derive(Debug, Clone)]
 pub struct RunOutput {
@@ -80,4 +89,9 @@ pub trait Executor {
     fn run(&mut self, job: &Job) -> RunOutput;
     /// Runs one job under another tool; its files land in the job's `<tool>.*.new` files.
     fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput;
+    /// Whether the threads of a measured process take turns the same way on every run
+    /// ([`super::realtime`]).
+    fn exact_threads(&self) -> bool {
+        false
+    }
 }

@@ -20,7 +20,6 @@ use crate::cli::LogLevel;
 use crate::config::Tool;
 use crate::plan::{Job, JobKind};
 use crate::protocol::{self, End, CAPTURE_FILES, SERVER_FLAG};
-use crate::store::Which;
 
 /// What makes two benchmarks able to share a server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -80,13 +79,7 @@ impl ForkExecutor {
         std::fs::create_dir_all(&dir)
             .or_else(|_| std::fs::create_dir_all(&dir))
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        let files = [
-            format!(
-                "--callgrind-out-file={}",
-                dir.join("callgrind.%p.out").display()
-            ),
-            format!("--log-file={}", dir.join("callgrind.%p.log").display()),
-        ];
+        let files = super::args::raw_file_args(&dir);
         let mut cmd = self
             .process
             .valgrind_command(job, &files, &self.process.exe);
@@ -144,11 +137,19 @@ impl ForkExecutor {
         let seq = server.sequence;
         let request = protocol::request(seq, index, seed, paths.dir.as_os_str().as_bytes());
         let mut answer = String::new();
-        let exchanged = server
+        let limit = job.config.timeout;
+        let sent = server
             .requests
             .write_all(&request)
-            .and_then(|()| server.requests.flush())
-            .and_then(|()| server.answers.read_line(&mut answer));
+            .and_then(|()| server.requests.flush());
+        if sent.is_ok() && !answers_within(&server.answers, limit) {
+            // The child runs in the server's process group, with what it started: all go.
+            // SAFETY: a signal to the process group of a server this executor started.
+            unsafe { libc::killpg(server.child.id() as libc::pid_t, libc::SIGKILL) };
+            self.stop(&class);
+            return Status::Failed(super::executor::timed_out(limit));
+        }
+        let exchanged = sent.and_then(|()| server.answers.read_line(&mut answer));
         let server_dir = server.dir.clone();
         if !matches!(exchanged, Ok(n) if n > 0) {
             self.stop(&class);
@@ -172,18 +173,13 @@ impl ForkExecutor {
                 answered.seq
             ));
         }
-        let pid = answered.pid;
-        // Each file on its own: a child that crashed before writing its profile still has a log.
-        let moved = |name: &str, ext: &str| {
-            let from = server_dir.join(format!("callgrind.{pid}.{ext}"));
-            std::fs::rename(from, paths.file(name, Which::New))
-        };
-        let _ = moved("callgrind.log", "log");
-        let profile = moved("callgrind.out", "out");
+        // The child's profiles and those of the processes it started; a child that crashed
+        // before writing its profile still has a log.
+        let profile = super::parts::settle(&server_dir, answered.pid, paths);
         match answered.end {
             End::Exit(0) => match profile {
                 Ok(()) => Status::Ok,
-                Err(e) => Status::Failed(format!("Valgrind wrote no profile: {e}")),
+                Err(e) => Status::Failed(e),
             },
             end => {
                 let stderr =
@@ -204,6 +200,35 @@ impl ForkExecutor {
             drop(server.requests);
             let _ = server.child.wait();
             let _ = std::fs::remove_dir_all(&server.dir);
+        }
+    }
+}
+
+/// Whether the server answers within `limit` (an answer may already be buffered).
+fn answers_within(answers: &BufReader<ChildStdout>, limit: std::time::Duration) -> bool {
+    use std::os::unix::io::AsRawFd;
+    if !answers.buffer().is_empty() {
+        return true;
+    }
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let mut fd = libc::pollfd {
+            fd: answers.get_ref().as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = left.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd on the stack.
+        let n = unsafe { libc::poll(&mut fd, 1, ms) };
+        if n > 0 {
+            // Readable, or closed (a dead server): the read says which.
+            return true;
+        }
+        let interrupted =
+            n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted;
+        if !interrupted || left.is_zero() {
+            return n != 0 && !left.is_zero();
         }
     }
 }
@@ -245,6 +270,10 @@ impl Executor for ForkExecutor {
 
     fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput {
         self.process.run_tool(job, tool)
+    }
+
+    fn exact_threads(&self) -> bool {
+        self.process.exact_threads()
     }
 }
 

@@ -11,6 +11,30 @@ use super::args::callgrind_args;
 use crate::cli::LogLevel;
 use crate::config::Stdin;
 use crate::plan::{Job, JobKind};
+use crate::protocol::{INSTR_ATSTART_OFF, VALGRIND_OPTS_ENV};
+
+/// `VALGRIND_OPTS` of a measured process that starts uninstrumented: what it would have had (the
+/// job's own value, else this environment's unless cleared) and [`INSTR_ATSTART_OFF`] after it.
+fn uninstrumented_opts(job: &Job) -> std::ffi::OsString {
+    let configured = job
+        .config
+        .envs
+        .iter()
+        .rev()
+        .find(|(key, _)| key == VALGRIND_OPTS_ENV)
+        .map(|(_, value)| {
+            value
+                .clone()
+                .or_else(|| std::env::var_os(VALGRIND_OPTS_ENV))
+        });
+    let mut opts = match configured {
+        Some(value) => value.unwrap_or_default(),
+        None if job.config.env_clear => Default::default(),
+        None => std::env::var_os(VALGRIND_OPTS_ENV).unwrap_or_default(),
+    };
+    opts.push(INSTR_ATSTART_OFF);
+    opts
+}
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
 #[derive(Debug, Clone)]
@@ -29,6 +53,9 @@ pub struct ProcessExecutor {
     pub workspace_root: PathBuf,
     /// Test mode: run the same processes without Valgrind (and expect no profile).
     pub native: bool,
+    /// The processor measured processes run on under `SCHED_FIFO` ([`super::realtime`]);
+    /// `None` where that is not permitted or not asked for.
+    pub cpu: Option<usize>,
 }
 
 impl ProcessExecutor {
@@ -48,6 +75,9 @@ impl ProcessExecutor {
 
     /// [`Self::valgrind_command`] with the complete Valgrind arguments given.
     pub(crate) fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
+        // Callgrind's runs start uninstrumented where the window opens; the other tools have no
+        // such option.
+        let callgrind = valgrind_args.iter().any(|a| a == "--tool=callgrind");
         let mut cmd = if self.native {
             Command::new(program)
         } else {
@@ -70,11 +100,8 @@ impl ProcessExecutor {
                 }
             }
         }
-        // Set for a custom entry point only, and never passed on from this environment.
-        if super::args::custom_entry_point(job).is_some() {
-            cmd.env(crate::protocol::ENTRY_POINT_ENV, "1");
-        } else {
-            cmd.env_remove(crate::protocol::ENTRY_POINT_ENV);
+        if !self.native && callgrind && super::args::starts_uninstrumented(job) {
+            cmd.env(VALGRIND_OPTS_ENV, uninstrumented_opts(job));
         }
         // A process group of its own: the interrupt handler kills it with everything it started
         // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground
@@ -85,6 +112,9 @@ impl ProcessExecutor {
         );
         if !reads_terminal {
             cmd.process_group(0);
+        }
+        if let (Some(cpu), false) = (self.cpu, self.native) {
+            super::realtime::apply(&mut cmd, cpu);
         }
         // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
         // only sets a flag of the about-to-exec process.

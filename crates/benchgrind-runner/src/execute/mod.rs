@@ -20,7 +20,9 @@ pub mod fork;
 pub mod interrupt;
 mod launch;
 pub mod leftovers;
+pub mod parts;
 pub mod process;
+pub mod realtime;
 mod sandbox;
 pub mod schedule;
 pub mod valgrind;
@@ -70,6 +72,9 @@ pub struct Setup {
     pub log: LogLevel,
     /// How many run at once.
     pub workers: usize,
+    /// Whether measured processes run under real-time scheduling where it is permitted
+    /// (`--realtime`).
+    pub realtime: bool,
 }
 
 /// One executor per worker, of the kind `setup.mode` asks for. Fails when Valgrind is needed and
@@ -92,26 +97,40 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
                 log: LogLevel::Warn,
                 workspace_root: setup.workspace_root.clone(),
                 native: true,
+                cpu: None,
             })]);
         }
         Mode::Valgrind(isolation) => *isolation,
     };
+    let valgrind = valgrind::locate()?.path;
+    // Each worker's processes on a processor of their own, where real-time scheduling is
+    // permitted ([`realtime`]).
+    let cpus = if setup.realtime && realtime::available(&valgrind) {
+        realtime::allowed_cpus()
+    } else {
+        Vec::new()
+    };
     let process = ProcessExecutor {
-        valgrind: valgrind::locate()?.path,
+        valgrind,
         exe: setup.exe.clone(),
         cwd: setup.cwd.clone(),
         cli_args: setup.cli_args.clone(),
         log: setup.log,
         workspace_root: setup.workspace_root.clone(),
         native: false,
+        cpu: None,
     };
-    let one = || -> Box<dyn Executor + Send> {
+    let one = |worker: usize| -> Box<dyn Executor + Send> {
+        let process = ProcessExecutor {
+            cpu: (!cpus.is_empty()).then(|| cpus[worker % cpus.len()]),
+            ..process.clone()
+        };
         match isolation {
-            Isolation::Process => Box::new(process.clone()),
-            Isolation::Fork => Box::new(ForkExecutor::new(process.clone(), setup.home.clone())),
+            Isolation::Process => Box::new(process),
+            Isolation::Fork => Box::new(ForkExecutor::new(process, setup.home.clone())),
         }
     };
-    Ok((0..workers).map(|_| one()).collect())
+    Ok((0..workers).map(one).collect())
 }
 
 /// With `--load-baseline` nothing runs.

@@ -45,6 +45,10 @@ impl Executor for ProcessExecutor {
             output,
         }
     }
+
+    fn exact_threads(&self) -> bool {
+        self.cpu.is_some()
+    }
 }
 
 impl ProcessExecutor {
@@ -101,15 +105,25 @@ impl ProcessExecutor {
         if self.log >= LogLevel::Debug {
             eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
         }
-        let (output, settled) = match super::children::output(&mut cmd, tool, &job.paths) {
-            Ok(o) => o,
+        let settle = match tool {
+            _ if self.native => super::children::Files::Nothing,
+            Some(tool) => super::children::Files::Tool(tool),
+            None => super::children::Files::Callgrind,
+        };
+        let limit = job.config.timeout;
+        let ran = match super::children::output(&mut cmd, settle, &job.paths, limit) {
+            Ok(ran) => ran,
             Err(e) => {
                 let reason = format!("cannot start {}: {e}", self.valgrind.display());
                 return (Status::Failed(reason), Captured::default());
             }
         };
+        let (output, settled) = (ran.output, ran.settled);
         let mut captured = Captured::default();
         captured.append(&output.stdout, &output.stderr);
+        if ran.timed_out {
+            return (Status::Failed(super::executor::timed_out(limit)), captured);
+        }
         let status = match (self.measured_status(&output, expected, log), settled) {
             (status, Ok(())) => status,
             (Status::Failed(how), Err(e)) => Status::Failed(format!("{how}; {e}")),

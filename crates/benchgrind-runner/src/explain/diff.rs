@@ -14,7 +14,6 @@ use super::names;
 use super::profile::{Function, Profile};
 use crate::config::EventKind;
 use crate::metrics::Metrics;
-use crate::parse::callgrind;
 
 /// The metrics both profiles have, in report order.
 pub fn common_metrics(old: &Profile, new: &Profile) -> Vec<EventKind> {
@@ -29,12 +28,7 @@ pub fn common_metrics(old: &Profile, new: &Profile) -> Vec<EventKind> {
 
 /// The metrics of one cost vector, all of them or those of `kinds` in that order.
 fn values(events: &[String], costs: &[u64], kinds: Option<&[EventKind]>) -> Vec<(EventKind, u64)> {
-    let metrics = Metrics::from_profile(&callgrind::Profile {
-        events: events.to_vec(),
-        totals: costs.to_vec(),
-        cmd: None,
-        pid: None,
-    });
+    let metrics = Metrics::from_costs(events, costs);
     match kinds {
         None => metrics.values,
         Some(kinds) => kinds

@@ -273,12 +273,10 @@ impl Reader {
 
     /// Resolves name compression in table `kind`.
     fn name(&mut self, kind: usize, value: &str) -> Result<String, String> {
-        let Some(rest) = value.strip_prefix('(') else {
+        // `(below main)` is a name as Callgrind writes it uncompressed, not an id.
+        let Some((id, name)) = crate::parse::name_id(value) else {
             return Ok(value.to_owned());
         };
-        let (id, name) = rest
-            .split_once(')')
-            .ok_or_else(|| format!("an unclosed `(` of a name id in `{value}`"))?;
         let name = name.trim();
         let table = &mut self.tables[kind];
         if name.is_empty() {

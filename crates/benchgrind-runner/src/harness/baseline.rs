@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::metrics::Metrics;
 use crate::parse::{callgrind, ParseError};
 use crate::plan::Job;
 use crate::result::Source;
@@ -51,12 +50,12 @@ pub(super) fn promote_and_save(
 
 /// Callgrind's values to compare with: the previous run or a baseline. A missing one is `None`
 /// (first run); a damaged one is an error that says how to replace it.
-pub(super) fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, String> {
+pub(super) fn read_old(job: &Job, source: &Source) -> Result<Option<callgrind::Profile>, String> {
     let Some(path) = old_file(&job.paths, "callgrind.out", source) else {
         return Ok(None);
     };
     callgrind::parse_file(&path)
-        .map(|p| Some(Metrics::from_profile(&p)))
+        .map(Some)
         .map_err(|e| match source {
             Source::Baseline(name) => damaged_baseline(name, &e),
             _ => format!("the previous run's profile is damaged ({e})"),
@@ -64,16 +63,14 @@ pub(super) fn read_old(job: &Job, source: &Source) -> Result<Option<Metrics>, St
 }
 
 /// The values of the saved baseline `name` (`--load-baseline`).
-pub(super) fn load(path: &Path, name: &str, job: &Job) -> Result<Metrics, String> {
+pub(super) fn load(path: &Path, name: &str, job: &Job) -> Result<callgrind::Profile, String> {
     if !path.exists() {
         return Err(format!(
             "there is no baseline `{name}` for {}; save one with --save-baseline={name}",
             job.id.full()
         ));
     }
-    callgrind::parse_file(path)
-        .map(|p| Metrics::from_profile(&p))
-        .map_err(|e| damaged_baseline(name, &e))
+    callgrind::parse_file(path).map_err(|e| damaged_baseline(name, &e))
 }
 
 /// A saved baseline that cannot be read, and how to replace it.

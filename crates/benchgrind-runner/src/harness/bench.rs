@@ -19,8 +19,8 @@ use crate::store::Which;
 /// Callgrind's files of a run, rotated together.
 const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
 
-/// The new values and those compared with.
-type Values = (Metrics, Option<Metrics>);
+/// The new profile and the one compared with.
+type Values = (callgrind::Profile, Option<callgrind::Profile>);
 
 /// Measures (or loads) one benchmark and relates it to what it is compared with.
 pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> BenchResult {
@@ -49,6 +49,13 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
     };
     match measured {
         Ok((new, old)) => {
+            if job.config.separate_threads {
+                result.parts = crate::result::parts(&new, old.as_ref());
+            }
+            let (new, old) = (
+                Metrics::from_profile(&new),
+                old.as_ref().map(Metrics::from_profile),
+            );
             if let Some(config) = regression_config(cli, job) {
                 result.regressions = regression::check(config, &new, old.as_ref());
             }
@@ -109,6 +116,7 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         fingerprint: None,
         machine: Vec::new(),
         warnings: Vec::new(),
+        parts: Vec::new(),
     }
 }
 
@@ -169,7 +177,13 @@ fn measure(
     }
     let new = callgrind::parse_file(&paths.file(FILES[0], Which::New))
         .map_err(|e| crate::store::with_disk_full(&paths.dir, e.to_string()))?;
+    let threads = new.parts.iter().filter(|part| part.id.thread > 1).count();
+    if threads > 0 && !executor.exact_threads() {
+        result
+            .warnings
+            .push(crate::execute::realtime::NOT_EXACT.to_owned());
+    }
     let files = FILES.map(String::from);
     promote_and_save(paths, &files, FILES[0], cli.save_baseline.as_deref())?;
-    Ok((Metrics::from_profile(&new), old))
+    Ok((new, old))
 }

@@ -171,6 +171,7 @@ fn harness(
         home: plan.home.clone(),
         cli_args: cli.callgrind_args.clone(),
         log: cli.log,
+        realtime: !cli.no_realtime,
         workers: cli
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -6,7 +6,7 @@ use crate::cli::{Cli, LogLevel};
 use crate::compare::regression::check;
 use crate::config::{selected, RegressionConfig, Tool, ValgrindTool};
 use crate::execute::{Executor, RunOutput, Status};
-use crate::metrics::{describe_errors, dhat_second_ballast, read_metrics, Context};
+use crate::metrics::{add_children, describe_errors, dhat_second_ballast, read_metrics, Context};
 use crate::plan::{Job, JobKind};
 use crate::result::{Source, ToolOutcome, ToolResult};
 use crate::store::Which;
@@ -79,12 +79,23 @@ fn run_one(
     let metrics_file = kind.metrics_file();
     // What to compare with, read before the run replaces it; an unreadable old file only
     // means there is nothing to compare with.
-    let old =
-        old_file(paths, &metrics_file, compare_with).and_then(|p| read_metrics(kind, &p, cx).ok());
+    // Its child processes' files are the previous run's until this run replaces them.
+    let children = paths.dir.join(crate::execute::children::CHILDREN);
+    let old = old_file(paths, &metrics_file, compare_with)
+        .and_then(|p| read_metrics(kind, &p, cx).ok())
+        .map(|mut old| {
+            if *compare_with == Source::PreviousRun {
+                add_children(kind, &children, &metrics_file, cx, &mut old);
+            }
+            old
+        });
 
     let new_file = paths.file(&metrics_file, Which::New);
     let output = run(job, cli, executor, tool, &new_file);
-    let new = read_metrics(kind, &new_file, cx);
+    let new = read_metrics(kind, &new_file, cx).map(|mut new| {
+        add_children(kind, &children, &metrics_file, cx, &mut new);
+        new
+    });
     let mut result = ToolResult {
         tool: kind,
         outcome: ToolOutcome::Failed {

@@ -121,19 +121,43 @@ fn env_bytes(key: &str) -> Option<&'static [u8]> {
     (!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_bytes())
 }
 
+/// Cuts [`INSTR_ATSTART_OFF`](crate::protocol::INSTR_ATSTART_OFF) off the end of
+/// `VALGRIND_OPTS`, where the launcher put it, in place (no allocation: every benchmark starts
+/// from the same heap): this process started uninstrumented, the processes its benchmarks start
+/// must not (Valgrind follows them, reading the variable again).
+fn cut_instr_atstart() {
+    extern "C" {
+        static mut environ: *mut *mut c_char;
+    }
+    let name = crate::protocol::VALGRIND_OPTS_ENV.as_bytes();
+    let marker = crate::protocol::INSTR_ATSTART_OFF.as_bytes();
+    // SAFETY: `environ` is a null-terminated array of NUL-terminated strings that this
+    // single-threaded process owns; an entry is only shortened, by a NUL within it.
+    unsafe {
+        let mut entry = *std::ptr::addr_of!(environ);
+        while !entry.is_null() && !(*entry).is_null() {
+            let bytes = CStr::from_ptr(*entry).to_bytes();
+            let named = bytes.starts_with(name) && bytes.get(name.len()) == Some(&b'=');
+            if named && bytes.ends_with(marker) {
+                *(*entry).add(bytes.len() - marker.len()) = 0;
+            }
+            entry = entry.add(1);
+        }
+    }
+}
+
 /// Whether the harness said this process runs under another tool than Callgrind.
 fn under_other_tool() -> bool {
     env_bytes(crate::protocol::TOOL_ENV).is_some_and(|tool| tool != b"callgrind")
 }
 
 /// Sets the window up as the harness asked: no Callgrind requests under another tool (and the
-/// DHAT ballast), no collection toggles for a custom entry point.
+/// DHAT ballast); and the processes benchmarks start are to be instrumented from their start.
 pub(crate) fn prepare_window() {
+    cut_instr_atstart();
     if under_other_tool() {
         window::not_callgrind();
         window::set_ballast(dhat_ballast());
-    } else if env_bytes(crate::protocol::ENTRY_POINT_ENV) == Some(b"1") {
-        window::entry_point_only();
     }
 }
 

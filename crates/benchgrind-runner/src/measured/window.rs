@@ -1,8 +1,11 @@
 //! The measured window: what the generated code calls around a benchmark's body.
 //!
-//! On x86_64 and aarch64 the window is bracketed with client requests: instrumentation starts
-//! after setup (which also empties the simulated caches, so every body starts cold) and events
-//! are collected only between the two toggles. Elsewhere the body runs inside
+//! On x86_64 and aarch64 the window is bracketed with client requests that start and stop
+//! Callgrind's instrumentation: it starts after setup (which also empties the simulated caches,
+//! so every body starts cold) and stops after the body. Instrumentation is the process's, not a
+//! thread's (collection is each thread's own, and on from each thread's start), so every thread
+//! that runs while the window is open is counted: threads the body spawns and threads that
+//! already existed (a pool built in setup). Elsewhere the body runs inside
 //! [`__benchgrind_measured`], the symbol ([`crate::protocol::FALLBACK_SYMBOL`]) that the runner
 //! passes to `--toggle-collect`.
 //!
@@ -18,7 +21,7 @@ use crate::client_request::{callgrind, request_static, valgrind, SUPPORTED};
 /// A request block in writable memory: its code can be switched before any request is sent.
 struct Block(UnsafeCell<[usize; 6]>);
 
-// SAFETY: written only by `not_callgrind` and `entry_point_only`, which the measured process calls once, before any
+// SAFETY: written only by `not_callgrind`, which the measured process calls once, before any
 // benchmark (and so any reader) runs, while it is single-threaded.
 unsafe impl Sync for Block {}
 
@@ -35,7 +38,6 @@ impl Block {
 }
 
 static START_INSTRUMENTATION: Block = Block::new(callgrind::START_INSTRUMENTATION);
-static TOGGLE_COLLECT: Block = Block::new(callgrind::TOGGLE_COLLECT);
 static STOP_INSTRUMENTATION: Block = Block::new(callgrind::STOP_INSTRUMENTATION);
 
 /// Under another tool than Callgrind the window's requests become Valgrind's own "running on
@@ -43,22 +45,10 @@ static STOP_INSTRUMENTATION: Block = Block::new(callgrind::STOP_INSTRUMENTATION)
 /// request" in the tool's log, and not one instruction more in the window, since only the code
 /// in the request block changes. Call before any benchmark runs.
 pub(crate) fn not_callgrind() {
-    for block in [
-        &START_INSTRUMENTATION,
-        &TOGGLE_COLLECT,
-        &STOP_INSTRUMENTATION,
-    ] {
+    for block in [&START_INSTRUMENTATION, &STOP_INSTRUMENTATION] {
         // SAFETY: see `Block`: the process is single-threaded and no request was sent yet.
         unsafe { (*block.0.get())[0] = valgrind::RUNNING_ON_VALGRIND };
     }
-}
-
-/// For a benchmark with a custom entry point: the window's collection toggles become the
-/// "running on Valgrind?" request (see [`not_callgrind`]), so Callgrind collects only inside the
-/// entry point, which its `--toggle-collect` switches. Call before any benchmark runs.
-pub(crate) fn entry_point_only() {
-    // SAFETY: see `Block`: the process is single-threaded and no request was sent yet.
-    unsafe { (*TOGGLE_COLLECT.0.get())[0] = valgrind::RUNNING_ON_VALGRIND };
 }
 
 /// The ballast's size in bytes, 0 (the default, and always under Callgrind) for none.
@@ -258,10 +248,8 @@ fn bracket<R>(body: impl FnOnce() -> R, pin: bool) -> R {
     if SUPPORTED {
         ballast(true);
         request_static(0, START_INSTRUMENTATION.get());
-        request_static(0, TOGGLE_COLLECT.get());
         let out = body();
         seal(&out, pin);
-        request_static(0, TOGGLE_COLLECT.get());
         request_static(0, STOP_INSTRUMENTATION.get());
         ballast(false);
         out

@@ -6,7 +6,9 @@
 
 mod tools;
 
-pub use tools::{describe_errors, dhat_second_ballast, read_metrics, Context, ToolMetrics};
+pub use tools::{
+    add_children, describe_errors, dhat_second_ballast, read_metrics, Context, ToolMetrics,
+};
 
 use crate::config::EventKind;
 use crate::parse::callgrind::Profile;
@@ -31,7 +33,15 @@ impl Metrics {
     /// hits per level, their total and the cycle estimate; without it, the counted events. Other
     /// counted events (branches, system calls) follow.
     pub fn from_profile(profile: &Profile) -> Metrics {
-        let get = |name| profile.total(name);
+        Metrics::from_costs(&profile.events, &profile.totals)
+    }
+
+    /// [`Self::from_profile`] of one cost vector, in the order of `events`.
+    pub fn from_costs(events: &[String], costs: &[u64]) -> Metrics {
+        let get = |name: &str| {
+            let i = events.iter().position(|e| e == name)?;
+            Some(costs.get(i).copied().unwrap_or(0))
+        };
         let mut values = Vec::new();
         let cache = [
             "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
@@ -65,7 +75,7 @@ impl Metrics {
         let cache_events = [
             "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
         ];
-        for (name, total) in profile.events.iter().zip(&profile.totals) {
+        for (name, total) in events.iter().zip(costs) {
             if cache_events.contains(&name.as_str()) {
                 continue;
             }
@@ -87,6 +97,7 @@ mod tests {
             totals: totals.to_vec(),
             cmd: None,
             pid: None,
+            parts: Vec::new(),
         }
     }
 

@@ -78,6 +78,54 @@ pub fn read_metrics(
     Ok(ToolMetrics { values })
 }
 
+/// Adds to `metrics` what the processes the benchmark started found, from their files in
+/// `children` (`<metrics_file>.<expansion>`, see [`crate::execute::children`]): their errors
+/// (Memcheck, Helgrind, DRD) and, when the whole process is counted (a binary benchmark without
+/// an entry point), their DHAT totals; peaks and Massif's figures stay the benchmark process's.
+/// A child's file that cannot be read adds nothing.
+pub fn add_children(
+    tool: ValgrindTool,
+    children: &Path,
+    metrics_file: &str,
+    cx: Context<'_>,
+    metrics: &mut ToolMetrics,
+) {
+    let added: &[ToolMetric] = match tool {
+        t if t.reports_errors() => &[
+            ToolMetric::Errors,
+            ToolMetric::ErrorContexts,
+            ToolMetric::SuppressedErrors,
+            ToolMetric::SuppressedContexts,
+        ],
+        ValgrindTool::DHAT if cx.function.is_empty() => &[
+            ToolMetric::TotalBytes,
+            ToolMetric::TotalBlocks,
+            ToolMetric::AtTEndBytes,
+            ToolMetric::ReadsBytes,
+            ToolMetric::WritesBytes,
+        ],
+        _ => return,
+    };
+    let Ok(entries) = std::fs::read_dir(children) else {
+        return;
+    };
+    let prefix = format!("{metrics_file}.");
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_str().is_some_and(|n| n.starts_with(&prefix)) {
+            continue;
+        }
+        let Ok(child) = read_metrics(tool, &entry.path(), cx) else {
+            continue;
+        };
+        for (metric, value) in &mut metrics.values {
+            if added.contains(metric) {
+                *value = value.saturating_add(child.get(*metric).unwrap_or(0));
+            }
+        }
+    }
+}
+
 /// The window's peak: bytes and blocks live at DHAT's global peak (t-gmax) when that peak fell
 /// inside the window, which the ballast block tells (see
 /// [`DHAT_BALLAST_ENV`](crate::protocol::DHAT_BALLAST_ENV)), or when the whole process is the

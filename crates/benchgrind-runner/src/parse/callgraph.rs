@@ -173,10 +173,9 @@ impl Reader {
 
 /// `(12) name` defines id 12, `(12)` refers to it, `name` is uncompressed.
 fn resolve(names: &mut HashMap<String, String>, value: &str) -> Result<String, String> {
-    let Some(rest) = value.strip_prefix('(') else {
+    let Some((id, name)) = super::name_id(value) else {
         return Ok(value.to_owned());
     };
-    let (id, name) = rest.split_once(')').ok_or("an unclosed `(` of a name id")?;
     let name = name.trim();
     if name.is_empty() {
         names

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use super::join::{parse_part_comment, NotedPart, PART_COMMENT};
 use super::ParseError;
 
 /// What a Callgrind out file says about one run.
@@ -20,6 +21,9 @@ pub struct Profile {
     pub cmd: Option<String>,
     /// The `pid:` header, when present.
     pub pid: Option<u32>,
+    /// The threads and processes a joined profile was joined from ([`super::join`]), each
+    /// with its totals in the order of `events`; empty for a profile as Callgrind wrote it.
+    pub parts: Vec<NotedPart>,
 }
 
 impl Profile {
@@ -51,12 +55,32 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
     let Some(events) = reader.events else {
         return Err(super::no_events(path));
     };
+    let parts = part_comments(bytes, events.len());
     Ok(Profile {
         totals: reader.totals.unwrap_or(reader.summed),
         events,
         cmd: reader.cmd,
         pid: reader.pid,
+        parts,
     })
+}
+
+/// The parts a joined profile notes in its header, totals padded to `events` values.
+fn part_comments(bytes: &[u8], events: usize) -> Vec<NotedPart> {
+    let mut parts = Vec::new();
+    for raw in bytes.split(|&b| b == b'\n') {
+        if raw.starts_with(b"events:") {
+            break;
+        }
+        let Some(rest) = raw.strip_prefix(PART_COMMENT.as_bytes()) else {
+            continue;
+        };
+        if let Some(mut part) = parse_part_comment(&String::from_utf8_lossy(rest)) {
+            part.totals.resize(events, 0);
+            parts.push(part);
+        }
+    }
+    parts
 }
 
 /// What has been read of a profile so far.

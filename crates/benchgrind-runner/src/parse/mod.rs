@@ -6,6 +6,7 @@ pub mod callgraph;
 pub mod callgrind;
 pub mod dhat;
 pub mod errors;
+pub mod join;
 pub mod massif;
 
 use std::fmt;
@@ -62,6 +63,13 @@ pub(crate) fn callgrind_lines(
         })?;
     }
     Ok(())
+}
+
+/// A compressed name, `(id) name` or `(id)`: the id (digits) and what follows it. `None` for a
+/// plain name, also one that starts with a parenthesis (`(below main)`).
+pub(crate) fn name_id(value: &str) -> Option<(&str, &str)> {
+    let (id, name) = value.strip_prefix('(')?.split_once(')')?;
+    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then_some((id, name))
 }
 
 /// Whether a (non-empty) Callgrind line is a cost line: it starts with a position.

@@ -198,6 +198,8 @@ impl Planner<'_> {
             .deterministic_random
             .unwrap_or(config.deterministic_random);
         config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
+        config.timeout = cli.timeout.unwrap_or(config.timeout);
+        config.separate_threads = cli.separate_threads.unwrap_or(config.separate_threads);
         let paths = BenchPaths::new(
             &self.home,
             self.main.package,

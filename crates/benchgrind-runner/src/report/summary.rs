@@ -1,8 +1,9 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v2.schema.json` (version 2 adds `explanation`, the attribution of the change
-//! to functions; `schemas/summary.v1.schema.json` stays for older files, which read as version 2
-//! without one). The domain types stay in [`crate::result`].
+//! `schemas/summary.v3.schema.json` (version 3 adds `parts`, the counts per thread and process;
+//! version 2 added `explanation`, the attribution of the change to functions; the schemas of
+//! versions 1 and 2 stay for older files, which read as version 3 without those). The domain
+//! types stay in [`crate::result`].
 
 use crate::fingerprint::{Difference, Fingerprint};
 use std::collections::BTreeMap;
@@ -16,7 +17,7 @@ use crate::result::{BenchResult, Outcome};
 use crate::result::{ToolOutcome, ToolResult};
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
 /// [`Summary`] (the fields a version lacks are absent).
@@ -97,6 +98,25 @@ pub struct Summary {
     /// first run, when they did not change, or with `--explain=never`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<WireExplanation>,
+    /// The counts of each thread of each process (version 3), with `separate_threads`; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<WirePart>,
+}
+
+/// One thread's counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WirePart {
+    /// The process, numbered in the order they appear (1 is the measured process).
+    pub process: usize,
+    /// Its pid in this run.
+    pub pid: u32,
+    /// Valgrind's number of the thread in its process (1 is the first).
+    pub thread: u32,
+    /// The process's command line.
+    pub command: String,
+    /// Each metric by name, as the benchmark's.
+    pub metrics: BTreeMap<String, Metric>,
 }
 
 /// A fingerprint field that differs between the machines of the new and the old values.
@@ -213,6 +233,20 @@ fn regression(metric: &str, limit: Limit, new: u64, old: Option<u64>) -> WireReg
     }
 }
 
+/// Each metric of `new` by name, with the old value where `old` has it.
+fn wire_metrics(
+    new: &crate::metrics::Metrics,
+    old: Option<&crate::metrics::Metrics>,
+) -> BTreeMap<String, Metric> {
+    new.values
+        .iter()
+        .map(|&(kind, value)| {
+            let old_value = old.and_then(|o| o.get(kind));
+            (kind.name().to_owned(), metric(value, old_value))
+        })
+        .collect()
+}
+
 fn wire_tool(result: &ToolResult) -> WireTool {
     let (status, error, old) = match &result.outcome {
         ToolOutcome::Failed { reason, .. } => ("failed", Some(reason.clone()), None),
@@ -251,14 +285,7 @@ impl Summary {
         let (status, error, metrics) = match &result.outcome {
             Outcome::Failed { reason } => ("failed", Some(reason.clone()), BTreeMap::new()),
             Outcome::Measured { new, old } => {
-                let metrics = new
-                    .values
-                    .iter()
-                    .map(|&(kind, value)| {
-                        let old_value = old.as_ref().and_then(|o| o.get(kind));
-                        (kind.name().to_owned(), metric(value, old_value))
-                    })
-                    .collect();
+                let metrics = wire_metrics(new, old.as_ref());
                 let (status, error) = match crate::result::tool_failure(&result.tools) {
                     Some((reason, _)) => ("failed", Some(reason)),
                     None if result.regressed() => ("regressed", None),
@@ -318,6 +345,17 @@ impl Summary {
                 .collect(),
             warnings: result.warnings.clone(),
             explanation: result.explained.as_ref().map(|x| x.explanation.to_wire()),
+            parts: result
+                .parts
+                .iter()
+                .map(|part| WirePart {
+                    process: part.process,
+                    pid: part.pid,
+                    thread: part.thread,
+                    command: part.command.clone(),
+                    metrics: wire_metrics(&part.new, part.old.as_ref()),
+                })
+                .collect(),
         }
     }
 
@@ -400,6 +438,21 @@ impl Summary {
             machine: self.machine(),
             warnings: self.warnings.clone(),
             explained: self.explained(),
+            parts: self
+                .parts
+                .iter()
+                .map(|part| {
+                    let (new, old) = read_values(&part.metrics, metric)?;
+                    Ok(crate::result::PartResult {
+                        process: part.process,
+                        pid: part.pid,
+                        thread: part.thread,
+                        command: part.command.clone(),
+                        new: Metrics { values: new },
+                        old: (!old.is_empty()).then_some(Metrics { values: old }),
+                    })
+                })
+                .collect::<Result<_, String>>()?,
         })
     }
 
@@ -521,27 +574,32 @@ mod tests {
     const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
 
     #[test]
-    fn version_1_reads_as_2_without_an_explanation_and_newer_ones_are_named() {
+    fn version_1_reads_as_3_without_an_explanation_or_parts_and_newer_ones_are_named() {
         let summary: Summary = serde_json::from_str(V1).unwrap();
         assert_eq!(summary.explanation, None);
+        assert!(summary.parts.is_empty());
         let result = summary.to_result().unwrap();
         assert!(matches!(result.outcome, Outcome::Measured { .. }));
-        // Written again, it is version 2 and has no `explanation` key.
+        // Written again, it is version 3 and has neither an `explanation` nor a `parts` key.
         let again = Summary {
             version: VERSION,
             ..summary.clone()
         };
-        assert!(!again.to_json(false).contains("explanation"));
+        let json = again.to_json(false);
+        assert!(
+            !json.contains("explanation") && !json.contains("parts"),
+            "{json}"
+        );
 
         let newer = Summary {
-            version: 3,
+            version: 4,
             ..summary
         };
         let err = newer.to_result().unwrap_err();
         assert_eq!(
             err,
-            "f::g::func: summary version 3 is newer than this benchgrind understands (it reads \
-             versions 1 to 2); update benchgrind to read it"
+            "f::g::func: summary version 4 is newer than this benchgrind understands (it reads \
+             versions 1 to 3); update benchgrind to read it"
         );
         assert!(check_version(Some(0), "x")
             .unwrap_err()

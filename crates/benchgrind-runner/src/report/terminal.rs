@@ -48,6 +48,7 @@ impl Reporter for Terminal {
             }
             Outcome::Measured { new, old } => {
                 metrics(out, style, new, old.as_ref())?;
+                parts(out, style, result)?;
                 for c in &result.comparisons {
                     writeln!(out, "  Comparison with {} {}", c.function, c.id_and_args)?;
                     metrics(out, style, &c.metrics, Some(new))?;
@@ -72,6 +73,27 @@ impl Reporter for Terminal {
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
         write_tally(out, summary)
     }
+}
+
+/// Each thread's and process's counts (`separate_threads`), under the total: a line naming the
+/// part, then its metrics compared with the same part of the old run.
+fn parts(out: &mut dyn Write, style: Style, result: &BenchResult) -> io::Result<()> {
+    let processes = result.parts.iter().map(|p| p.process).max().unwrap_or(0);
+    for part in &result.parts {
+        let mut name = format!("## thread {}", part.thread);
+        if processes > 1 || part.process > 1 {
+            name = format!(
+                "## process {} (pid {}) thread {}",
+                part.process, part.pid, part.thread
+            );
+        }
+        if part.thread == 1 && !part.command.is_empty() && (processes > 1 || part.process > 1) {
+            name.push_str(&format!(": {}", part.command));
+        }
+        writeln!(out, "  {}", style.paint("2", &name))?;
+        metrics(out, style, &part.new, part.old.as_ref())?;
+    }
+    Ok(())
 }
 
 /// The warnings of a benchmark and the fields in which the machine of its old values differs.

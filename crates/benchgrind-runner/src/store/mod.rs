@@ -50,6 +50,12 @@ impl BenchPaths {
         self.dir.join(format!("{name}{suffix}"))
     }
 
+    /// The directory Valgrind writes a run's raw files to, one profile per process and thread
+    /// and one log per process, before they are settled into [`Self::file`]s.
+    pub fn raw_dir(&self) -> PathBuf {
+        self.dir.join("callgrind.raw.new")
+    }
+
     /// Makes the new run current and the current one old.
     ///
     /// If a crash came between the two renames, `current` is missing and `old` holds the last

@@ -1,0 +1,94 @@
+//! Threads that take turns the same way on every run: each measured process runs on one
+//! processor under the real-time policy `SCHED_FIFO`.
+//!
+//! Valgrind runs one thread of a process at a time; which thread runs next is decided when the
+//! running one gives up Valgrind's lock, mostly in a system call (a futex wait or wake, a yield),
+//! and the next is whichever thread asks first. With threads spread over processors and
+//! preempted by the kernel's timer, that is a race, and code that spins or steals work (rayon,
+//! tokio, a contended mutex) runs a different number of instructions each time. On one processor
+//! under `SCHED_FIFO` a thread runs until it blocks or yields, and a woken thread waits its turn
+//! behind the running one: the order of turns, and with it every count, is the same on every run
+//! (measured: rayon and tokio benchmarks that moved by up to 2 % repeat exactly, also with the
+//! machine's processors all busy).
+//!
+//! `SCHED_FIFO` needs `CAP_SYS_NICE` (root, usually) or an `RLIMIT_RTPRIO` of 1 or more. Where
+//! it is not permitted, processes run as usual and benchmarks that ran threads say that their
+//! counts may move ([`NOT_EXACT`]). The lowest real-time priority is taken, and the kernel keeps
+//! a share of every processor for other processes (`sched_rt_runtime_us`).
+
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// What a benchmark that ran threads says where real-time scheduling was not available.
+pub const NOT_EXACT: &str = "it ran more than one thread without real-time scheduling (not \
+permitted here: run as root, or give the user an rtprio limit of 1), so the order in which its \
+threads took turns, and its counts, may move from run to run";
+
+/// The processors this process may run on, in order.
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: `set` is a plain bit set that sched_getaffinity fills; its size is passed.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+            .collect()
+    }
+}
+
+/// Puts the calling process on `cpu` under `SCHED_FIFO` at the lowest priority. Async-signal
+/// safe (for `pre_exec`).
+fn enter(cpu: usize) -> std::io::Result<()> {
+    // SAFETY: plain system calls on this process with values on the stack.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let param = libc::sched_param {
+            sched_priority: libc::sched_get_priority_min(libc::SCHED_FIFO),
+        };
+        if libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Whether a process started from here may run under `SCHED_FIFO`: tried once, on a process
+/// that runs `program --version` (Valgrind's launcher).
+pub fn available(program: &Path) -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        let Some(&cpu) = allowed_cpus().first() else {
+            return false;
+        };
+        let mut probe = Command::new(program);
+        probe
+            .arg("--version")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: `enter` makes system calls only.
+        unsafe {
+            probe.pre_exec(move || enter(cpu));
+        }
+        probe.status().is_ok_and(|s| s.success())
+    })
+}
+
+/// Makes `cmd` start on `cpu` under `SCHED_FIFO`; if that fails the process starts as usual.
+pub fn apply(cmd: &mut Command, cpu: usize) {
+    // SAFETY: `enter` makes system calls only; its failure is not an error.
+    unsafe {
+        cmd.pre_exec(move || {
+            let _ = enter(cpu);
+            Ok(())
+        });
+    }
+}
