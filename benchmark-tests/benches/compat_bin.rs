@@ -120,4 +120,22 @@ binary_benchmark_group!(
     }
 );
 
-main!(binary_benchmark_groups = attribute_group, low_level_group);
+/// The low-level form with the group filled by a function that returns nothing, as
+/// iai-callgrind's documentation writes it.
+fn setup_group(group: &mut BinaryBenchmarkGroup) {
+    group.binary_benchmark(
+        BinaryBenchmark::new("from_fn")
+            .bench(Bench::new("hello").command(Command::new(ECHO_EXE).arg("hello"))),
+    );
+}
+
+binary_benchmark_group!(
+    name = function_group;
+    benchmarks = |group: &mut BinaryBenchmarkGroup| setup_group(group)
+);
+
+main!(
+    binary_benchmark_groups = attribute_group,
+    low_level_group,
+    function_group
+);

@@ -211,8 +211,25 @@ fn announce_start() {
     println!("main setup ran");
 }
 
+/// A group defined in a module and re-exported by name, as crates that split their benchmarks
+/// into modules write it.
+mod inner {
+    use benchgrind::{library_benchmark, library_benchmark_group};
+    use std::hint::black_box;
+
+    #[library_benchmark]
+    #[bench::three(3)]
+    fn bench_square(x: u64) -> u64 {
+        black_box(x) * x
+    }
+
+    library_benchmark_group!(name = inner_group; benchmarks = bench_square);
+}
+
+pub use inner::inner_group;
+
 main!(
     setup = announce_start;
     teardown = println!("main teardown ran");
-    library_benchmark_groups = generics, configs
+    library_benchmark_groups = generics, configs, inner_group
 );

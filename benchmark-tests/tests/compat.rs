@@ -235,6 +235,8 @@ fn generic_functions_and_the_0_13_config_items_run() {
         "compat_lib::configs::bench_output_format full_description:String::from(\"this description \
          is not cut even though it is long\")",
         "compat_lib::configs::bench_child_process",
+        // A group re-exported from a module by name.
+        "compat_lib::inner_group::bench_square three:3",
     ];
     assert_eq!(headers(&blocks), expected, "{report}");
     // The entry point leaves out the noise that the default window counts.
@@ -313,6 +315,8 @@ fn binary_items_of_0_13_and_0_14_run() {
             "compat_bin::low_level_group::bench_echo cut:(\"a long...",
             "compat_bin::low_level_group::echo_ids words_2:() -> target/release/echo one two",
             "compat_bin::low_level_group::misnamed nowhere:() -> target/release/echo one",
+            // Filled by a function returning `()`.
+            "compat_bin::function_group::from_fn hello:() -> target/release/echo hello",
         ],
         &report,
     );

@@ -34,22 +34,6 @@ pub enum Kind {
     Binary,
 }
 
-/// The name of a library group's table of bench code: `__benchgrind_runs_<group>`.
-pub fn runs_table_name(group: &syn::Ident) -> syn::Ident {
-    quote::format_ident!("__benchgrind_runs_{}", group)
-}
-
-/// Whether a closure's body ends in a value (`group.binary_benchmark(..)` without `;`).
-fn returns_value(closure: &Expr) -> bool {
-    let Expr::Closure(closure) = closure else {
-        return true;
-    };
-    match &*closure.body {
-        Expr::Block(block) => matches!(block.block.stmts.last(), Some(syn::Stmt::Expr(_, None))),
-        _ => true,
-    }
-}
-
 /// A group's function: its name, and the `Group`/`BinaryGroup` it returns.
 pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
     let macro_name = kind.macro_name();
@@ -80,14 +64,17 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
     };
     let body = body(&keys, kind);
     let table = match (kind, &keys.paths) {
-        (Kind::Library, Some(paths)) => {
-            let table = runs_table_name(name);
-            quote! {
-                #[doc(hidden)]
-                #[allow(non_upper_case_globals)]
-                pub const #table: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
+        // In a module named as the group (beside its function), so that `pub use
+        // inner::my_group;` takes both where `main!` looks for them.
+        (Kind::Library, Some(paths)) => quote! {
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused_imports)]
+            pub mod #name {
+                use super::*;
+
+                pub const __BENCHGRIND_GROUP_RUNS: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
             }
-        }
+        },
         // The low-level form's closure names the group's type (`|group: &mut
         // BinaryBenchmarkGroup|`); see `crate::hook::group_type`.
         (Kind::Binary, _) => crate::hook::group_type(),
@@ -184,6 +171,9 @@ fn keys(pairs: Vec<Pair>, kind: Kind) -> syn::Result<Keys> {
 }
 
 /// `benchmarks = |group: &mut BinaryBenchmarkGroup| ...`, the low-level form of binary groups.
+/// Whatever the closure's body ends in (the group, from a chain of calls, or nothing, from
+/// statements or a function that returns `()`), its value is dropped: the body runs in a closure
+/// that returns nothing. Another expression (a function's path) is called the same way.
 fn closure_form(kind: Kind, closure: Expr) -> syn::Result<TokenStream> {
     if kind == Kind::Library {
         return Err(syn::Error::new_spanned(
@@ -191,13 +181,23 @@ fn closure_form(kind: Kind, closure: Expr) -> syn::Result<TokenStream> {
             "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
         ));
     }
-    let builder = if returns_value(&closure) {
-        quote!(benchmarks_from_chain)
-    } else {
-        quote!(benchmarks_from_statements)
+    let closure: Expr = match closure {
+        Expr::Closure(mut closure) => {
+            let body = &closure.body;
+            closure.body = Box::new(syn::parse_quote!({
+                #[allow(clippy::let_unit_value)]
+                let _ = #body;
+            }));
+            closure.output = syn::ReturnType::Default;
+            Expr::Closure(closure)
+        }
+        other => syn::parse_quote!(|group: &mut ::benchgrind::__private::BinaryBenchmarkGroup| {
+            #[allow(clippy::let_unit_value)]
+            let _ = (#other)(group);
+        }),
     };
     Ok(quote! {
-        ::benchgrind::__private::#builder(#closure)
+        ::benchgrind::__private::benchmarks_from_statements(#closure)
     })
 }
 

@@ -77,17 +77,11 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     })
 }
 
-/// The tables of bench code of these library groups (`__benchgrind_runs_<group>`).
+/// The tables of bench code of these library groups (`<group>::__BENCHGRIND_GROUP_RUNS`).
 fn runs_tables(groups: &[syn::Path]) -> Vec<syn::Path> {
     groups
         .iter()
-        .map(|path| {
-            let mut path = path.clone();
-            if let Some(last) = path.segments.last_mut() {
-                last.ident = crate::group::runs_table_name(&last.ident);
-            }
-            path
-        })
+        .map(|path| syn::parse_quote!(#path::__BENCHGRIND_GROUP_RUNS))
         .collect()
 }
 

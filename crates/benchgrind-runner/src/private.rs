@@ -58,19 +58,8 @@ where
     group.into_benchmarks(legacy.cmd, legacy.setup, legacy.teardown)
 }
 
-/// The benchmarks a `binary_benchmark_group!` closure that returns the group adds
-/// (`|group| group.binary_benchmark(..)`); the bound tells the compiler that the returned
-/// reference is the one passed in.
-pub fn benchmarks_from_chain<F>(f: F) -> Vec<BinaryBenchmark>
-where
-    F: for<'a> FnOnce(&'a mut BinaryBenchmarkGroup) -> &'a mut BinaryBenchmarkGroup,
-{
-    let mut group = BinaryBenchmarkGroup::default();
-    f(&mut group);
-    group.benchmarks
-}
-
-/// The benchmarks a `binary_benchmark_group!` closure that returns nothing adds.
+/// The benchmarks a `binary_benchmark_group!` closure adds (the macro drops whatever its body
+/// ends in).
 pub fn benchmarks_from_statements<F>(f: F) -> Vec<BinaryBenchmark>
 where
     F: FnOnce(&mut BinaryBenchmarkGroup),

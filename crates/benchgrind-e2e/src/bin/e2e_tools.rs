@@ -4,8 +4,8 @@
 //! work comes from `E2E_EXTRA` (read in setup), so a test can change it without rebuilding.
 
 use benchgrind::{
-    library_benchmark, library_benchmark_group, main, FlamegraphConfig, FlamegraphKind,
-    LibraryBenchmarkConfig, Tool, ValgrindTool,
+    library_benchmark, library_benchmark_group, main, FlamegraphConfig, LibraryBenchmarkConfig,
+    Tool, ValgrindTool,
 };
 use std::hint::black_box;
 use std::mem::MaybeUninit;
@@ -107,8 +107,10 @@ library_benchmark_group!(
 
 library_benchmark_group!(
     name = flame;
+    // The default config draws the regular graph, and the differential one once there is a
+    // run before.
     config = LibraryBenchmarkConfig::default()
-        .flamegraph(FlamegraphConfig::default().kind(FlamegraphKind::All))
+        .flamegraph(FlamegraphConfig::default())
         .pass_through_env("E2E_EXTRA");
     benchmarks = bench_fibonacci, fibonacci_and_extra
 );

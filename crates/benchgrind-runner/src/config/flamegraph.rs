@@ -7,11 +7,12 @@ use super::EventKind;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FlamegraphKind {
     /// The new run only.
-    #[default]
     Regular,
     /// The change from the previous run (or the baseline) only.
     Differential,
-    /// Both.
+    /// Both (the default, as iai-callgrind's): the regular graph on every run, the
+    /// differential one once there is a run or baseline to compare with.
+    #[default]
     All,
     /// None (switches off a more general level's).
     None,
@@ -21,9 +22,9 @@ pub enum FlamegraphKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Direction {
     /// Stacks grow from the bottom up (the classic flamegraph).
-    #[default]
     BottomToTop,
-    /// Stacks grow from the top down (an icicle graph).
+    /// Stacks grow from the top down (an icicle graph; the default, as iai-callgrind's).
+    #[default]
     TopToBottom,
 }
 
@@ -55,7 +56,8 @@ pub struct FlamegraphConfig {
 }
 
 impl FlamegraphConfig {
-    /// Which flamegraphs (default: regular).
+    /// Which flamegraphs (default: all, the differential one once there is something to
+    /// compare with).
     pub fn kind(&mut self, kind: FlamegraphKind) -> &mut Self {
         self.kind = Some(kind);
         self
@@ -74,7 +76,7 @@ impl FlamegraphConfig {
         self
     }
 
-    /// Bottom-up flames or top-down icicles.
+    /// Bottom-up flames or top-down icicles (the default).
     pub fn direction(&mut self, direction: Direction) -> &mut Self {
         self.direction = Some(direction);
         self
