@@ -1,5 +1,5 @@
 //! Threads and processes a benchmark starts, for the end-to-end tests (`tests/threads.rs`): the
-//! same work (two `fib(20)`) done inline, on two spawned threads, on scoped threads, on a rayon
+//! same work (two `fib(24)`) done inline, on two spawned threads, on scoped threads, on a rayon
 //! pool built in setup, on rayon's global pool, on a tokio multi-thread runtime built in setup,
 //! and in a child process; counted whole, the same on every run.
 
@@ -18,21 +18,21 @@ fn fib(n: u64) -> u64 {
 
 #[library_benchmark]
 fn inline() -> u64 {
-    fib(black_box(22)) + fib(black_box(22))
+    fib(black_box(24)) + fib(black_box(24))
 }
 
 #[library_benchmark]
 fn spawned() -> u64 {
-    let a = std::thread::spawn(|| fib(black_box(22)));
-    let b = std::thread::spawn(|| fib(black_box(22)));
+    let a = std::thread::spawn(|| fib(black_box(24)));
+    let b = std::thread::spawn(|| fib(black_box(24)));
     a.join().unwrap() + b.join().unwrap()
 }
 
 #[library_benchmark]
 fn scoped() -> u64 {
     std::thread::scope(|s| {
-        let a = s.spawn(|| fib(black_box(22)));
-        let b = s.spawn(|| fib(black_box(22)));
+        let a = s.spawn(|| fib(black_box(24)));
+        let b = s.spawn(|| fib(black_box(24)));
         a.join().unwrap() + b.join().unwrap()
     })
 }
@@ -48,7 +48,7 @@ fn pool() -> rayon::ThreadPool {
 #[bench::two()]
 fn rayon_pool(pool: rayon::ThreadPool) -> u64 {
     pool.install(|| {
-        let (a, b) = rayon::join(|| fib(black_box(22)), || fib(black_box(22)));
+        let (a, b) = rayon::join(|| fib(black_box(24)), || fib(black_box(24)));
         a + b
     })
 }
@@ -56,7 +56,7 @@ fn rayon_pool(pool: rayon::ThreadPool) -> u64 {
 /// The global pool is built on first use, inside the window: its threads' start-up counts.
 #[library_benchmark(config = LibraryBenchmarkConfig::default().env("RAYON_NUM_THREADS", "2"))]
 fn rayon_global() -> u64 {
-    let (a, b) = rayon::join(|| fib(black_box(22)), || fib(black_box(22)));
+    let (a, b) = rayon::join(|| fib(black_box(24)), || fib(black_box(24)));
     a + b
 }
 
@@ -71,8 +71,8 @@ fn runtime() -> tokio::runtime::Runtime {
 #[bench::two()]
 fn tokio_tasks(runtime: tokio::runtime::Runtime) -> u64 {
     runtime.block_on(async {
-        let a = tokio::spawn(async { fib(black_box(22)) });
-        let b = tokio::spawn(async { fib(black_box(22)) });
+        let a = tokio::spawn(async { fib(black_box(24)) });
+        let b = tokio::spawn(async { fib(black_box(24)) });
         a.await.unwrap() + b.await.unwrap()
     })
 }

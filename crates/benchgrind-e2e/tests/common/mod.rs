@@ -84,6 +84,7 @@ pub fn blocks(report: &str) -> Vec<Block> {
             in_comparison = true;
         } else if let (false, Some((label, rest))) = (in_comparison, text.split_once(':')) {
             if text.starts_with("log:")
+                || text.starts_with("## ")
                 || text.starts_with("out:")
                 || text.starts_with("Baselines:")
                 || text.starts_with("Performance has regressed")

@@ -22,9 +22,10 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 /// What a benchmark that ran threads says where real-time scheduling was not available.
-pub const NOT_EXACT: &str = "it ran more than one thread without real-time scheduling (not \
-permitted here: run as root, or give the user an rtprio limit of 1), so the order in which its \
-threads took turns, and its counts, may move from run to run";
+pub const NOT_EXACT: &str = "it ran more than one thread without real-time scheduling \
+(`--realtime=no`, or not permitted: run as root, or give the user an rtprio limit of 1), so the \
+order in which its threads took turns, and with it its counts, may move from run to run (rayon \
+and tokio benchmarks moved by up to 1 % in benchgrind's tests)";
 
 /// The processors this process may run on, in order.
 pub fn allowed_cpus() -> Vec<usize> {

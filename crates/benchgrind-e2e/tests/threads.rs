@@ -1,0 +1,247 @@
+//! Every instruction a benchmark causes, counted, the same on every run (issue 25), under real
+//! Valgrind: the same work on spawned threads, scoped threads, a rayon pool built in setup,
+//! rayon's global pool and a tokio runtime counts within 2 % of the work done inline, five runs
+//! in a row alike; the breakdown per thread and process on request; the processes a library
+//! benchmark and a binary benchmark start; and the time limit.
+//!
+//! The exact repetition needs real-time scheduling ([`realtime`]); where it is not permitted
+//! (not root), the test checks instead that threaded benchmarks say their counts may move.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use benchgrind_runner::execute::realtime;
+use common::{blocks, run, stdout};
+
+const THREADS: &str = env!("CARGO_BIN_EXE_e2e_threads");
+const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
+const FORKER: &str = env!("CARGO_BIN_EXE_e2e_forker");
+const HANG: &str = env!("CARGO_BIN_EXE_e2e_hang");
+const HANG_BIN: &str = env!("CARGO_BIN_EXE_e2e_hang_bin");
+
+/// Whether measured processes run under `SCHED_FIFO` here.
+fn exact() -> bool {
+    let valgrind = benchgrind_runner::execute::valgrind::locate().expect("valgrind");
+    realtime::available(&valgrind.path)
+}
+
+/// Instructions per benchmark (its function name), and the report.
+fn counts(
+    bin: &str,
+    home: &Path,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> (BTreeMap<String, u64>, String) {
+    let home_arg = format!("--home={}", home.display());
+    let mut all = vec![home_arg.as_str()];
+    all.extend_from_slice(args);
+    let out = run(bin, &all, home, envs);
+    let report = stdout(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let counts = blocks(&report)
+        .into_iter()
+        .map(|b| {
+            let name = b.header.split_whitespace().next().unwrap();
+            let name = name.rsplit("::").next().unwrap().to_owned();
+            (name, b.get("Instructions"))
+        })
+        .collect();
+    (counts, report)
+}
+
+#[test]
+fn work_on_threads_counts_as_the_same_work_inline_and_repeats() {
+    let home = tempfile::tempdir().unwrap();
+    let runs: Vec<(BTreeMap<String, u64>, String)> = (0..5)
+        .map(|_| counts(THREADS, home.path(), &[], &[]))
+        .collect();
+    let (first, report) = &runs[0];
+    let inline = first["inline"];
+    for threaded in [
+        "spawned",
+        "scoped",
+        "rayon_pool",
+        "rayon_global",
+        "tokio_tasks",
+    ] {
+        let n = first[threaded];
+        let off = (n as f64 - inline as f64) / inline as f64 * 100.0;
+        assert!(
+            off.abs() <= 2.0,
+            "{threaded}: {n} vs inline {inline} ({off:+.2}%)\n{report}"
+        );
+    }
+    if exact() {
+        for (again, report) in &runs[1..] {
+            assert_eq!(again, first, "{report}");
+            for line in report.lines().filter(|l| l.contains("Instructions:")) {
+                assert!(line.contains("(No change)"), "{line}\n{report}");
+            }
+            assert!(!report.contains("without real-time scheduling"), "{report}");
+        }
+    } else {
+        eprintln!("\n!!! real-time scheduling is not permitted here: exact repetition not checked");
+        for block in blocks(report)
+            .iter()
+            .filter(|b| !b.header.contains("inline"))
+        {
+            if !block.header.contains("child_process") {
+                assert!(report.contains("without real-time scheduling"), "{report}");
+            }
+        }
+    }
+}
+
+#[test]
+fn each_thread_and_process_is_shown_on_request_and_adds_up() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let filter = "e2e_threads::threads::spawned";
+    let out = run(
+        THREADS,
+        &[&home_arg, "--separate-threads", filter],
+        home.path(),
+        &[],
+    );
+    let report = stdout(&out);
+    assert!(
+        report.contains("  ## thread 1\n") && report.contains("  ## thread 2\n"),
+        "{report}"
+    );
+    let out = run(
+        THREADS,
+        &[
+            &home_arg,
+            "--separate-threads",
+            "--output-format=json",
+            filter,
+        ],
+        home.path(),
+        &[],
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    let parts = json["parts"].as_array().unwrap();
+    assert!(parts.len() >= 2, "{json}");
+    let ir = |v: &serde_json::Value| v["metrics"]["Ir"]["new"].as_u64().unwrap();
+    let sum: u64 = parts.iter().map(ir).sum();
+    assert_eq!(sum, ir(&json), "{json}");
+    // The spawned threads did the work, the benchmark's own thread spawned and joined them.
+    assert!(parts.iter().all(|p| p["process"] == 1), "{json}");
+    assert!(ir(&parts[0]) * 10 < sum, "{json}");
+    // Without the option, no breakdown.
+    let out = run(
+        THREADS,
+        &[&home_arg, "--output-format=json", filter],
+        home.path(),
+        &[],
+    );
+    assert!(!stdout(&out).contains("\"parts\""));
+}
+
+#[test]
+fn a_library_benchmark_counts_the_processes_it_starts() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let args = [
+        home_arg.as_str(),
+        "--separate-threads",
+        "--output-format=json",
+        "e2e_threads::threads::child_process",
+    ];
+    let out = run(THREADS, &args, home.path(), &[]);
+    let json: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().next().unwrap()).unwrap();
+    let parts = json["parts"].as_array().unwrap();
+    let seq = parts
+        .iter()
+        .find(|p| p["command"].as_str().unwrap().contains("seq 1 20000"))
+        .unwrap_or_else(|| panic!("no part of seq in {json}"));
+    assert_eq!(seq["process"], 2, "{json}");
+    // `seq 1 20000` counts about 1.5 million instructions, from its start.
+    assert!(
+        seq["metrics"]["Ir"]["new"].as_u64().unwrap() > 1_000_000,
+        "{json}"
+    );
+}
+
+#[test]
+fn a_binary_benchmark_counts_every_process_its_command_starts() {
+    let home = tempfile::tempdir().unwrap();
+    let (counts, report) = counts(
+        PROCESSES,
+        home.path(),
+        &["--separate-threads"],
+        &[("E2E_FORKER", FORKER)],
+    );
+    let block = |name: &str| {
+        blocks(&report)
+            .into_iter()
+            .find(|b| b.header.contains(name))
+            .unwrap_or_else(|| panic!("no {name} in {report}"))
+    };
+    let direct = block("seq direct:").get("Instructions");
+    let shell = block("shell seq:").get("Instructions");
+    // `sh -c 'seq 1 200000 >/dev/null'` counts the shell and seq.
+    assert!(shell >= direct, "sh -c seq {shell}, seq {direct}\n{report}");
+    assert!(counts.len() == 3 || counts.len() == 2, "{counts:?}");
+    // A child that does not exec counts its own work only, not its parent's before the fork:
+    // parent and child each sum 100,000 numbers.
+    let forker = block("forker forks:");
+    let processes: Vec<u64> = forker
+        .metrics
+        .iter()
+        .filter(|m| m.0 == "Instructions")
+        .map(|m| m.1)
+        .collect();
+    // Total, then process 1, then process 2.
+    assert_eq!(processes.len(), 3, "{report}");
+    assert_eq!(processes[1] + processes[2], processes[0], "{report}");
+    let child = processes[2];
+    assert!(
+        (500_000..800_000).contains(&child),
+        "child {child}\n{report}"
+    );
+}
+
+#[test]
+fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
+    for (bin, isolation) in [(HANG, "fork"), (HANG, "process"), (HANG_BIN, "process")] {
+        let home = tempfile::tempdir().unwrap();
+        let home_arg = format!("--home={}", home.path().display());
+        let isolation = format!("--isolation={isolation}");
+        let started = std::time::Instant::now();
+        let out = run(
+            bin,
+            &[&home_arg, "--timeout=2", &isolation, "--jobs=1"],
+            home.path(),
+            &[],
+        );
+        let report = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{report}");
+        assert!(
+            report.contains("did not finish within its time limit of 2 s"),
+            "{report}"
+        );
+        let found = blocks(&report);
+        assert_eq!(found.len(), if bin == HANG { 3 } else { 2 }, "{report}");
+        assert_eq!(
+            found.iter().filter(|b| b.failed.is_some()).count(),
+            1,
+            "{report}"
+        );
+        // The benchmark after it was measured.
+        assert!(found.last().unwrap().failed.is_none(), "{report}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "{report}"
+        );
+    }
+}
