@@ -50,7 +50,7 @@ def suite(tool, dependency):
     for line in done.stdout.splitlines():
         msg = json.loads(line)
         if msg.get("reason") == "compiler-artifact" and msg.get("executable"):
-            if msg["target"]["name"] == "parity":
+            if msg["target"]["name"] == "parity" and "bench" in msg["target"]["kind"]:
                 return crate, msg["executable"]
     sys.exit(f"cargo built no parity bench for {tool}")
 

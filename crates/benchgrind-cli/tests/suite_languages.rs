@@ -133,3 +133,44 @@ fn instruction_counts_are_identical_on_two_runs() {
         stderr(&o)
     );
 }
+
+/// The directory of the system's Python (Debian's `/usr/bin/python3`), first on `PATH`: a pyenv
+/// shim is a bash script whose waiting for its children moves counts by a few hundred
+/// instructions (examples/suite/README.md).
+fn system_python_path() -> std::ffi::OsString {
+    assert!(
+        std::path::Path::new("/usr/bin/python3").exists(),
+        "/usr/bin/python3 is missing: install Debian's python3 (`.ci/deps` does)"
+    );
+    let mut path = std::ffi::OsString::from("/usr/bin:");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}
+
+#[test]
+fn a_python_engine_counts_the_same_instructions_on_five_runs() {
+    let tmp = Scratch::new("python-instr");
+    copy_tree(&example_suite(), &tmp.0);
+    let engine = ["-e", "^python/find$"];
+    let path = system_python_path();
+    let runs: Vec<String> = (0..5)
+        .map(|i| {
+            let name = format!("run{i}.csv");
+            let o = output(
+                benchgrind(&tmp.0)
+                    .env("PATH", &path)
+                    .args(["measure", "--metric", "instructions", "-o", &name])
+                    .args(engine),
+            );
+            assert_code(&o, 0);
+            std::fs::read_to_string(tmp.0.join(name)).unwrap()
+        })
+        .collect();
+    println!("{}", runs[0]);
+    for run in &runs[1..] {
+        assert_eq!(run, &runs[0], "a run differs");
+    }
+    let rows = instruction_rows(&runs[0]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.iter().all(|r| r[3] == "python/find" && r[9].parse::<u64>().unwrap() > 0));
+}

@@ -5,12 +5,19 @@
 //! process start-up, reading KLV, setting up) and once with `max-iters` 1. The recorded value is
 //! the difference, i.e. the instructions of one iteration (plus printing one sample line); the
 //! gross count of the one-iteration run is kept in `total`. Callgrind counts are exact, so two
-//! runs in the same environment give the same numbers; for that, `PYTHONHASHSEED=0` is set
-//! unless the engine or the caller sets it (Python randomizes hashing per process otherwise).
-//! `--trace-children=yes` follows wrapper scripts; the counts of all processes are summed. The
-//! KLV comes from a file, not a pipe, so the runner's reads do not depend on timing.
+//! runs in the same environment give the same numbers; for that, what a runner program would
+//! draw differently on each run is fixed: random bytes through `getrandom`/`getentropy` and the
+//! time it reads (the runner's preload library, `LD_PRELOAD`, with `BENCHGRIND_RANDOM_SEED=0` and
+//! a clock that advances one microsecond per reading; `PYTHONHASHSEED=0` too unless the engine or
+//! the caller sets it), addresses (ASLR off), and, where real-time
+//! scheduling is permitted, the order in which threads and processes take turns (one processor
+//! under `SCHED_FIFO`, as the bench harness does). `--trace-children=yes` follows wrapper
+//! scripts; the counts of all processes are summed. The KLV comes from a file, not a pipe, so
+//! the runner's reads do not depend on timing.
 
 use std::{path::PathBuf, process, time::Duration};
+
+use benchgrind_runner::execute;
 
 use super::{
     format::engines::Command,
@@ -113,6 +120,37 @@ fn valgrind_log_tail(dir: &std::path::Path) -> Option<String> {
     last
 }
 
+/// ASLR off and, where permitted, one processor under `SCHED_FIFO` for the Valgrind process
+/// and everything it starts.
+fn deterministic(cmd: &mut process::Command) {
+    use std::os::unix::process::CommandExt;
+    if let Some(&cpu) = realtime_cpu() {
+        execute::realtime::apply(cmd, cpu);
+    }
+    // SAFETY: personality(2) is async-signal-safe and only sets a flag of the process to exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let current = libc::personality(0xffff_ffff);
+            if current != -1 {
+                libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// The processor runner programs run on under `SCHED_FIFO`, if that is permitted.
+fn realtime_cpu() -> Option<&'static usize> {
+    static CPU: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    CPU.get_or_init(|| {
+        let valgrind = benchgrind_runner::execute::valgrind::find_in_path("valgrind")?;
+        execute::realtime::available(&valgrind)
+            .then(|| execute::realtime::allowed_cpus().first().copied())
+            .flatten()
+    })
+    .as_ref()
+}
+
 /// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
 pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), String> {
     let tmp = temp_dir()?;
@@ -138,7 +176,24 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
     if !engine_sets_seed && std::env::var_os("PYTHONHASHSEED").is_none() {
         cmd.env("PYTHONHASHSEED", "0");
     }
+    if let Some(library) = execute::preload::install(&tmp.0) {
+        let existing = run
+            .envs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "LD_PRELOAD")
+            .map(|(_, v)| std::ffi::OsString::from(v))
+            .or_else(|| std::env::var_os("LD_PRELOAD"));
+        cmd.env(
+            "LD_PRELOAD",
+            execute::preload::ld_preload(&library, existing.as_deref()),
+        );
+        cmd.env(benchgrind_runner::protocol::RANDOM_SEED_ENV, "0");
+        // The runner's time readings decide only what its own arithmetic and formatting cost.
+        cmd.env(execute::preload::FIXED_CLOCK_ENV, "1");
+    }
     cmd.envs(run.envs.iter().map(|(k, v)| (k, v)));
+    deterministic(&mut cmd);
     let finished = runner::run(cmd, runner::Input::File(input), timeout)?;
     if let Err(e) = runner::check_status(&finished) {
         // Valgrind's own complaints (e.g. a program it cannot start) are in its log files.

@@ -138,10 +138,10 @@ impl<T: Into<String>> From<T> for EntryPoint {
 
 /// How the terminal report shows a benchmark, as iai-callgrind 0.14's `OutputFormat`.
 ///
-/// Only [`truncate_description`](Self::truncate_description) changes benchgrind's output:
-/// benchgrind has no intermediate (per-thread or per-subprocess) parts to show and prints no
-/// grid, so [`show_intermediate`](Self::show_intermediate) and [`show_grid`](Self::show_grid)
-/// are accepted and kept for the summary but do not change the terminal report.
+/// [`truncate_description`](Self::truncate_description) cuts the header,
+/// [`show_intermediate`](Self::show_intermediate) shows each thread's and process's counts (as
+/// [`LibraryBenchmarkConfig::separate_threads`](super::LibraryBenchmarkConfig::separate_threads));
+/// [`show_grid`](Self::show_grid) is accepted and changes nothing yet.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OutputFormat {
     pub(crate) truncate_description: Option<Option<usize>>,
@@ -157,7 +157,8 @@ impl OutputFormat {
         self
     }
 
-    /// Accepted for compatibility; see the type's documentation.
+    /// Shows each thread's and process's counts under the total, in the terminal and the JSON
+    /// summary: the same as `separate_threads(value)`.
     pub fn show_intermediate(&mut self, value: bool) -> &mut Self {
         self.show_intermediate = Some(value);
         self

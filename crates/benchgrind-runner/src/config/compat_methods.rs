@@ -81,6 +81,9 @@ impl LibraryBenchmarkConfig {
         if let Some(value) = format.truncate_description {
             self.compat.truncate_description = Some(value);
         }
+        if let Some(value) = format.show_intermediate {
+            self.separate_threads = Some(value);
+        }
         self
     }
 

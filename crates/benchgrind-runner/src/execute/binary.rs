@@ -233,8 +233,25 @@ fn measured_command(
         cmd.env(crate::protocol::TOOL_ENV, tool.kind().id());
     }
     if job.config.deterministic_random {
-        // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream.
+        // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream,
+        // and so do the dynamically linked ones that the preload library reaches.
         cmd.env(RANDOM_SEED_ENV, job.config.random_seed.to_string());
+        if let (Some(library), false) = (&exec.preload, exec.native) {
+            let configured = command
+                .envs
+                .iter()
+                .rev()
+                .find(|(key, _)| key == "LD_PRELOAD")
+                .map(|(_, value)| value.clone());
+            let inherited = (!job.config.env_clear)
+                .then(|| std::env::var_os("LD_PRELOAD"))
+                .flatten();
+            let existing = configured.or(inherited);
+            cmd.env(
+                "LD_PRELOAD",
+                super::preload::ld_preload(library, existing.as_deref()),
+            );
+        }
     }
     cmd.stdout(output_stdio(command.stdout.as_ref(), cwd)?);
     cmd.stderr(output_stdio(command.stderr.as_ref(), cwd)?);

@@ -56,6 +56,9 @@ pub struct ProcessExecutor {
     /// The processor measured processes run on under `SCHED_FIFO` ([`super::realtime`]);
     /// `None` where that is not permitted or not asked for.
     pub cpu: Option<usize>,
+    /// The preload library that makes a binary benchmark's random draws deterministic
+    /// ([`super::preload`]), where it was built.
+    pub preload: Option<PathBuf>,
 }
 
 impl ProcessExecutor {

@@ -21,6 +21,7 @@ pub mod interrupt;
 mod launch;
 pub mod leftovers;
 pub mod parts;
+pub mod preload;
 pub mod process;
 pub mod realtime;
 mod sandbox;
@@ -38,6 +39,9 @@ use std::path::PathBuf;
 use crate::cli::{Isolation, LogLevel};
 use crate::config::Tool;
 use crate::plan::Job;
+
+/// Where in the home the preload library is written ([`preload`]).
+pub const PRELOAD: &str = ".preload";
 
 /// How benchmarks are run, chosen once for the whole run.
 #[derive(Debug, Clone)]
@@ -98,6 +102,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
                 workspace_root: setup.workspace_root.clone(),
                 native: true,
                 cpu: None,
+                preload: None,
             })]);
         }
         Mode::Valgrind(isolation) => *isolation,
@@ -119,6 +124,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
         workspace_root: setup.workspace_root.clone(),
         native: false,
         cpu: None,
+        preload: preload::install(&setup.home.join(PRELOAD)),
     };
     let one = |worker: usize| -> Box<dyn Executor + Send> {
         let process = ProcessExecutor {
