@@ -18,7 +18,14 @@ fn preload(rustc: &str, target: &str) {
     let mut cmd = Command::new(rustc);
     cmd.args(["--edition", "2021", "--crate-type", "cdylib"])
         .args(["--crate-name", "benchgrind_preload", "--target", target])
-        .args(["-C", "panic=abort", "-C", "opt-level=2", "-C", "debuginfo=0"])
+        .args([
+            "-C",
+            "panic=abort",
+            "-C",
+            "opt-level=2",
+            "-C",
+            "debuginfo=0",
+        ])
         .arg("-o")
         .arg(out.join("libbenchgrind_preload.so"))
         .arg("preload/preload.rs");
@@ -30,7 +37,10 @@ fn preload(rustc: &str, target: &str) {
         Ok(o) => println!(
             "cargo:warning=the preload library did not build, so programs measured without \
              linking benchgrind keep their random seeds: {}",
-            String::from_utf8_lossy(&o.stderr).lines().next().unwrap_or("")
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
         ),
         Err(e) => println!("cargo:warning=cannot run {rustc} to build the preload library: {e}"),
     }

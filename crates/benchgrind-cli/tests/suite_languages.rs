@@ -172,5 +172,7 @@ fn a_python_engine_counts_the_same_instructions_on_five_runs() {
     }
     let rows = instruction_rows(&runs[0]);
     assert_eq!(rows.len(), 2, "{rows:?}");
-    assert!(rows.iter().all(|r| r[3] == "python/find" && r[9].parse::<u64>().unwrap() > 0));
+    assert!(rows
+        .iter()
+        .all(|r| r[3] == "python/find" && r[9].parse::<u64>().unwrap() > 0));
 }

@@ -25,11 +25,9 @@ const LIBRARY: Option<&[u8]> = None;
 pub fn install(dir: &Path) -> Option<PathBuf> {
     let bytes = LIBRARY?;
     // Named by its contents, so that runs of different versions sharing `dir` keep their own.
-    let hash = bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     let path = dir.join(format!("libbenchgrind_preload-{hash:016x}.so"));
     if std::fs::read(&path).is_ok_and(|existing| existing == bytes) {
         return Some(path);
