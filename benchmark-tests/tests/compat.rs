@@ -85,9 +85,18 @@ fn run(exe: &Path, home: &Path, cwd: &str, envs: &[(&str, &Path)]) -> String {
 fn blocks(report: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut last_header = None;
+    // Under `## thread N` (a thread's part of the counts, `show_intermediate`): not the total.
+    let mut in_part = false;
     for line in report.lines() {
         if !line.starts_with(' ') {
             last_header = Some(line.to_owned());
+            in_part = false;
+            continue;
+        }
+        if line.trim_start().starts_with("## ") {
+            in_part = true;
+        }
+        if in_part {
             continue;
         }
         let Some((label, rest)) = line.trim().split_once(':') else {
@@ -295,6 +304,9 @@ fn generic_functions_and_the_0_13_config_items_run() {
     assert!(configured.contains("DHAT") && !configured.contains("MEMCHECK"));
     let format = section(expected[16]);
     assert!(!format.contains("DHAT") && !format.contains("MEMCHECK"));
+    // `show_intermediate(true)` shows the benchmark's one thread under the total.
+    assert!(format.contains("  ## thread 1\n"), "{format}");
+    assert!(!section(expected[15]).contains("## thread"));
 }
 
 #[test]

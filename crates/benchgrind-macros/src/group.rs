@@ -66,15 +66,27 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
     let table = match (kind, &keys.paths) {
         // In a module named as the group (beside its function), so that `pub use
         // inner::my_group;` takes both where `main!` looks for them.
-        (Kind::Library, Some(paths)) => quote! {
-            #[doc(hidden)]
-            #[allow(non_snake_case, unused_imports)]
-            pub mod #name {
-                use super::*;
-
-                pub const __BENCHGRIND_GROUP_RUNS: &[&[fn()]] = &[#(#paths::__BENCHGRIND_RUNS),*];
+        (Kind::Library, Some(paths)) => {
+            // The paths as seen from the module: a relative one through `super::`.
+            let paths = paths.iter().map(|path| {
+                let first = path.segments.first().map(|s| s.ident.to_string());
+                let absolute = path.leading_colon.is_some()
+                    || matches!(first.as_deref(), Some("crate" | "super" | "self"));
+                if absolute {
+                    quote!(#path)
+                } else {
+                    quote!(super::#path)
+                }
+            });
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_snake_case)]
+                pub mod #name {
+                    pub const __BENCHGRIND_GROUP_RUNS: &[&[fn()]] =
+                        &[#(#paths::__BENCHGRIND_RUNS),*];
+                }
             }
-        },
+        }
         // The low-level form's closure names the group's type (`|group: &mut
         // BinaryBenchmarkGroup|`); see `crate::hook::group_type`.
         (Kind::Binary, _) => crate::hook::group_type(),

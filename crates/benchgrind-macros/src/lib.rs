@@ -28,9 +28,51 @@ use proc_macro::TokenStream;
 /// Turns a function into a library benchmark; see the `benchgrind` crate.
 #[proc_macro_attribute]
 pub fn library_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
-    library::expand(attr.into(), item.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
+    let item = proc_macro2::TokenStream::from(item);
+    library::expand(attr.into(), item.clone())
+        .unwrap_or_else(|e| stand_in(e, &item, Kind::Library))
         .into()
+}
+
+/// Which attribute a [`stand_in`] is for.
+enum Kind {
+    Library,
+    Binary,
+}
+
+/// The error of a benchmark attribute, and in place of the function a module of its name with
+/// the items groups and `main!` refer to, so that the error is the only one reported.
+fn stand_in(
+    error: syn::Error,
+    item: &proc_macro2::TokenStream,
+    kind: Kind,
+) -> proc_macro2::TokenStream {
+    let error = error.into_compile_error();
+    let Ok(func) = syn::parse2::<syn::ItemFn>(item.clone()) else {
+        return error;
+    };
+    let name = func.sig.ident;
+    let items = match kind {
+        Kind::Library => quote::quote! {
+            pub fn __benchgrind_function() -> ::benchgrind::__private::Function {
+                ::core::unreachable!()
+            }
+            pub const __BENCHGRIND_RUNS: &[fn()] = &[];
+        },
+        Kind::Binary => quote::quote! {
+            pub fn __benchgrind_binary() -> ::benchgrind::__private::BinaryBenchmark {
+                ::core::unreachable!()
+            }
+        },
+    };
+    quote::quote! {
+        #error
+        #[doc(hidden)]
+        #[allow(non_snake_case, dead_code)]
+        pub mod #name {
+            #items
+        }
+    }
 }
 
 /// Declares a group of library benchmarks; see the `benchgrind` crate.
@@ -44,8 +86,9 @@ pub fn library_benchmark_group(input: TokenStream) -> TokenStream {
 /// Turns a function returning a `Command` into a binary benchmark; see the `benchgrind` crate.
 #[proc_macro_attribute]
 pub fn binary_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
-    binary::expand(attr.into(), item.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
+    let item = proc_macro2::TokenStream::from(item);
+    binary::expand(attr.into(), item.clone())
+        .unwrap_or_else(|e| stand_in(e, &item, Kind::Binary))
         .into()
 }
 
