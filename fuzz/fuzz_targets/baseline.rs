@@ -8,7 +8,7 @@ use benchgrind_cli::compare::input::baseline;
 use benchgrind_fuzz::check_parse_error;
 use benchgrind_runner::compare::regression;
 use benchgrind_runner::metrics::Metrics;
-use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::parse::profile::{self, Read};
 use benchgrind_runner::{EventKind, RegressionConfig};
 use libfuzzer_sys::fuzz_target;
 
@@ -17,11 +17,12 @@ const FIXTURE: &[u8] =
 
 fuzz_target!(|data: &[u8]| {
     let path = Path::new("baseline.main.callgrind.out");
-    let profile = match callgrind::parse(path, data) {
+    let profile = match profile::parse(path, data, Read::Totals) {
         Ok(profile) => profile,
         Err(e) => return check_parse_error(&e, path, data),
     };
-    let new = callgrind::parse(Path::new("callgrind.out"), FIXTURE).expect("the fixture reads");
+    let new = profile::parse(Path::new("callgrind.out"), FIXTURE, Read::Totals)
+        .expect("the fixture reads");
     let (old, new) = (Metrics::from_profile(&profile), Metrics::from_profile(&new));
     let mut config = RegressionConfig::default();
     config

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use benchgrind_fuzz::check_parse_error;
-use benchgrind_runner::explain::{self, profile, Options};
+use benchgrind_runner::explain::{self, Options};
+use benchgrind_runner::parse::profile::{self, Read};
 use libfuzzer_sys::fuzz_target;
 
 const FIXTURE: &[u8] =
@@ -13,11 +14,11 @@ const FIXTURE: &[u8] =
 
 fuzz_target!(|data: &[u8]| {
     let path = Path::new("callgrind.out");
-    let new = match profile::parse(path, data) {
+    let new = match profile::parse(path, data, Read::Full) {
         Ok(profile) => profile,
         Err(e) => return check_parse_error(&e, path, data),
     };
-    let old = profile::parse(Path::new("old.out"), FIXTURE).expect("the fixture reads");
+    let old = profile::parse(Path::new("old.out"), FIXTURE, Read::Full).expect("the fixture reads");
     for (old, new) in [(&old, &new), (&new, &new)] {
         let Ok(explanation) = explain::explain_profiles(old, new, &Options::default()) else {
             continue;

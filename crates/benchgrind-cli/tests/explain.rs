@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::parse::profile::{self, Read};
 use serde_json::Value;
 
 /// The C programs of the runner's `explain` tests (`crates/benchgrind-runner/tests/explain/`).
@@ -74,7 +74,12 @@ fn stdout(output: &Output) -> String {
 
 /// The difference of the stated `Ir` totals of two profiles.
 fn stated_ir_diff(old: &Path, new: &Path) -> i64 {
-    let ir = |p: &Path| callgrind::parse_file(p).unwrap().total("Ir").unwrap() as i64;
+    let ir = |p: &Path| {
+        profile::parse_file(p, Read::Totals)
+            .unwrap()
+            .total("Ir")
+            .unwrap() as i64
+    };
     ir(new) - ir(old)
 }
 

@@ -130,8 +130,8 @@ pub struct PartResult {
 /// The parts of a joined profile, each thread's dumps added up, with the old profile's part of
 /// the same process number and thread.
 pub fn parts(
-    new: &crate::parse::callgrind::Profile,
-    old: Option<&crate::parse::callgrind::Profile>,
+    new: &crate::parse::profile::Profile,
+    old: Option<&crate::parse::profile::Profile>,
 ) -> Vec<PartResult> {
     let old_parts = old.map(|old| (numbered(old), &old.events));
     numbered(new)
@@ -165,7 +165,7 @@ struct Numbered<'a> {
 }
 
 /// The threads of a joined profile, processes numbered in the order they appear.
-fn numbered(profile: &crate::parse::callgrind::Profile) -> Vec<Numbered<'_>> {
+fn numbered(profile: &crate::parse::profile::Profile) -> Vec<Numbered<'_>> {
     let mut pids: Vec<u32> = Vec::new();
     let mut out: Vec<Numbered<'_>> = Vec::new();
     for part in &profile.parts {

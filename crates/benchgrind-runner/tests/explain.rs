@@ -1,7 +1,7 @@
 //! `explain` on profiles of real programs under real Callgrind: the programs in
 //! `tests/explain/` are built in two variants, run under `valgrind --tool=callgrind`, and the
 //! attribution is checked against the totals that the file states (read by the independent
-//! totals parser, `parse::callgrind`).
+//! totals read, `parse::profile` with `Read::Totals`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -9,7 +9,7 @@ use std::process::Command;
 use benchgrind_runner::config::EventKind;
 use benchgrind_runner::explain::{self, Explanation, Options, Status};
 use benchgrind_runner::metrics::Metrics;
-use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::parse::profile::{self, Read};
 
 fn source(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,7 +62,7 @@ fn cc(src: &str, define: Option<&str>) -> Command {
 /// all functions add up to the change of the totals the files state, and so do any first N
 /// of them plus "other".
 fn check_sums(e: &Explanation) {
-    let totals = |p: &Path| Metrics::from_profile(&callgrind::parse_file(p).unwrap());
+    let totals = |p: &Path| Metrics::from_profile(&profile::parse_file(p, Read::Totals).unwrap());
     let (old, new) = (totals(&e.old), totals(&e.new));
     for (k, &metric) in e.metrics.iter().enumerate() {
         let stated = i128::from(new.get(metric).unwrap()) - i128::from(old.get(metric).unwrap());
@@ -158,7 +158,7 @@ fn annotate(profile: &Path, inclusive: bool) -> Vec<(String, u64)> {
 fn self_and_inclusive_costs_agree_with_callgrind_annotate() {
     let tmp = tempfile::tempdir().unwrap();
     let out = profile(tmp.path(), "b", &mut cc("deep.c", Some("EXTRA")), &[]);
-    let ours = explain::profile::parse_file(&out).unwrap();
+    let ours = profile::parse_file(&out, Read::Full).unwrap();
     let ir = ours.events.iter().position(|e| e == "Ir").unwrap();
     for inclusive in [false, true] {
         let theirs = annotate(&out, inclusive);
@@ -267,7 +267,7 @@ fn profiles_of_the_repository_add_up() {
     let fib15 = fixture("fib15.instr-branch.callgrind.out");
     let sort = fixture("sort100.no-cache-sim.callgrind.out");
     for path in [&fib10, &fib15, &sort] {
-        let p = explain::profile::parse_file(path).unwrap();
+        let p = profile::parse_file(path, Read::Full).unwrap();
         assert_eq!(p.totals, Some(p.self_sum()), "{}", path.display());
         let same = explain::explain(path, path, &Options::default()).unwrap();
         assert!(same.functions.is_empty() && same.unchanged > 0);

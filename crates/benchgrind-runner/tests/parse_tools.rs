@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use benchgrind_runner::compare::flamegraph::folded;
 use benchgrind_runner::config::{ToolMetric, ValgrindTool};
 use benchgrind_runner::metrics::{dhat_second_ballast, read_metrics, Context};
-use benchgrind_runner::parse::{callgraph, dhat, errors, massif};
+use benchgrind_runner::parse::profile::{self, Read};
+use benchgrind_runner::parse::{dhat, errors, massif};
+use benchgrind_runner::report::flamegraph::folded;
 use benchgrind_runner::EventKind;
 
 fn fixture(name: &str) -> PathBuf {
@@ -118,7 +119,9 @@ fn memcheck_error_summary() {
 
 #[test]
 fn flamegraph_stacks_of_a_real_profile_add_up_to_its_total() {
-    let graph = callgraph::parse_file(&fixture("fib10.cache-sim.callgrind.out")).unwrap();
+    let graph = profile::parse_file(&fixture("fib10.cache-sim.callgrind.out"), Read::Full)
+        .unwrap()
+        .graph;
     assert_eq!(graph.totals()[0], 2658, "the profile's `totals:` Ir");
     let stacks = folded(&graph, EventKind::Ir).unwrap();
     assert_eq!(
@@ -146,9 +149,9 @@ fn every_real_profiles_stacks_add_up_to_its_totals_line() {
         "fib15.instr-branch.callgrind.out",
     ] {
         let path = fixture(name);
-        let totals = benchgrind_runner::parse::callgrind::parse_file(&path).unwrap();
-        let graph = callgraph::parse_file(&path).unwrap();
-        assert_eq!(graph.totals(), totals.totals, "{name}");
+        let totals = profile::parse_file(&path, Read::Totals).unwrap();
+        let graph = profile::parse_file(&path, Read::Full).unwrap().graph;
+        assert_eq!(graph.totals(), totals.totals(), "{name}");
         let sum: u64 = folded(&graph, EventKind::Ir)
             .unwrap()
             .lines()

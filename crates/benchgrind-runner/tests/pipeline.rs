@@ -441,3 +441,29 @@ fn an_empty_bench_file_says_so_and_an_empty_selection_names_the_filter() {
         "benchgrind: no benchmark of pipeline matches the filter\n"
     );
 }
+
+#[test]
+fn each_profile_is_read_once_for_totals_explanation_and_flamegraphs() {
+    use benchgrind_runner::parse::profile::reads_in;
+    use benchgrind_runner::{FlamegraphConfig, LibraryBenchmarkConfig};
+
+    let mut config = LibraryBenchmarkConfig::default();
+    config.flamegraph(FlamegraphConfig::default());
+    let mut main = main_of(vec![group("g", vec![function("f", &["one"])])]);
+    main.config = Some(config);
+    let run = Run::new();
+    run.can("default.callgrind.out", FIB10);
+    let dir = run.bench_dir("g", "f.one");
+    // The first run: the new profile, once; nothing to compare with.
+    let (code, report) = run.run(&main, &["--explain=always"]);
+    assert_eq!(code, exit::OK, "{report}");
+    assert_eq!(reads_in(&dir), 1);
+    // The second: the old profile once (totals, explanation, differential flamegraph) and the
+    // new one once (totals, parts, explanation, flamegraphs).
+    run.can("default.callgrind.out", FIB15);
+    let (code, report) = run.run(&main, &["--explain=always"]);
+    assert_eq!(code, exit::OK, "{report}");
+    assert!(report.contains("Why "), "{report}");
+    assert!(dir.join("callgrind.Ir.diff.flamegraph.svg").exists());
+    assert_eq!(reads_in(&dir), 3);
+}

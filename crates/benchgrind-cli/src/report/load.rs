@@ -15,7 +15,7 @@ use std::time::UNIX_EPOCH;
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::history::{self, Entry};
 use benchgrind_runner::metrics::Metrics;
-use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::parse::profile::{self, Read};
 use benchgrind_runner::report::summary::{check_version, Summary};
 use serde::Deserialize;
 use serde_json::Value;
@@ -420,7 +420,7 @@ fn read_profile(path: &Path) -> Result<Option<Values>, String> {
     if !path.exists() {
         return Ok(None);
     }
-    let profile = callgrind::parse_file(path).map_err(|e| e.to_string())?;
+    let profile = profile::parse_file(path, Read::Totals).map_err(|e| e.to_string())?;
     let metrics = Metrics::from_profile(&profile);
     Ok(Some(
         metrics

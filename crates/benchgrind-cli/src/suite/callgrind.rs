@@ -18,6 +18,7 @@
 use std::{path::PathBuf, process, time::Duration};
 
 use benchgrind_runner::execute;
+use benchgrind_runner::parse::profile::{self, Read};
 
 use super::{
     format::engines::Command,
@@ -56,7 +57,8 @@ fn temp_dir() -> Result<TempDir, String> {
     Ok(TempDir(dir))
 }
 
-/// Sums the `summary:` (or `totals:`) line of every Callgrind output file in `dir`.
+/// Sums the instructions (`Ir`) of every Callgrind output file in `dir`, each read with the
+/// runner's reader as far as its totals.
 fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
     let mut total = 0u64;
     let mut files = 0;
@@ -70,24 +72,17 @@ fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
         {
             continue;
         }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let value = text
-            .lines()
-            .find_map(|l| {
-                l.strip_prefix("summary:")
-                    .or_else(|| l.strip_prefix("totals:"))
-            })
-            .and_then(|v| v.split_whitespace().next())
-            .ok_or_else(|| {
-                format!(
-                    "{}: no `summary:` or `totals:` line (did Callgrind finish?)",
-                    path.display()
-                )
-            })?;
-        total += value
-            .parse::<u64>()
-            .map_err(|_| format!("{}: bad instruction count {value:?}", path.display()))?;
+        let profile = profile::parse_file(&path, Read::Totals).map_err(|e| e.to_string())?;
+        if profile.totals.is_none() {
+            return Err(format!(
+                "{}: no `totals:` line (did Callgrind finish?)",
+                path.display()
+            ));
+        }
+        let ir = profile
+            .total("Ir")
+            .ok_or_else(|| format!("{}: no `Ir` event", path.display()))?;
+        total = total.saturating_add(ir);
         files += 1;
     }
     if files == 0 {

@@ -1,15 +1,13 @@
-//! A binary benchmark that takes 30 s: in a sandbox, `cat` under Valgrind reads what a setup
-//! prints after sleeping. For tests/signals.rs: Ctrl-C must stop the command, the setup beside
-//! it and remove the sandbox.
+//! A binary benchmark that takes 30 s: in a sandbox, `sleep 30` under Valgrind beside a setup
+//! (`setup_parallel`) that sleeps as long. For tests/signals.rs: Ctrl-C must stop the command,
+//! the setup beside it and remove the sandbox.
 
 use benchgrind::{
-    binary_benchmark, binary_benchmark_group, main, BinaryBenchmarkConfig, Command, Pipe, Sandbox,
-    Stdin, Stdio,
+    binary_benchmark, binary_benchmark_group, main, BinaryBenchmarkConfig, Command, Sandbox, Stdio,
 };
 
 fn slow_setup() {
     std::thread::sleep(std::time::Duration::from_secs(30));
-    println!("late");
 }
 
 fn sandboxed() -> BinaryBenchmarkConfig {
@@ -21,8 +19,9 @@ fn sandboxed() -> BinaryBenchmarkConfig {
 #[binary_benchmark(config = sandboxed())]
 #[bench::fed(setup = slow_setup())]
 fn slow() -> Command {
-    Command::new("cat")
-        .stdin(Stdin::Setup(Pipe::Stdout))
+    Command::new("sleep")
+        .arg("30")
+        .setup_parallel(true)
         .stdout(Stdio::Null)
         .build()
 }

@@ -1,9 +1,8 @@
 //! Stage 6 of the pipeline, compare: the difference between two values of a metric.
 //!
 //! Pure functions, shared by the comparison with the previous run and `compare_by_id`; the
-//! [`regression`] limits and the [`flamegraph`]s build on them.
+//! [`regression`] limits build on them.
 
-pub mod flamegraph;
 pub mod regression;
 
 /// How a new value relates to an old one.

@@ -192,7 +192,9 @@ pub enum Stdin {
     Null,
     /// A file (relative to the command's working directory).
     File(PathBuf),
-    /// The output of the bench's `setup`, which then runs at the same time as the command.
+    /// The output of the bench's `setup`: all of it, as the setup ran to its end before the
+    /// command starts (a command reading a pipe still being written would count a different
+    /// number of reads on every run).
     Setup(Pipe),
 }
 

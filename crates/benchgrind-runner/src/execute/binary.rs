@@ -7,6 +7,8 @@
 //! a group of 0.9 to 0.12 `Run`s shares ([`super::sandbox`]).
 
 use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
@@ -176,7 +178,7 @@ struct Hooks<'a> {
 }
 
 impl Hooks<'_> {
-    /// Starts or runs the setup as the command needs it: beside the command feeding its stdin
+    /// Starts or runs the setup as the command needs it: before it, feeding its stdin
     /// (`Stdin::Setup`), beside it on its own (`setup_parallel`: a server, say), or before it.
     /// Returns the command's stdin.
     fn setup(
@@ -330,10 +332,44 @@ fn check_end(
     Ok(())
 }
 
-/// A setup running beside the command, feeding its stdin or on its own (`setup_parallel`):
-/// killed and reaped if the benchmark ends early. Its other streams go to a file: a pipe nobody
-/// reads until the end could fill up and stop the setup, and with it the command waiting for
-/// its input.
+/// Standard input holding all of `input`, then its end: a pipe with room for all of it, or
+/// (past the largest pipe the system allows) the file `spill`, removed once open.
+fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, String> {
+    if let Some(pipe) = full_pipe(input) {
+        return Ok(StdStdio::from(pipe));
+    }
+    std::fs::write(spill, input).map_err(|e| format!("cannot write {}: {e}", spill.display()))?;
+    let file = File::open(spill).map_err(|e| format!("cannot open {}: {e}", spill.display()))?;
+    let _ = std::fs::remove_file(spill);
+    Ok(StdStdio::from(file))
+}
+
+/// The read end of a pipe that holds `input` and is closed for writing, or `None` when the
+/// pipe cannot be made large enough.
+fn full_pipe(input: &[u8]) -> Option<OwnedFd> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into the array it is given.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return None;
+    }
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let wanted = libc::c_int::try_from(input.len()).ok()?;
+    // SAFETY: fcntl on a descriptor owned here; a failure leaves the pipe as it was.
+    let room = unsafe {
+        libc::fcntl(writer.as_raw_fd(), libc::F_SETPIPE_SZ, wanted.max(4096));
+        libc::fcntl(writer.as_raw_fd(), libc::F_GETPIPE_SZ)
+    };
+    if room < wanted {
+        return None;
+    }
+    File::from(writer).write_all(input).ok()?;
+    Some(reader)
+}
+
+/// A setup feeding the command's stdin (run to its end first) or running beside it on its own
+/// (`setup_parallel`): killed and reaped if the benchmark ends early. Its other stream goes to a
+/// file: a pipe nobody reads until the end could fill up and stop the setup.
 struct SetupChild {
     child: Option<Child>,
     /// Which of its streams feeds the command, if it runs beside it.
@@ -354,12 +390,22 @@ impl SetupChild {
         let mut child = hook
             .spawn()
             .map_err(|e| format!("cannot start the setup: {e}"))?;
-        let output = match pipe {
-            Pipe::Stdout => child.stdout.take().map(StdStdio::from),
-            Pipe::Stderr => child.stderr.take().map(StdStdio::from),
+        let mut stream: Box<dyn Read> = match pipe {
+            Pipe::Stdout => Box::new(child.stdout.take().expect("the setup's stdout is piped")),
+            Pipe::Stderr => Box::new(child.stderr.take().expect("the setup's stderr is piped")),
         };
+        // All of it before the command starts: a command reading a pipe that is still being
+        // written gets its input in as many pieces as the two happened to be scheduled, and
+        // each read is counted (21 instructions a piece for `read_to_end`).
+        let mut input = Vec::new();
+        let read = stream.read_to_end(&mut input);
+        drop(stream);
         self.child = Some(child);
-        Ok(output.expect("the setup's output is piped"))
+        read.map_err(|e| format!("cannot read the setup's {pipe:?}: {e}"))?;
+        if let Some(signal) = super::interrupt::signal() {
+            return Err(format!("stopped by {}", super::interrupt::name(signal)));
+        }
+        filled_stdin(&input, &self.other.with_extension("stdin"))
     }
 
     /// Starts the setup beside the command without feeding it (a server, say); both its
@@ -517,4 +563,31 @@ fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, String
     crate::execute::valgrind::find_in_path(&name).ok_or_else(|| {
         format!("the program `{name}` is not on PATH; give its absolute path to Command::new")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setups_output_reaches_the_command_whole_in_a_pipe_or_past_it_in_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = dir.path().join("setup.stdin");
+        // Within a pipe's room, beyond the default 64 KiB, beyond any pipe (1 MiB by default).
+        for len in [0, 10, 200_000, 3 << 20] {
+            let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let stdin = filled_stdin(&input, &spill).unwrap();
+            let mut cat = Command::new("cat")
+                .stdin(stdin)
+                .stdout(StdStdio::piped())
+                .spawn()
+                .unwrap();
+            let mut out = Vec::new();
+            cat.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+            assert!(cat.wait().unwrap().success());
+            assert_eq!(out.len(), input.len());
+            assert!(out == input, "{len} bytes differ");
+            assert!(!spill.exists(), "the spill file is removed once open");
+        }
+    }
 }

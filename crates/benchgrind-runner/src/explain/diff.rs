@@ -10,10 +10,10 @@
 use std::collections::HashMap;
 
 use super::model::{Change, FunctionChange, LineChange, Status};
-use super::names;
-use super::profile::{Function, Profile};
 use crate::config::EventKind;
 use crate::metrics::Metrics;
+use crate::parse::names;
+use crate::parse::profile::{Function, Profile};
 
 /// The metrics both profiles have, in report order.
 pub fn common_metrics(old: &Profile, new: &Profile) -> Vec<EventKind> {
@@ -213,7 +213,14 @@ fn pair(old: &Profile, new: &Profile) -> Vec<(Option<usize>, Option<usize>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explain::profile::parse;
+    use crate::parse::profile::{parse as parse_read, Read};
+
+    fn parse(
+        path: &std::path::Path,
+        bytes: &[u8],
+    ) -> Result<crate::parse::profile::Profile, crate::parse::ParseError> {
+        parse_read(path, bytes, Read::Full)
+    }
     use std::path::Path;
 
     fn profile(text: &str) -> Profile {

@@ -1,7 +1,8 @@
 //! Why a benchmark's counts changed: exact per-function attribution between two Callgrind
 //! profiles (the previous run or a baseline, and the new run).
 //!
-//! A stage after compare: [`explain`] reads both profiles ([`profile`]), pairs their functions
+//! A stage after compare: [`explain`] reads both profiles ([`crate::parse::profile`], in full),
+//! pairs their functions
 //! and takes each one's self and inclusive cost per metric ([`diff`]), and ranks them by the
 //! change of their self cost. Counts are exact, so the attribution is: the self-cost changes of
 //! all functions add up to the change of the benchmark's total, event by event, and what a
@@ -14,8 +15,6 @@
 pub mod diff;
 pub mod markdown;
 mod model;
-pub mod names;
-pub mod profile;
 mod terminal;
 pub mod wire;
 
@@ -24,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::EventKind;
 
+use crate::parse::profile::{self, Read};
 use crate::parse::ParseError;
 pub use model::{Change, Explanation, FunctionChange, LineChange, Status};
 
@@ -92,8 +92,8 @@ impl From<ParseError> for Error {
 
 /// Explains the change from `old` to `new`, two Callgrind out files.
 pub fn explain(old: &Path, new: &Path, options: &Options) -> Result<Explanation, Error> {
-    let old_profile = profile::parse_file(old)?;
-    let new_profile = profile::parse_file(new)?;
+    let old_profile = profile::parse_file(old, Read::Full)?;
+    let new_profile = profile::parse_file(new, Read::Full)?;
     explain_profiles(&old_profile, &new_profile, options)
 }
 
@@ -231,7 +231,8 @@ mod tests {
 
     fn explanation(old: u64, new: u64) -> Explanation {
         let text = |n: u64| format!("events: Ir\nfn=f\n1 {n}\n");
-        let parse = |t: String| profile::parse(Path::new("t.out"), t.as_bytes()).unwrap();
+        let parse =
+            |t: String| profile::parse(Path::new("t.out"), t.as_bytes(), Read::Full).unwrap();
         explain_profiles(&parse(text(old)), &parse(text(new)), &Options::default()).unwrap()
     }
 

@@ -38,7 +38,7 @@ pub enum Status {
 pub struct FunctionChange {
     /// The full name: demangled, without hash, generics kept.
     pub name: String,
-    /// The name shortened for display ([`super::names::shorten`]).
+    /// The name shortened for display ([`crate::parse::names::shorten`]).
     pub short: String,
     /// The source file, when the profile has it.
     pub file: Option<String>,

@@ -135,7 +135,15 @@ pub(crate) fn short_file(path: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use crate::explain::{explain_profiles, profile::parse, Options};
+    use crate::explain::{explain_profiles, Options};
+    use crate::parse::profile::{parse as parse_read, Read};
+
+    fn parse(
+        path: &std::path::Path,
+        bytes: &[u8],
+    ) -> Result<crate::parse::profile::Profile, crate::parse::ParseError> {
+        parse_read(path, bytes, Read::Full)
+    }
     use std::path::Path;
 
     #[test]

@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::parse::{callgrind, ParseError};
+use crate::parse::profile::{self, Profile, Read};
+use crate::parse::ParseError;
 use crate::plan::Job;
 use crate::result::Source;
 use crate::store::{self, BenchPaths, Which};
@@ -48,13 +49,14 @@ pub(super) fn promote_and_save(
     Ok(())
 }
 
-/// Callgrind's values to compare with: the previous run or a baseline. A missing one is `None`
-/// (first run); a damaged one is an error that says how to replace it.
-pub(super) fn read_old(job: &Job, source: &Source) -> Result<Option<callgrind::Profile>, String> {
+/// Callgrind's profile to compare with, read as far as `read` says: the previous run or a
+/// baseline. A missing one is `None` (first run); a damaged one is an error that says how to
+/// replace it.
+pub(super) fn read_old(job: &Job, source: &Source, read: Read) -> Result<Option<Profile>, String> {
     let Some(path) = old_file(&job.paths, "callgrind.out", source) else {
         return Ok(None);
     };
-    callgrind::parse_file(&path)
+    profile::parse_file(&path, read)
         .map(Some)
         .map_err(|e| match source {
             Source::Baseline(name) => damaged_baseline(name, &e),
@@ -63,14 +65,14 @@ pub(super) fn read_old(job: &Job, source: &Source) -> Result<Option<callgrind::P
 }
 
 /// The values of the saved baseline `name` (`--load-baseline`).
-pub(super) fn load(path: &Path, name: &str, job: &Job) -> Result<callgrind::Profile, String> {
+pub(super) fn load(path: &Path, name: &str, job: &Job, read: Read) -> Result<Profile, String> {
     if !path.exists() {
         return Err(format!(
             "there is no baseline `{name}` for {}; save one with --save-baseline={name}",
             job.id.full()
         ));
     }
-    callgrind::parse_file(path).map_err(|e| damaged_baseline(name, &e))
+    profile::parse_file(path, read).map_err(|e| damaged_baseline(name, &e))
 }
 
 /// A saved baseline that cannot be read, and how to replace it.

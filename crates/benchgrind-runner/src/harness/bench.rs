@@ -1,17 +1,23 @@
 //! One benchmark, measured (or loaded from a baseline) and related to what it is compared
 //! with: Callgrind's run, its limits, the other tools, the flamegraphs. Runs in a worker thread;
 //! reporting is [`super::emit`]'s.
+//!
+//! Each profile is read once ([`crate::parse::profile`]): the one compared with before the run
+//! replaces it, the new one after; the totals, the parts, the explanation and the flamegraphs
+//! all come from those two reads, which go as far as they are needed ([`Read`]).
 
 use std::time::Duration;
 
 use super::baseline::{load, promote_and_save, read_old};
 use super::emit::regression_config;
 use crate::cli::Cli;
-use crate::compare::{flamegraph, regression};
+use crate::compare::regression;
+use crate::config::ExplainPolicy;
 use crate::execute::{Captured, Executor, Status};
 use crate::metrics::Metrics;
-use crate::parse::callgrind;
+use crate::parse::profile::{self, Profile, Read};
 use crate::plan::{Job, JobKind};
+use crate::report::flamegraph;
 use crate::result::{BenchResult, Outcome, Source};
 use crate::spec::Main;
 use crate::store::Which;
@@ -20,7 +26,33 @@ use crate::store::Which;
 const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
 
 /// The new profile and the one compared with.
-type Values = (callgrind::Profile, Option<callgrind::Profile>);
+type Values = (Profile, Option<Profile>);
+
+/// How far the profile compared with is read: in full when an explanation or a differential
+/// flamegraph may need it.
+fn old_read(cli: &Cli, job: &Job) -> Read {
+    let flamegraph = job
+        .config
+        .flamegraph
+        .as_ref()
+        .is_some_and(flamegraph::wants_old);
+    if cli.explain != ExplainPolicy::Never || flamegraph {
+        Read::Full
+    } else {
+        Read::Totals
+    }
+}
+
+/// How far the new profile is read: in full for an explanation (there is an old one) or a
+/// flamegraph.
+fn new_read(cli: &Cli, job: &Job, old: Option<&Profile>) -> Read {
+    let explain = cli.explain != ExplainPolicy::Never && old.is_some();
+    if explain || job.config.flamegraph.is_some() {
+        Read::Full
+    } else {
+        Read::Totals
+    }
+}
 
 /// Measures (or loads) one benchmark and relates it to what it is compared with.
 pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> BenchResult {
@@ -30,57 +62,47 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         .or_else(|| cli.save_baseline.clone())
         .map_or(Source::PreviousRun, Source::Baseline);
     let mut result = empty_result(main, job, &compare_with);
-    // Read before the run replaces it: the old call graph of a differential flamegraph.
-    let flame = match (&cli.load_baseline, &job.config.flamegraph) {
-        (None, Some(config)) => {
-            let old = super::baseline::old_file(&job.paths, FILES[0], &compare_with);
-            Some(flamegraph::prepare(
-                config,
-                old.as_deref(),
-                &compare_with.describe(),
-            ))
-        }
-        _ => None,
-    };
-    let old_profile = super::explain::read_old(cli, job, &compare_with);
     let measured = match &cli.load_baseline {
-        Some(name) => load_saved(job, name, &compare_with, &mut result),
+        Some(name) => load_saved(job, cli, name, &compare_with, &mut result),
         None => measure(job, cli, executor, &compare_with, &mut result),
     };
-    match measured {
-        Ok((new, old)) => {
-            if job.config.separate_threads {
-                result.parts = crate::result::parts(&new, old.as_ref());
-            }
-            let (new, old) = (
-                Metrics::from_profile(&new),
-                old.as_ref().map(Metrics::from_profile),
-            );
-            if let Some(config) = regression_config(cli, job) {
-                result.regressions = regression::check(config, &new, old.as_ref());
-            }
-            // After a run, the previous run's profile is `.old`; a baseline stays where it was.
-            let rotated = (cli.load_baseline.is_none() && compare_with == Source::PreviousRun)
-                .then(|| job.paths.file(FILES[0], Which::Old));
-            let regressed = !result.regressions.is_empty();
-            result.explained = super::explain::explain(
-                cli,
-                job,
-                old_profile,
-                &result.profile,
-                rotated.as_deref(),
-                regressed,
-            );
-            result.outcome = Outcome::Measured { new, old };
+    let (new, old) = match measured {
+        Ok(profiles) => profiles,
+        Err(reason) => {
+            result.outcome = Outcome::Failed { reason };
+            return result;
         }
-        Err(reason) => result.outcome = Outcome::Failed { reason },
+    };
+    if job.config.separate_threads {
+        result.parts = crate::result::parts(&new, old.as_ref());
     }
+    let (new_metrics, old_metrics) = (
+        Metrics::from_profile(&new),
+        old.as_ref().map(Metrics::from_profile),
+    );
+    if let Some(config) = regression_config(cli, job) {
+        result.regressions = regression::check(config, &new_metrics, old_metrics.as_ref());
+    }
+    // After a run, the previous run's profile is `.old`; a baseline stays where it was.
+    let rotated = (cli.load_baseline.is_none() && compare_with == Source::PreviousRun)
+        .then(|| job.paths.file(FILES[0], Which::Old));
+    if let (Some(old), true) = (&old, cli.explain != ExplainPolicy::Never) {
+        let regressed = !result.regressions.is_empty();
+        result.explained =
+            super::explain::explain(cli, job, old, &new, rotated.as_deref(), regressed);
+    }
+    result.outcome = Outcome::Measured {
+        new: new_metrics,
+        old: old_metrics,
+    };
     if cli.load_baseline.is_none() && !result.failed() {
         let limits = regression_config(cli, job);
         result.tools = super::tools::run_all(job, cli, executor, &compare_with, limits);
-        if let (Some(config), Some(prepared)) = (&job.config.flamegraph, &flame) {
+        if let Some(config) = &job.config.flamegraph {
             let title = format!("{} {}", job.id.path(), job.id.id_and_args());
-            match flamegraph::write(config, &job.paths, title.trim(), prepared) {
+            let described = compare_with.describe();
+            let old = old.as_ref().map(|o| (&o.graph, described.as_str()));
+            match flamegraph::write(config, &job.paths, title.trim(), &new.graph, old) {
                 Ok(files) => result.flamegraphs = files,
                 Err(e) => eprintln!("warning: {}: no flamegraph: {e}", job.id.full()),
             }
@@ -123,14 +145,15 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
 /// `--load-baseline`: the new values from a saved baseline.
 fn load_saved(
     job: &Job,
+    cli: &Cli,
     name: &str,
     compare_with: &Source,
     result: &mut BenchResult,
 ) -> Result<Values, String> {
     result.new_source = Source::Baseline(name.to_owned());
     result.profile = job.paths.baseline(name);
-    let new = load(&result.profile, name, job)?;
-    let old = read_old(job, compare_with)?;
+    let old = read_old(job, compare_with, old_read(cli, job))?;
+    let new = load(&result.profile, name, job, new_read(cli, job, old.as_ref()))?;
     Ok((new, old))
 }
 
@@ -149,7 +172,7 @@ fn measure(
         Source::Baseline(name) => cli.save_baseline.as_ref() == Some(name),
         _ => true,
     };
-    let old = match read_old(job, compare_with) {
+    let old = match read_old(job, compare_with, old_read(cli, job)) {
         Ok(old) => old,
         // The run replaces it: say so and compare with nothing.
         Err(e) if replaced => {
@@ -175,7 +198,8 @@ fn measure(
         let _ = std::fs::remove_file(paths.file(FILES[0], Which::New));
         return Err(crate::store::with_disk_full(&paths.dir, reason));
     }
-    let new = callgrind::parse_file(&paths.file(FILES[0], Which::New))
+    let read = new_read(cli, job, old.as_ref());
+    let new = profile::parse_file(&paths.file(FILES[0], Which::New), read)
         .map_err(|e| crate::store::with_disk_full(&paths.dir, e.to_string()))?;
     let threads = new.parts.iter().filter(|part| part.id.thread > 1).count();
     if threads > 0 && !executor.exact_threads() {

@@ -11,7 +11,7 @@ pub use tools::{
 };
 
 use crate::config::EventKind;
-use crate::parse::callgrind::Profile;
+use crate::parse::profile::Profile;
 
 /// The metrics of one run, in report order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl Metrics {
     /// hits per level, their total and the cycle estimate; without it, the counted events. Other
     /// counted events (branches, system calls) follow.
     pub fn from_profile(profile: &Profile) -> Metrics {
-        Metrics::from_costs(&profile.events, &profile.totals)
+        Metrics::from_costs(&profile.events, &profile.totals())
     }
 
     /// [`Self::from_profile`] of one cost vector, in the order of `events`.
@@ -92,13 +92,14 @@ mod tests {
     use super::*;
 
     fn profile(events: &str, totals: &[u64]) -> Profile {
-        Profile {
-            events: events.split_whitespace().map(str::to_owned).collect(),
-            totals: totals.to_vec(),
-            cmd: None,
-            pid: None,
-            parts: Vec::new(),
-        }
+        let counts: Vec<String> = totals.iter().map(u64::to_string).collect();
+        let text = format!("events: {events}\ntotals: {}\n", counts.join(" "));
+        crate::parse::profile::parse(
+            std::path::Path::new("t.out"),
+            text.as_bytes(),
+            crate::parse::profile::Read::Totals,
+        )
+        .unwrap()
     }
 
     #[test]

@@ -293,9 +293,12 @@ fl=a.rs\nfn=work\n9 1 5\n\ntotals: 1 5\n";
         // The worker's cost line in the joined order of events.
         assert!(joined.contains("fn=work\n9 5 1\n"), "{joined}");
         assert!(joined.ends_with("totals: 20 4\n"), "{joined}");
+        let read = crate::parse::profile::Read::Full;
         let profile =
-            crate::parse::callgrind::parse(std::path::Path::new("j"), joined.as_bytes()).unwrap();
-        assert_eq!(profile.totals, [20, 4]);
+            crate::parse::profile::parse(std::path::Path::new("j"), joined.as_bytes(), read)
+                .unwrap();
+        assert_eq!(profile.totals(), [20, 4]);
+        assert_eq!(profile.parts.len(), 2);
         let line = joined
             .lines()
             .find(|l| l.starts_with(PART_COMMENT))

@@ -2,12 +2,12 @@
 //!
 //! Parsers read bytes and report `path:line` for anything they cannot read.
 
-pub mod callgraph;
-pub mod callgrind;
 pub mod dhat;
 pub mod errors;
 pub mod join;
 pub mod massif;
+pub mod names;
+pub mod profile;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -41,28 +41,6 @@ pub(crate) fn read(path: &Path, what: &str) -> Result<Vec<u8>, ParseError> {
         line: None,
         message: format!("cannot read {what}: {e}"),
     })
-}
-
-/// Hands each line of a Callgrind out file that is neither empty nor a comment to `each`, whose
-/// error message becomes a `path:line` error.
-pub(crate) fn callgrind_lines(
-    path: &Path,
-    bytes: &[u8],
-    mut each: impl FnMut(&str) -> Result<(), String>,
-) -> Result<(), ParseError> {
-    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = String::from_utf8_lossy(raw);
-        let line = line.trim_end_matches('\r');
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        each(line).map_err(|message| ParseError {
-            path: path.to_owned(),
-            line: Some(index + 1),
-            message,
-        })?;
-    }
-    Ok(())
 }
 
 /// A compressed name, `(id) name` or `(id)`: the id (digits) and what follows it. `None` for a

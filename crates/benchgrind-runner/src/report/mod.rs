@@ -1,6 +1,7 @@
 //! Stage 7 of the pipeline, report: what the user sees of each benchmark and of the whole run.
 //! Every output format is one [`Reporter`] in its own file, writing into `&mut dyn Write`.
 
+pub mod flamegraph;
 pub mod gbench;
 pub mod json;
 pub mod markdown;

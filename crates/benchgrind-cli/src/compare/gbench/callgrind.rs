@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use benchgrind_runner::config::EventKind;
 use benchgrind_runner::execute::args::CACHE_GEOMETRY;
 use benchgrind_runner::metrics::Metrics;
-use benchgrind_runner::parse::callgrind;
+use benchgrind_runner::parse::profile::{self, Profile, Read};
 use serde_json::Value;
 
 use super::text::{exact_filter, indent_tail};
@@ -139,7 +139,7 @@ impl Runner {
 }
 
 /// The derived metrics of the bench harness, then Callgrind's own events, in report order.
-fn all_metrics(profile: &callgrind::Profile) -> Metrics {
+fn all_metrics(profile: &Profile) -> Metrics {
     let mut metrics = Metrics::from_profile(profile);
     for kind in EventKind::ALL {
         if metrics.get(kind).is_none() {
@@ -231,7 +231,7 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
 }
 
 /// The profile of the one dump taken at the end of the loop.
-fn loop_profile(dir: &Path) -> Result<callgrind::Profile, String> {
+fn loop_profile(dir: &Path) -> Result<Profile, String> {
     let trigger = format!("desc: Trigger: --dump-before={LOOP_END}");
     let mut found = Vec::new();
     let entries = fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
@@ -255,7 +255,7 @@ fn loop_profile(dir: &Path) -> Result<callgrind::Profile, String> {
     match found.len() {
         1 => {
             let (path, bytes) = &found[0];
-            callgrind::parse(path, bytes).map_err(|e| e.to_string())
+            profile::parse(path, bytes, Read::Totals).map_err(|e| e.to_string())
         }
         0 => Err(format!(
             "Callgrind never saw the benchmark loop end (no call of `{LOOP_END}`): the binary \

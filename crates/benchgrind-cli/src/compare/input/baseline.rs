@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::metrics::Metrics;
-use benchgrind_runner::parse::callgrind::{self, Profile};
+use benchgrind_runner::parse::profile::{self, Profile, Read};
 
 use super::summary::find_files;
 use crate::compare::model::{Benchmark, Kind, Metric, ResultSet};
@@ -56,7 +56,7 @@ pub fn load(home: &Path, name: &str, label: String) -> Result<ResultSet> {
                 home.display()
             );
         }
-        let parsed = callgrind::parse_file(&profile)
+        let parsed = profile::parse_file(&profile, Read::Totals)
             .with_context(|| format!("cannot read baseline `{name}`"))?;
         benchmarks.push(benchmark(id, &parsed));
     }

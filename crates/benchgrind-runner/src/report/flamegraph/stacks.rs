@@ -1,6 +1,4 @@
-//! Flamegraphs from the Callgrind call graph of a benchmark: regular ones of the new run and
-//! differential ones against the previous run or the baseline, written as SVGs next to the
-//! profile (`callgrind.Ir.flamegraph.svg`, `callgrind.Ir.diff.flamegraph.svg`).
+//! The folded stacks of a flamegraph, rebuilt from a Callgrind call graph.
 //!
 //! Callgrind records each function's own cost and the inclusive cost of each call edge, not
 //! whole stacks. Stacks are rebuilt from the roots of the graph: a function's own cost is spread
@@ -8,131 +6,15 @@
 //! it (exact where a function has one caller, as in most benchmarks; Callgrind's recursion
 //! levels `f'2` are kept apart while building and shown as `f`). Each function's share is
 //! rounded so that the shares add up to its own cost, so the widths of a flamegraph add up to
-//! the profile's total: the benchmark's reported value. Rendering is inferno's.
+//! the profile's total: the benchmark's reported value.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::path::{Path, PathBuf};
 
-use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
+use crate::config::EventKind;
 use crate::metrics::Metrics;
-use crate::parse::callgraph::{self, CallGraph};
-use crate::store::{self, BenchPaths, Which};
-
-/// The SVG of one metric: `callgrind.<Metric>.flamegraph.svg` or `...diff.flamegraph.svg`.
-pub fn svg_path(paths: &BenchPaths, event: EventKind, differential: bool) -> PathBuf {
-    let diff = if differential { ".diff" } else { "" };
-    paths
-        .dir
-        .join(format!("callgrind.{}{diff}.flamegraph.svg", event.name()))
-}
-
-/// What a differential flamegraph compares with, read before the run replaces it.
-pub struct Prepared {
-    old: Option<CallGraph>,
-    old_name: String,
-}
-
-/// Reads the old call graph when a differential flamegraph is asked for; `old` is the profile
-/// of the previous run or the baseline, if there is one.
-pub fn prepare(config: &FlamegraphConfig, old: Option<&Path>, old_name: &str) -> Prepared {
-    let differential = matches!(
-        config.kind_or_default(),
-        FlamegraphKind::Differential | FlamegraphKind::All
-    );
-    let old = old
-        .filter(|_| differential)
-        .and_then(|p| callgraph::parse_file(p).ok());
-    Prepared {
-        old,
-        old_name: old_name.to_owned(),
-    }
-}
-
-/// Draws the configured flamegraphs of the current profile; returns the files written.
-pub fn write(
-    config: &FlamegraphConfig,
-    paths: &BenchPaths,
-    title: &str,
-    prepared: &Prepared,
-) -> Result<Vec<PathBuf>, String> {
-    let kind = config.kind_or_default();
-    if kind == FlamegraphKind::None {
-        return Ok(Vec::new());
-    }
-    let profile = paths.file("callgrind.out", Which::Current);
-    let new = callgraph::parse_file(&profile).map_err(|e| e.to_string())?;
-    let mut written = Vec::new();
-    for event in config.events() {
-        let new_folded = folded(&new, event)?;
-        let title = config
-            .title
-            .clone()
-            .unwrap_or_else(|| format!("{title} - {}", event.name()));
-        if matches!(kind, FlamegraphKind::Regular | FlamegraphKind::All) {
-            let path = svg_path(paths, event, false);
-            let svg = render(config, &title, None, event, &new_folded)?;
-            store::write_atomic(&path, &svg)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            written.push(path);
-        }
-        if let (true, Some(old)) = (
-            matches!(kind, FlamegraphKind::Differential | FlamegraphKind::All),
-            &prepared.old,
-        ) {
-            let old_folded = folded(old, event)?;
-            let mut diff = Vec::new();
-            let options = inferno::differential::Options {
-                normalize: config.normalize_differential.unwrap_or(false),
-                strip_hex: false,
-            };
-            inferno::differential::from_readers(
-                options,
-                old_folded.as_bytes(),
-                new_folded.as_bytes(),
-                &mut diff,
-            )
-            .map_err(|e| format!("cannot compare the call graphs: {e}"))?;
-            let diff = String::from_utf8_lossy(&diff).into_owned();
-            let subtitle = format!("differential: {} vs {}", "this run", prepared.old_name);
-            let svg = render(config, &title, Some(&subtitle), event, &diff)?;
-            let path = svg_path(paths, event, true);
-            store::write_atomic(&path, &svg)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            written.push(path);
-        }
-    }
-    Ok(written)
-}
-
-fn render(
-    config: &FlamegraphConfig,
-    title: &str,
-    subtitle: Option<&str>,
-    event: EventKind,
-    folded: &str,
-) -> Result<Vec<u8>, String> {
-    let mut options = inferno::flamegraph::Options::default();
-    options.title = title.to_owned();
-    options.subtitle = config.subtitle.clone().or(subtitle.map(str::to_owned));
-    options.negate_differentials = config.negate_differential.unwrap_or(false);
-    options.count_name = event.name().to_owned();
-    options.direction = match config.direction.unwrap_or_default() {
-        Direction::BottomToTop => inferno::flamegraph::Direction::Straight,
-        Direction::TopToBottom => inferno::flamegraph::Direction::Inverted,
-    };
-    if let Some(width) = config.min_width {
-        options.min_width = width;
-    }
-    // Same colors for the same names in every run, so two SVGs can be compared by eye.
-    options.hash = true;
-    options.deterministic = true;
-    let mut svg = Vec::new();
-    inferno::flamegraph::from_reader(&mut options, folded.as_bytes(), &mut svg)
-        .map_err(|e| format!("cannot draw the {} flamegraph: {e}", event.name()))?;
-    Ok(svg)
-}
+use crate::parse::profile::CallGraph;
 
 /// The value of `event` in one cost vector of the graph's events.
 fn value_of(graph: &CallGraph, event: EventKind, costs: &[u64]) -> Option<u64> {
@@ -461,6 +343,8 @@ fn apportion(total: u64, shares: &[f64]) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::profile::Read;
+    use std::path::Path;
 
     #[test]
     fn shares_of_totals_past_two_to_the_53_add_up_to_the_total() {
@@ -481,7 +365,9 @@ mod tests {
     }
 
     fn graph(text: &str) -> CallGraph {
-        callgraph::parse(Path::new("t.out"), text.as_bytes()).unwrap()
+        crate::parse::profile::parse(Path::new("t.out"), text.as_bytes(), Read::Full)
+            .unwrap()
+            .graph
     }
 
     fn sum(folded: &str) -> u64 {
@@ -489,14 +375,6 @@ mod tests {
             .lines()
             .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
             .sum()
-    }
-
-    #[test]
-    fn a_configured_subtitle_is_drawn() {
-        let mut config = FlamegraphConfig::default();
-        config.subtitle("my subtitle").negate_differential(true);
-        let svg = render(&config, "title", None, EventKind::Ir, "main;work 10\n").unwrap();
-        assert!(String::from_utf8(svg).unwrap().contains("my subtitle"));
     }
 
     #[test]
