@@ -9,11 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use super::parts::CHILDREN;
 use crate::config::Tool;
 use crate::store::{BenchPaths, Which};
-
-/// The directory, in the benchmark's, that holds the child processes' files.
-pub const CHILDREN: &str = "children";
 
 /// Which files a run leaves to settle.
 #[derive(Debug, Clone, Copy)]

@@ -19,8 +19,9 @@ pub const OUT_PATTERN: &str = "callgrind.%p.out";
 /// Valgrind's log of each process, beside it.
 pub const LOG_PATTERN: &str = "callgrind.%p.log";
 
-/// The directory, in a benchmark's, that holds the logs of the processes it started.
-pub const CHILDREN: &str = super::children::CHILDREN;
+/// The directory, in a benchmark's, that holds the files of the processes it started (their
+/// logs, and other tools' files).
+pub const CHILDREN: &str = "children";
 
 /// One file Callgrind wrote: `callgrind.<pid>.out[.<dump>][-<thread>]`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

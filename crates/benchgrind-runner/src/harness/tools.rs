@@ -80,7 +80,7 @@ fn run_one(
     // What to compare with, read before the run replaces it; an unreadable old file only
     // means there is nothing to compare with.
     // Its child processes' files are the previous run's until this run replaces them.
-    let children = paths.dir.join(crate::execute::children::CHILDREN);
+    let children = paths.dir.join(crate::execute::parts::CHILDREN);
     let old = old_file(paths, &metrics_file, compare_with)
         .and_then(|p| read_metrics(kind, &p, cx).ok())
         .map(|mut old| {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{add, CallGraph, Function, Node, Profile, Read};
+use super::model::{add, CallGraph, Function, Node, Profile, Read};
 use crate::parse::join::parse_part_comment;
 use crate::parse::{names, ParseError};
 
