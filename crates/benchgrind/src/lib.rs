@@ -41,7 +41,7 @@
 //! # Features
 //!
 //! - `runner` (default): the benchmark API above (macros, configuration, harness).
-//! - `client_requests`: [`client_requests`], Valgrind's client requests (Callgrind, Memcheck,
+//! - `client_requests`: the module `client_requests`, Valgrind's client requests (Callgrind, Memcheck,
 //!   DHAT, Helgrind, DRD and the core ones), live.
 //! - `client_requests_defs`: the same functions, compiled to nothing. For production code that
 //!   keeps its requests, with `default-features = false` so no benchmark code comes along:

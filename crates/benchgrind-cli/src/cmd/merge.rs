@@ -236,7 +236,7 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
     Ok(())
 }
 
-/// The summaries in the text of `input` (named in errors), as [`load`] reads a file: one JSON
+/// The summaries in the text of `input` (named in errors), as `load` reads a file: one JSON
 /// document, or one per line.
 pub fn parse_summaries(input: &Path, text: &str) -> Result<Vec<Summary>> {
     let documents = crate::compare::input::summary::documents(text);

@@ -1,5 +1,5 @@
-//! The site that `benchgrind report` (`cmd/report.rs`) writes: results loaded ([`load`]) ->
-//! an overview ([`overview`]) and one page per benchmark ([`page`], plots by [`plot`]) -> files,
+//! The site that `benchgrind report` (`cmd/report.rs`) writes: results loaded (`load`) ->
+//! an overview (`overview`) and one page per benchmark (`page`, plots by `plot`) -> files,
 //! readable without a server or network: stylesheet and script are inlined, plots are inline
 //! SVG, flamegraphs are copied next to the pages.
 //!

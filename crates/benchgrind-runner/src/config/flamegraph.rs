@@ -1,5 +1,5 @@
 //! The flamegraphs users ask for: which kinds, which metrics, how they look. Drawing them is
-//! [`crate::compare::flamegraph`]'s.
+//! [`crate::report::flamegraph`]'s.
 
 use super::EventKind;
 

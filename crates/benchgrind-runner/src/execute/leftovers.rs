@@ -1,6 +1,6 @@
 //! What a run killed by SIGKILL (or a crash) leaves behind: fork-server directories
 //! (`<home>/.servers/<pid>-<n>`, [`super::fork`]) and sandboxes
-//! (`$TMPDIR/benchgrind-sandbox-<pid>-<n>-<nanos>`, [`super::sandbox`]). Each run removes, at
+//! (`$TMPDIR/benchgrind-sandbox-<pid>-<n>-<nanos>`, `super::sandbox`). Each run removes, at
 //! its start, those whose process is gone. A pid may have been reused since: a directory older
 //! than the process now bearing its pid is not that process's either.
 

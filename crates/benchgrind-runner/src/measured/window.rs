@@ -10,7 +10,7 @@
 //! passes to `--toggle-collect`.
 //!
 //! Under DHAT only, a ballast block is allocated right before the window opens and freed right
-//! after it closes ([`set_ballast`]), so that DHAT's global peak falls inside the window; under
+//! after it closes (`set_ballast`), so that DHAT's global peak falls inside the window; under
 //! Callgrind there is none, and the window's instructions are the same as without it.
 
 use std::cell::{Cell, UnsafeCell};

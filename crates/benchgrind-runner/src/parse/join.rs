@@ -9,7 +9,7 @@
 //! absolute positions (`--compress-strings=no --compress-pos=no`, see
 //! [`crate::execute::args::COUNT_EVERYTHING`]); only cost lines are rewritten when a part names
 //! its events in another order. Each part is noted in a comment before the body,
-//! `# benchgrind part: pid=P thread=T totals=N N ... cmd=COMMAND`, which [`super::callgrind`]
+//! `# benchgrind part: pid=P thread=T totals=N N ... cmd=COMMAND`, which [`super::profile`]
 //! reads back as the breakdown per thread and process.
 
 use std::fmt::Write as _;

@@ -1,7 +1,7 @@
 //! Stage 4 of `benchgrind gbench` (`--out FILE`): the counts in Google Benchmark's own JSON
 //! layout, so that its tools (compare.py) and `benchgrind compare` read them as any run. The
 //! layout is the bench binaries' `--benchmark_out` one
-//! ([`benchgrind_runner::report::gbench::json`]); this module hands it the measurement.
+//! (`benchgrind_runner::report::gbench::json`); this module hands it the measurement.
 //!
 //! Per benchmark, `real_time` and `cpu_time` both hold the chosen metric per iteration (default
 //! instructions); every metric is also a user counter. The `context` carries the

@@ -1,7 +1,7 @@
 //! Flamegraphs from the Callgrind call graph of a benchmark: regular ones of the new run and
 //! differential ones against the previous run or the baseline, written as SVGs next to the
 //! profile (`callgrind.Ir.flamegraph.svg`, `callgrind.Ir.diff.flamegraph.svg`). The stacks come
-//! from [`stacks`]; rendering is inferno's. Both graphs come from the profiles the harness read
+//! from `stacks`; rendering is inferno's. Both graphs come from the profiles the harness read
 //! anyway ([`crate::parse::profile::Profile::graph`]).
 
 mod stacks;

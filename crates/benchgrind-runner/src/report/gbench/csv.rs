@@ -2,7 +2,7 @@
 //! `real_time`, `cpu_time`, `time_unit`, `bytes_per_second`, `items_per_second`, `label`,
 //! `error_occurred`, `error_message`), then one column per user counter, named in quotes and in
 //! sorted order, as Google Benchmark writes them. The metric fills the time columns as in the
-//! JSON ([`super::json`]); counts are written in full, not rounded to six digits.
+//! JSON ([`mod@super::json`]); counts are written in full, not rounded to six digits.
 
 use std::collections::BTreeSet;
 

@@ -1,8 +1,8 @@
 //! Google Benchmark's output formats for benchgrind's counts, so that Google Benchmark's tools
-//! (compare.py) read a run as they read a C++ one: the JSON layout ([`json`]), the CSV columns
+//! (compare.py) read a run as they read a C++ one: the JSON layout ([`mod@json`]), the CSV columns
 //! ([`csv`]) and the context's facts ([`context`]). A bench binary writes them with
 //! `--benchmark_out` ([`BenchmarkOut`], a reporter beside the one on stdout); `benchgrind
-//! gbench --out` writes the counts of C++ binaries through the same [`json`].
+//! gbench --out` writes the counts of C++ binaries through the same [`mod@json`].
 //!
 //! Per benchmark, `real_time` and `cpu_time` both hold the chosen metric's count per iteration
 //! with `time_unit` "ns", since those are the two fields the tools compare; every metric is
