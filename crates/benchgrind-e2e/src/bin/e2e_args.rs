@@ -92,11 +92,7 @@ fn returns_page(x: u8) -> [u8; 4096] {
 fn collatz(mut n: u64) -> u32 {
     let mut steps = 0;
     while n != 1 {
-        n = if n % 2 == 0 {
-            n / 2
-        } else {
-            3 * n + 1
-        };
+        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
         steps += 1;
     }
     steps
