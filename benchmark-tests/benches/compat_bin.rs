@@ -2,7 +2,10 @@
 //! took over from those versions: `binary_benchmark_attribute!`, `BenchmarkId`, `Delay` with a
 //! parallel setup, `EntryPoint`, and the config methods (`truncate_description`,
 //! `with_raw_callgrind_args`, `callgrind_args`, `valgrind_args`, `output_format`,
-//! `tool_override`). The e2e test `compat` runs it under Valgrind.
+//! `tool_override`). The e2e test `compat` runs it under Valgrind. Warnings are errors here: no
+//! lint may fire on what the macros add (a body on one line included).
+
+#![deny(warnings)]
 
 use std::time::Duration;
 
@@ -42,6 +45,12 @@ fn bench_delay() -> Command {
         )
         .build()
 }
+
+// On one line, as people write small benchmarks (rustfmt would spread it out).
+#[rustfmt::skip]
+#[binary_benchmark]
+#[bench::one_line("x")]
+fn bench_one_line(arg: &str) -> Command { Command::new(ECHO_EXE).arg(arg).build() }
 
 /// The same with the parallel setup and the working directory given in the config (0.14).
 #[binary_benchmark]
@@ -84,7 +93,8 @@ binary_benchmark_group!(
         .callgrind_args(["--dump-instr=yes"])
         .valgrind_args(["--fair-sched=no"])
         .output_format(OutputFormat::default().show_grid(true));
-    benchmarks = bench_echo, bench_delay, bench_delay_config, bench_generic, bench_array_args
+    benchmarks = bench_echo, bench_delay, bench_delay_config, bench_generic, bench_array_args,
+        bench_one_line
 );
 
 binary_benchmark_group!(

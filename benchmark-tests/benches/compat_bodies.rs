@@ -1,9 +1,12 @@
 //! Benchmark function bodies of every shape real code has, which the measured window (opened
 //! inside the function, around its body) must leave meaning what they meant: early `return`,
 //! `?`, `impl Trait` in both positions, references returned from arguments, `mut` arguments,
-//! arguments the body consumes, a `const fn`, recursion into itself. Built with the workspace's
-//! `clippy -D warnings` (no lint may fire on what the macro adds) and run by the e2e test
+//! arguments the body consumes, a `const fn`, recursion into itself, bodies written on one line.
+//! No lint may fire on what the macro adds: warnings are errors here (so the compat test's build
+//! fails on one), and the workspace's `clippy -D warnings` builds it too. Run by the test
 //! `compat`.
+
+#![deny(warnings)]
 
 use std::hint::black_box;
 use std::num::ParseIntError;
@@ -87,10 +90,27 @@ fn unit_body() {
     black_box(());
 }
 
+// One line each, as people write small benchmarks (rustfmt would spread them out).
+#[rustfmt::skip]
+#[library_benchmark]
+#[bench::text("abc")]
+fn one_line(s: &str) -> usize { black_box(s.len()) }
+
+#[rustfmt::skip]
+#[library_benchmark]
+#[bench::seven(7)]
+fn one_line_unit(x: u64) { black_box(x); }
+
+#[rustfmt::skip]
+#[library_benchmark]
+#[bench::pair(2, 3)]
+fn one_line_tail(a: u64, b: u64) -> u64 { a + b }
+
 library_benchmark_group!(
     name = bodies;
     benchmarks = early_return, question_mark, returns_impl, takes_impl, returns_borrow,
-        returns_lifetime, mut_argument, consumes, const_body, recursive, unit_body
+        returns_lifetime, mut_argument, consumes, const_body, recursive, unit_body, one_line,
+        one_line_unit, one_line_tail
 );
 
 main!(library_benchmark_groups = bodies);

@@ -18,7 +18,7 @@ fn source(name: &str) -> PathBuf {
 fn check(cmd: &mut Command) -> Output {
     let output = cmd
         .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?} ({e}); run `bash .ci/deps` first"));
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?} ({e}); run `bash .ci/deps --tests` first"));
     assert!(
         output.status.success(),
         "{cmd:?} failed: {}",

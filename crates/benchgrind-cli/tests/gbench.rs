@@ -6,7 +6,7 @@
 //!
 //! Without libbenchmark-dev these tests are skipped with a loud message, except under CI=true,
 //! where they fail; without compare.py (or the numpy and scipy it imports) its test fails,
-//! naming the package. `.ci/deps` installs them all.
+//! naming the package. `.ci/deps --tests` installs them all.
 
 #[path = "compare/common.rs"]
 mod common;
@@ -23,7 +23,7 @@ use serde_json::Value;
 
 fn skip_or_fail(what: &str) {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{what}; CI must install it (.ci/deps)");
+        panic!("{what}; CI must install it (.ci/deps --tests)");
     }
     eprintln!("\n{0}\nSKIPPED gbench: {what}\n{0}\n", "!".repeat(78));
 }

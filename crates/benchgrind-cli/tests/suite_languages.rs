@@ -140,7 +140,7 @@ fn instruction_counts_are_identical_on_two_runs() {
 fn system_python_path() -> std::ffi::OsString {
     assert!(
         std::path::Path::new("/usr/bin/python3").exists(),
-        "/usr/bin/python3 is missing: install Debian's python3 (`.ci/deps` does)"
+        "/usr/bin/python3 is missing: install Debian's python3 (`.ci/deps --tests` does)"
     );
     let mut path = std::ffi::OsString::from("/usr/bin:");
     path.push(std::env::var_os("PATH").unwrap_or_default());

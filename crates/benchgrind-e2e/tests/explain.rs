@@ -242,7 +242,7 @@ fn cmark_gfm(markdown: &str) -> String {
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .expect("cmark-gfm runs; install it with `bash .ci/deps`");
+        .expect("cmark-gfm runs; install it with `bash .ci/deps --tests`");
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(markdown.as_bytes()).unwrap();
     drop(stdin);

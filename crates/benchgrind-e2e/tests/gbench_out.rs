@@ -5,7 +5,7 @@
 //! chosen metric; `--benchmark_list_tests`, `--benchmark_filter`, and the csv and console
 //! formats.
 //!
-//! compare.py and the numpy and scipy it imports are installed by `.ci/deps`; where they are
+//! compare.py and the numpy and scipy it imports are installed by `.ci/deps --tests`; where they are
 //! missing the compare.py test fails, naming the package to install.
 
 mod common;

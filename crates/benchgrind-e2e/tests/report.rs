@@ -13,7 +13,7 @@ use common::{cli, run, stdout};
 const REGRESS: &str = env!("CARGO_BIN_EXE_e2e_regress");
 const TOOLS: &str = env!("CARGO_BIN_EXE_e2e_tools");
 
-/// Chromium, which `.ci/deps` installs; `None` (with a note) only where it is not installed
+/// Chromium, which `.ci/deps --tests` installs; `None` (with a note) only where it is not installed
 /// and this is not CI.
 fn chromium() -> Option<PathBuf> {
     let found = std::env::var_os("PATH").and_then(|path| {
@@ -24,7 +24,7 @@ fn chromium() -> Option<PathBuf> {
     if found.is_none() {
         assert!(
             std::env::var_os("CI").is_none(),
-            "chromium is missing: .ci/deps installs it (apt-get install chromium)"
+            "chromium is missing: `.ci/deps --tests` installs it (apt-get install chromium)"
         );
         eprintln!(
             "NOTE: skipping the browser half: chromium is not installed (apt-get install chromium)"

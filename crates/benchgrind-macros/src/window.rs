@@ -18,7 +18,9 @@ pub(crate) fn open_window_inside(func: &mut ItemFn) {
         return;
     }
     let rebind = rebind_parameters(func);
-    let block = &func.block;
+    // The body's statements, not its block: a block as the closure's only expression would be
+    // `unused_braces` at the user's braces (`fn f(s: &str) -> usize { s.len() }` on one line).
+    let statements = &func.block.stmts;
     let output = match &func.sig.output {
         ReturnType::Type(_, ty) => {
             let mut ty = (**ty).clone();
@@ -28,7 +30,7 @@ pub(crate) fn open_window_inside(func: &mut ItemFn) {
         ReturnType::Default => quote!(),
     };
     func.block = syn::parse_quote!({
-        ::benchgrind::__private::window(#[inline(always)] || #output { #(#rebind)* #block })
+        ::benchgrind::__private::window(#[inline(always)] || #output { #(#rebind)* #(#statements)* })
     });
 }
 

@@ -20,7 +20,7 @@ fn source(name: &str) -> PathBuf {
 fn run(cmd: &mut Command) {
     let output = cmd
         .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?} ({e}); run `bash .ci/deps` first"));
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?} ({e}); run `bash .ci/deps --tests` first"));
     assert!(
         output.status.success(),
         "{cmd:?} failed: {}",
@@ -291,7 +291,7 @@ fn cmark_gfm(markdown: &str) -> String {
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .expect("cmark-gfm runs; install it with `bash .ci/deps`");
+        .expect("cmark-gfm runs; install it with `bash .ci/deps --tests`");
     child
         .stdin
         .take()

@@ -16,7 +16,7 @@ pub fn compare_py() -> (&'static str, PathBuf) {
     assert!(
         script.is_file(),
         "{SCRIPT} is missing: install Debian's libbenchmark-tools (`apt-get install \
-         libbenchmark-tools`, which `.ci/deps` does)"
+         libbenchmark-tools`, which `.ci/deps --tests` does)"
     );
     let python = ["python3", "/usr/bin/python3"]
         .into_iter()
@@ -28,7 +28,7 @@ pub fn compare_py() -> (&'static str, PathBuf) {
         })
         .expect(
             "no python3 with numpy and scipy for compare.py: install Debian's python3-scipy \
-             (`apt-get install python3-scipy`, which `.ci/deps` does)",
+             (`apt-get install python3-scipy`, which `.ci/deps --tests` does)",
         );
     (python, script)
 }
