@@ -212,6 +212,36 @@ fn a_binary_benchmark_counts_every_process_its_command_starts() {
 }
 
 #[test]
+fn valgrind_args_on_the_command_line_come_last_for_every_tool() {
+    // `--trace-children=no` after benchgrind's `--trace-children=yes`: the shell alone counts,
+    // not the `seq` it starts, under Callgrind and under DHAT alike.
+    let home = tempfile::tempdir().unwrap();
+    let shell = |extra: &[&str]| {
+        let mut args = vec!["processes::shell::seq", "--tools=dhat"];
+        args.extend_from_slice(extra);
+        let (counts, report) = counts(PROCESSES, home.path(), &args, &[("E2E_FORKER", FORKER)]);
+        let dhat = blocks(&report)[0]
+            .metrics
+            .iter()
+            .find(|m| m.0 == "Total bytes")
+            .unwrap_or_else(|| panic!("no DHAT total in {report}"))
+            .1;
+        (counts["shell"], dhat)
+    };
+    let (traced, traced_bytes) = shell(&[]);
+    let (alone, alone_bytes) = shell(&["--valgrind-args=--trace-children=no"]);
+    // `sh -c true` counts about 180,000 instructions, seq 1 200000 about 14 million.
+    assert!(
+        alone < 1_000_000 && traced > 10_000_000,
+        "{alone} vs {traced}"
+    );
+    assert!(
+        alone_bytes < traced_bytes,
+        "{alone_bytes} vs {traced_bytes} bytes"
+    );
+}
+
+#[test]
 fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
     for (bin, isolation) in [(HANG, "fork"), (HANG, "process"), (HANG_BIN, "process")] {
         let home = tempfile::tempdir().unwrap();

@@ -6,13 +6,14 @@
 //! parser ([`parse`]) and the help text ([`usage`]) are built from that table. Depends on
 //! [`crate::config`] only (the text forms of tools and limits).
 
+mod flag;
 mod flags;
 mod gbfilter;
 mod parse;
 mod usage;
 mod values;
 
-pub use flags::UsageError;
+pub use flag::UsageError;
 pub use gbfilter::GbFilter;
 pub use parse::parse;
 pub use usage::usage;

@@ -5,7 +5,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::flags::{Given, Takes, UsageError, FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::flag::{Given, Takes, UsageError};
+use super::flags::{FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
 use super::values::{Cli, Color, LogLevel};
 
 /// Parses the arguments (without the program name) over the given environment lookup.

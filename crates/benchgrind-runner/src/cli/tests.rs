@@ -3,7 +3,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::flags::{Takes, FLAGS};
+use super::flag::Takes;
+use super::flags::FLAGS;
 use super::*;
 use crate::config::EventKind;
 
@@ -55,6 +56,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--home", "/tmp/h"),
         ("--separate-targets", "yes"),
         ("--callgrind-args", "--dump-instr=yes"),
+        ("--valgrind-args", "--trace-children=no"),
         ("--tools", "dhat,memcheck"),
         ("--regression", "ir=5%"),
         ("--regression-fail-fast", "yes"),

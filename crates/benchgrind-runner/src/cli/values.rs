@@ -23,6 +23,8 @@ pub struct Cli {
     pub separate_targets: bool,
     /// `--callgrind-args`: extra arguments for Callgrind, after those from the code.
     pub callgrind_args: Vec<String>,
+    /// `--valgrind-args`: Valgrind's core arguments for every tool, after those from the code.
+    pub valgrind_args: Vec<String>,
     /// `--tools`: other Valgrind tools to run on every benchmark, besides the code's.
     pub tools: Vec<ValgrindTool>,
     /// `--regression`: limits for every benchmark, over the code's.

@@ -28,11 +28,17 @@ pub struct ResolvedConfig {
     pub env_clear: bool,
     /// The regression limits, if any level set them.
     pub regression: Option<RegressionConfig>,
+    /// Whether a regression of this benchmark stops the run (`fail_fast` of the limits, unless
+    /// the command line says).
+    pub regression_fail_fast: bool,
     /// Whether the benchmark process' random bytes come from a fixed stream.
     pub deterministic_random: bool,
     /// The seed of that stream.
     pub random_seed: u64,
-    /// The other tools, one per kind, the most specific level's (disabled ones included).
+    /// The other tools, one per kind, the most specific level's (disabled ones included until
+    /// the command line is folded in: then the ones that run, in
+    /// [`ValgrindTool::OTHERS`](super::ValgrindTool::OTHERS)
+    /// order).
     pub tools: Vec<Tool>,
     /// The flamegraphs, if any level asked for them.
     pub flamegraph: Option<FlamegraphConfig>,
@@ -56,6 +62,7 @@ where
         envs: Vec::new(),
         env_clear: true,
         regression: None,
+        regression_fail_fast: false,
         deterministic_random: true,
         random_seed: DEFAULT_SEED,
         tools: Vec::new(),
@@ -93,6 +100,7 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
         out.env_clear = clear;
     }
     if let Some(regression) = &level.regression {
+        out.regression_fail_fast = regression.is_fail_fast();
         out.regression = Some(regression.clone());
     }
     // `tool_override` replaces the tools of the more general levels and this level's `tool`s.

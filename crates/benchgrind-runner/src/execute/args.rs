@@ -46,9 +46,9 @@ pub(crate) fn custom_entry_point(job: &Job) -> Option<&str> {
     }
 }
 
-/// The Valgrind arguments of a job, but for its files ([`file_args`]): benchgrind's, the
-/// config's, then `--callgrind-args` of the command line.
-pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
+/// The Valgrind arguments of a job, but for its files ([`file_args`]): benchgrind's, then the
+/// job's configuration's (the command line's last: [`crate::plan`] folded it in).
+pub fn callgrind_args(job: &Job) -> Vec<String> {
     let mut args = vec!["--tool=callgrind".to_owned()];
     // A hook measured with `bench = true` opens the window itself, as a library bench does;
     // other binary benchmarks count the whole process, or only the entry point and what it
@@ -78,7 +78,6 @@ pub fn callgrind_args(job: &Job, cli_args: &[String]) -> Vec<String> {
     args.extend(CACHE_GEOMETRY.map(String::from));
     args.extend(COUNT_EVERYTHING.map(String::from));
     args.extend(job.config.raw_callgrind_args.iter().cloned());
-    args.extend(cli_args.iter().cloned());
     args
 }
 

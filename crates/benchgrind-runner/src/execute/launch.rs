@@ -45,8 +45,6 @@ pub struct ProcessExecutor {
     pub exe: PathBuf,
     /// The working directory of benchmarks (the package's directory, as under `cargo bench`).
     pub cwd: PathBuf,
-    /// `--callgrind-args` of the command line, after the config's.
-    pub cli_args: Vec<String>,
     /// `BENCHGRIND_LOG`: debug prints the command lines, info the captured output.
     pub log: LogLevel,
     /// The workspace root: where fixture paths start, `_WORKSPACE_ROOT` of hooks.
@@ -64,7 +62,7 @@ pub struct ProcessExecutor {
 impl ProcessExecutor {
     /// Callgrind's arguments for a job, but for its files.
     pub fn valgrind_args(&self, job: &Job) -> Vec<String> {
-        callgrind_args(job, &self.cli_args)
+        callgrind_args(job)
     }
 
     /// The command that runs `program` for `job` under Valgrind (writing to `files`), or

@@ -70,8 +70,6 @@ pub struct Setup {
     pub workspace_root: PathBuf,
     /// The root of all output files (fork servers keep their directories below it).
     pub home: PathBuf,
-    /// `--callgrind-args`.
-    pub cli_args: Vec<String>,
     /// `BENCHGRIND_LOG`.
     pub log: LogLevel,
     /// How many run at once.
@@ -96,7 +94,6 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
                 valgrind: PathBuf::new(),
                 exe: setup.exe.clone(),
                 cwd: setup.cwd.clone(),
-                cli_args: Vec::new(),
                 // Test mode prints libtest's lines only.
                 log: LogLevel::Warn,
                 workspace_root: setup.workspace_root.clone(),
@@ -119,7 +116,6 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
         valgrind,
         exe: setup.exe.clone(),
         cwd: setup.cwd.clone(),
-        cli_args: setup.cli_args.clone(),
         log: setup.log,
         workspace_root: setup.workspace_root.clone(),
         native: false,

@@ -9,7 +9,6 @@
 use std::time::Duration;
 
 use super::baseline::{load, promote_and_save, read_old};
-use super::emit::regression_config;
 use crate::cli::Cli;
 use crate::compare::regression;
 use crate::config::ExplainPolicy;
@@ -80,7 +79,7 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         Metrics::from_profile(&new),
         old.as_ref().map(Metrics::from_profile),
     );
-    if let Some(config) = regression_config(cli, job) {
+    if let Some(config) = &job.config.regression {
         result.regressions = regression::check(config, &new_metrics, old_metrics.as_ref());
     }
     // After a run, the previous run's profile is `.old`; a baseline stays where it was.
@@ -96,7 +95,7 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         old: old_metrics,
     };
     if cli.load_baseline.is_none() && !result.failed() {
-        let limits = regression_config(cli, job);
+        let limits = job.config.regression.as_ref();
         result.tools = super::tools::run_all(job, cli, executor, &compare_with, limits);
         if let Some(config) = &job.config.flamegraph {
             let title = format!("{} {}", job.id.path(), job.id.id_and_args());

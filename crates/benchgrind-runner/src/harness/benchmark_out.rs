@@ -55,11 +55,7 @@ pub(super) fn context(plan: &Plan, cli: &Cli, mode: &Mode, exe: &Path, date: Str
         }
         None => (String::new(), String::new()),
     };
-    let args = plan
-        .jobs
-        .first()
-        .map(|job| callgrind_args(job, &cli.callgrind_args))
-        .unwrap_or_default();
+    let args = plan.jobs.first().map(callgrind_args).unwrap_or_default();
     Context {
         date,
         host_name: context::host_name(),

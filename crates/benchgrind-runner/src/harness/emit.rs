@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use crate::cli::{Cli, JsonStyle, LogLevel};
-use crate::config::RegressionConfig;
 use crate::execute::schedule::record_duration;
 use crate::plan::Job;
 use crate::report::progress::Progress;
@@ -49,7 +48,7 @@ impl Emitter<'_> {
         self.history.add(&result);
         self.tally(job, &result);
         self.progress.done(&job.id.full());
-        result.regressed() && fail_fast(self.cli, job)
+        result.regressed() && job.config.regression_fail_fast
     }
 
     /// Relates the result to the earlier benches of its group with the same id, and keeps it
@@ -103,17 +102,6 @@ impl Emitter<'_> {
             summary.regressions.push((job.id.full(), r.describe(tool)));
         }
     }
-}
-
-/// The limits a benchmark is checked against: `--regression`, else its config's.
-pub(super) fn regression_config<'a>(cli: &'a Cli, job: &'a Job) -> Option<&'a RegressionConfig> {
-    cli.regression.as_ref().or(job.config.regression.as_ref())
-}
-
-/// Whether a regression of this benchmark stops the run.
-fn fail_fast(cli: &Cli, job: &Job) -> bool {
-    cli.regression_fail_fast
-        .unwrap_or_else(|| regression_config(cli, job).is_some_and(|r| r.is_fail_fast()))
 }
 
 /// Writes the benchmark's `summary.json` with `--save-summary`.

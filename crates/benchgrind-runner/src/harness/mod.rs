@@ -169,7 +169,6 @@ fn harness(
         cwd: manifest_dir,
         workspace_root: PathBuf::from(main.workspace_root),
         home: plan.home.clone(),
-        cli_args: cli.callgrind_args.clone(),
         log: cli.log,
         realtime: !cli.no_realtime,
         workers: cli

@@ -4,7 +4,7 @@
 
 use crate::cli::{Cli, LogLevel};
 use crate::compare::regression::check;
-use crate::config::{selected, RegressionConfig, Tool, ValgrindTool};
+use crate::config::{RegressionConfig, Tool, ValgrindTool};
 use crate::execute::{Executor, RunOutput, Status};
 use crate::metrics::{add_children, describe_errors, dhat_second_ballast, read_metrics, Context};
 use crate::plan::{Job, JobKind};
@@ -21,7 +21,8 @@ pub fn run_all(
     compare_with: &Source,
     regression: Option<&RegressionConfig>,
 ) -> Vec<ToolResult> {
-    selected(&job.config.tools, &cli.tools)
+    job.config
+        .tools
         .iter()
         .map(|tool| run_one(job, cli, executor, tool, compare_with, regression))
         .collect()

@@ -3,6 +3,7 @@
 //! Configuration errors stop here, before Valgrind runs at all.
 
 mod binary;
+mod command_line;
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -194,12 +195,7 @@ impl Planner<'_> {
                 return Ok(());
             }
         }
-        config.deterministic_random = cli
-            .deterministic_random
-            .unwrap_or(config.deterministic_random);
-        config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
-        config.timeout = cli.timeout.unwrap_or(config.timeout);
-        config.separate_threads = cli.separate_threads.unwrap_or(config.separate_threads);
+        command_line::fold(&mut config, cli);
         let paths = BenchPaths::new(
             &self.home,
             self.main.package,

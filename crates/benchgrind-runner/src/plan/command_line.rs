@@ -1,0 +1,109 @@
+//! The command line, the last and most specific level of every benchmark's configuration: folded
+//! once, when the job is planned, so that executors and the harness read `job.config` alone (as
+//! the code's levels are folded in [`crate::config::resolve`]). A flag that overrides or adds to
+//! a configuration value is parsed in `cli` and folded here, and nowhere else needs to know it.
+
+use crate::cli::Cli;
+use crate::config::{selected, ResolvedConfig};
+
+/// Folds what the command line says over a benchmark's configuration from the code.
+pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
+    if let Some(on) = cli.deterministic_random {
+        config.deterministic_random = on;
+    }
+    config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
+    config.timeout = cli.timeout.unwrap_or(config.timeout);
+    config.separate_threads = cli.separate_threads.unwrap_or(config.separate_threads);
+    config.tools = selected(&config.tools, &cli.tools);
+    // Valgrind's core arguments for every tool, after the code's: the command line wins.
+    for args in std::iter::once(&mut config.raw_callgrind_args)
+        .chain(config.tools.iter_mut().map(|t| &mut t.args))
+    {
+        args.extend(cli.valgrind_args.iter().cloned());
+    }
+    config
+        .raw_callgrind_args
+        .extend(cli.callgrind_args.iter().cloned());
+    if let Some(regression) = &cli.regression {
+        config.regression_fail_fast = regression.is_fail_fast();
+        config.regression = Some(regression.clone());
+    }
+    if let Some(fail_fast) = cli.regression_fail_fast {
+        config.regression_fail_fast = fail_fast;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{resolve, EventKind, LibraryBenchmarkConfig, RegressionConfig, Tool};
+    use crate::config::{ValgrindTool, DEFAULT_SEED};
+
+    fn from_code() -> ResolvedConfig {
+        let mut code = LibraryBenchmarkConfig::default();
+        let mut limits = RegressionConfig::default();
+        limits.limits([(EventKind::Ir, 1.0)]).fail_fast(true);
+        code.raw_callgrind_args(["--dump-instr=yes"])
+            .valgrind_args(["--time-stamp=yes"])
+            .tool(Tool::new(ValgrindTool::DHAT).args(["--mode=heap"]))
+            .tool(Tool::new(ValgrindTool::Memcheck).enable(false))
+            .regression(limits);
+        resolve([Some(&code)])
+    }
+
+    #[test]
+    fn nothing_on_the_command_line_leaves_the_code_s_values() {
+        let mut config = from_code();
+        fold(&mut config, &Cli::default());
+        assert_eq!(
+            config.raw_callgrind_args,
+            ["--time-stamp=yes", "--dump-instr=yes"]
+        );
+        // The disabled tool is gone; the other keeps its arguments.
+        assert_eq!(config.tools.len(), 1);
+        assert_eq!(config.tools[0].args, ["--time-stamp=yes", "--mode=heap"]);
+        assert!(config.regression_fail_fast);
+        assert_eq!(config.random_seed, DEFAULT_SEED);
+    }
+
+    #[test]
+    fn the_command_line_comes_last_and_wins() {
+        let mut config = from_code();
+        let cli = Cli {
+            callgrind_args: vec!["--dump-instr=no".into()],
+            valgrind_args: vec!["--time-stamp=no".into()],
+            tools: vec![ValgrindTool::Memcheck, ValgrindTool::Massif],
+            regression: Some("ir=5%".parse().unwrap()),
+            random_seed: Some(7),
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert_eq!(
+            config.raw_callgrind_args,
+            [
+                "--time-stamp=yes",
+                "--dump-instr=yes",
+                "--time-stamp=no",
+                "--dump-instr=no"
+            ]
+        );
+        // Memcheck stays disabled by the code; Massif is added, with the core arguments.
+        let kinds: Vec<ValgrindTool> = config.tools.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [ValgrindTool::DHAT, ValgrindTool::Massif]);
+        assert_eq!(
+            config.tools[0].args,
+            ["--time-stamp=yes", "--mode=heap", "--time-stamp=no"]
+        );
+        assert_eq!(config.tools[1].args, ["--time-stamp=no"]);
+        // `--regression` replaces the code's limits and their fail_fast.
+        assert!(!config.regression_fail_fast);
+        assert_eq!(config.random_seed, 7);
+        let cli = Cli {
+            regression_fail_fast: Some(true),
+            ..cli
+        };
+        let mut config = from_code();
+        fold(&mut config, &cli);
+        assert!(config.regression_fail_fast);
+    }
+}
