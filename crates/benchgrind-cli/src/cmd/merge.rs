@@ -7,12 +7,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::cli::Labels;
-use benchgrind_runner::report::json::Json;
-use benchgrind_runner::report::markdown::Markdown;
+use benchgrind_runner::cli::{Color, Labels, ReportFormat};
 use benchgrind_runner::report::summary::{check_version, Summary};
-use benchgrind_runner::report::terminal::{Style, Terminal};
-use benchgrind_runner::report::{Reporter, RunSummary};
+use benchgrind_runner::report::{self, Reporter, Reporters, RunSummary, Target};
 use benchgrind_runner::result::Outcome as BenchOutcome;
 use serde::Deserialize;
 
@@ -35,26 +32,13 @@ Options:
   -h, --help                   print this help
 ";
 
-/// Which report, as `--output-format` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum OutputFormat {
-    /// The terminal report of a bench run.
-    Default,
-    /// One JSON summary per line.
-    Json,
-    /// Indented JSON summaries.
-    PrettyJson,
-    /// A Markdown table.
-    Markdown,
-}
-
 /// What `merge` was asked.
 #[derive(Debug)]
 pub struct Config {
     /// Summary files and directories, in the order given.
     inputs: Vec<PathBuf>,
     /// `--output-format`.
-    format: OutputFormat,
+    format: ReportFormat,
     /// Whether the terminal report is colored (`--color`, `BENCHGRIND_COLOR`, else a terminal).
     color: bool,
 }
@@ -91,16 +75,11 @@ impl Config {
             "never" => false,
             _ => std::io::stdout().is_terminal(),
         };
-        let format = match format.as_str() {
-            "default" => OutputFormat::Default,
-            "json" => OutputFormat::Json,
-            "pretty-json" => OutputFormat::PrettyJson,
-            "markdown" => OutputFormat::Markdown,
-            other => {
-                return Err(UsageError::new(format!(
-                    "--output-format is `{other}`; use default, json, pretty-json or markdown"
-                )))
-            }
+        let Some(format) = ReportFormat::from_name(&format) else {
+            return Err(UsageError::new(format!(
+                "--output-format is `{format}`; use {}",
+                ReportFormat::NAMES
+            )));
         };
         Ok(Config {
             inputs,
@@ -112,18 +91,17 @@ impl Config {
 
 /// Runs `merge`: failed when a benchmark failed, past the limit when one regressed.
 pub fn run(config: &Config) -> Result<Outcome> {
-    let mut reporter: Box<dyn Reporter> = match config.format {
-        OutputFormat::Default => Box::new(Terminal {
-            style: Style {
-                color: config.color,
-                // The bench binaries' default: iai-callgrind's names (`L2 Hits`).
-                labels: Labels::default(),
-            },
-        }),
-        OutputFormat::Json => Box::new(Json { pretty: false }),
-        OutputFormat::PrettyJson => Box::new(Json { pretty: true }),
-        OutputFormat::Markdown => Box::new(Markdown::default()),
+    let color = if config.color {
+        Color::Always
+    } else {
+        Color::Never
     };
+    let mut reporters = Reporters::new();
+    // The bench binaries' labels by default: iai-callgrind's names (`L2 Hits`).
+    reporters.push(
+        report::reporter(config.format, color, Labels::default()),
+        Target::Stdout,
+    );
     let mut summaries = Vec::new();
     for input in &config.inputs {
         load(input, &mut summaries)?;
@@ -142,7 +120,7 @@ pub fn run(config: &Config) -> Result<Outcome> {
     warn_machines(&summaries);
     // The order of one run: bench file, then the order the ids came in within it.
     summaries.sort_by(|a, b| a.0.file.cmp(&b.0.file));
-    let tally = report(reporter.as_mut(), &summaries)?;
+    let tally = report(&mut reporters, &summaries)?;
     Ok(if !tally.failed.is_empty() {
         Outcome::Failed
     } else if !tally.regressions.is_empty() {
@@ -172,7 +150,7 @@ fn warn_machines(summaries: &[(Summary, PathBuf)]) {
 }
 
 /// Reports every summary as one run's benchmark, then the run's end; returns the tally.
-fn report(reporter: &mut dyn Reporter, summaries: &[(Summary, PathBuf)]) -> Result<RunSummary> {
+fn report(reporters: &mut Reporters, summaries: &[(Summary, PathBuf)]) -> Result<RunSummary> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut tally = RunSummary {
@@ -184,7 +162,7 @@ fn report(reporter: &mut dyn Reporter, summaries: &[(Summary, PathBuf)]) -> Resu
             .to_result()
             .map_err(anyhow::Error::msg)
             .with_context(|| format!("in {}", from.display()))?;
-        reporter.bench(&mut out, &result)?;
+        reporters.bench(&mut out, &result)?;
         match &result.outcome {
             BenchOutcome::Failed { reason } => {
                 tally
@@ -198,7 +176,9 @@ fn report(reporter: &mut dyn Reporter, summaries: &[(Summary, PathBuf)]) -> Resu
         }
         tally.seconds += summary.duration_secs;
     }
-    reporter.finish(&mut out, &tally)?;
+    reporters
+        .end(&mut out, &tally)
+        .map_err(anyhow::Error::msg)?;
     out.flush()?;
     Ok(tally)
 }

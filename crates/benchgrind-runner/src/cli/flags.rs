@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::flag::{baseline_name, yes_no, Flag, Takes, UsageError};
 use super::gbfilter::GbFilter;
-use super::values::{BenchmarkOutFormat, Isolation, JsonStyle, Labels, Nocapture, OutputFormat};
+use super::values::{BenchmarkOutFormat, Isolation, JsonStyle, Labels, Nocapture, ReportFormat};
 use crate::config::{normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList};
 
 /// Every flag, in the order of the help.
@@ -169,13 +169,8 @@ pub(crate) const FLAGS: &[Flag] = &[
         help: "default, json (a summary per line), pretty-json or markdown",
         repeats: false,
         set: |cli, g| {
-            cli.output_format = match g.lowercase().as_str() {
-                "default" => OutputFormat::Default,
-                "json" => OutputFormat::Json,
-                "pretty-json" => OutputFormat::PrettyJson,
-                "markdown" => OutputFormat::Markdown,
-                _ => return Err(g.invalid_lowercase("use default, json, pretty-json or markdown")),
-            };
+            cli.output_format = ReportFormat::from_name(&g.lowercase())
+                .ok_or_else(|| g.invalid_lowercase(&format!("use {}", ReportFormat::NAMES)))?;
             Ok(())
         },
     },

@@ -19,7 +19,7 @@ pub use parse::parse;
 pub use usage::usage;
 
 pub use values::{
-    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture, OutputFormat,
+    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture, ReportFormat,
 };
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ pub struct Cli {
     /// `--load-baseline`: take the new values from this baseline instead of running.
     pub load_baseline: Option<String>,
     /// `--output-format`.
-    pub output_format: OutputFormat,
+    pub output_format: ReportFormat,
     /// `--explain`: when to show why a benchmark's counts changed.
     pub explain: ExplainPolicy,
     /// `--labels`: the names of the terminal report's metric lines.
@@ -144,19 +144,36 @@ pub enum Color {
     Never,
 }
 
-/// What the run prints on stdout.
+/// The report a run prints on stdout, as `--output-format` names it (`benchgrind merge` takes the
+/// same names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OutputFormat {
-    /// The terminal report.
+pub enum ReportFormat {
+    /// The terminal report (`default`).
     #[default]
-    Default,
-    /// One JSON summary per benchmark and line.
+    Terminal,
+    /// One JSON summary per benchmark and line (`json`).
     Json,
-    /// Indented JSON summaries.
+    /// Indented JSON summaries (`pretty-json`).
     PrettyJson,
     /// A pull-request comment at the end: a table of the benchmarks and, per changed one, the
-    /// functions that changed its counts.
+    /// functions that changed its counts (`markdown`).
     Markdown,
+}
+
+impl ReportFormat {
+    /// The names `from_name` takes, for messages.
+    pub const NAMES: &'static str = "default, json, pretty-json or markdown";
+
+    /// The format of a name (in lower case), if it is one.
+    pub fn from_name(name: &str) -> Option<ReportFormat> {
+        match name {
+            "default" => Some(ReportFormat::Terminal),
+            "json" => Some(ReportFormat::Json),
+            "pretty-json" => Some(ReportFormat::PrettyJson),
+            "markdown" => Some(ReportFormat::Markdown),
+            _ => None,
+        }
+    }
 }
 
 /// The names of the terminal report's metric lines.

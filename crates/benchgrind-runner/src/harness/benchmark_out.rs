@@ -5,10 +5,10 @@
 //! [`crate::fingerprint::PROBE_FLAG`]), the cache arguments of the plan's Callgrind command
 //! line and how this binary was built.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::cli::Cli;
-use crate::execute::{args::callgrind_args, valgrind, Mode};
+use crate::execute::{args::callgrind_args, valgrind, Mode, Setup};
 use crate::fingerprint::cpu_under_valgrind;
 use crate::plan::Plan;
 use crate::report::gbench::{context, BenchmarkOut, Context};
@@ -18,11 +18,10 @@ const COUNTING: &str = "one call of each benchmark: a library benchmark's functi
 benchgrind's client requests (its setup and teardown outside), a binary benchmark's command as \
 configured";
 
-/// The `--benchmark_out` reporter, when asked for; fails before anything runs when the file's
-/// directory does not exist.
-pub(super) fn reporter(cli: &Cli) -> Result<Option<BenchmarkOut>, String> {
+/// Fails when the `--benchmark_out` file's directory does not exist: before anything runs.
+pub(super) fn check(cli: &Cli) -> Result<(), String> {
     let Some(path) = &cli.benchmark_out else {
-        return Ok(None);
+        return Ok(());
     };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir.filter(|d| !d.is_dir()) {
@@ -32,16 +31,34 @@ pub(super) fn reporter(cli: &Cli) -> Result<Option<BenchmarkOut>, String> {
             dir.display()
         ));
     }
-    Ok(Some(BenchmarkOut::new(
+    Ok(())
+}
+
+/// The `--benchmark_out` reporter and its file, when asked for ([`check`]ed). The JSON context
+/// is made at the end of the run, when the reporter asks for it.
+pub(super) fn reporter<'a>(
+    plan: &'a Plan,
+    cli: &'a Cli,
+    setup: &'a Setup,
+) -> Result<Option<(BenchmarkOut<'a>, PathBuf)>, String> {
+    check(cli)?;
+    let Some(path) = &cli.benchmark_out else {
+        return Ok(None);
+    };
+    let date = context::local_date();
+    let context = move || context(plan, cli, &setup.mode, &setup.exe, date);
+    let out = BenchmarkOut::new(
         path,
         cli.benchmark_out_format,
         cli.benchmark_metric(),
-    )))
+        Box::new(context),
+    );
+    Ok(Some((out, path.clone())))
 }
 
 /// The JSON context of a run that started at `date`. Valgrind's version and CPU are left
 /// empty when the run used no Valgrind (canned profiles) or it cannot be found.
-pub(super) fn context(plan: &Plan, cli: &Cli, mode: &Mode, exe: &Path, date: String) -> Context {
+fn context(plan: &Plan, cli: &Cli, mode: &Mode, exe: &Path, date: String) -> Context {
     let valgrind = match mode {
         Mode::Valgrind(_) | Mode::Nothing => valgrind::locate().ok(),
         Mode::Native | Mode::Canned(_) => None,

@@ -21,11 +21,11 @@ use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::cli::{self, Cli, OutputFormat};
+use crate::cli::{self, Cli, ReportFormat};
 use crate::execute::{self, Mode, Setup};
 use crate::plan::{self, Plan};
 use crate::report::progress::Progress;
-use crate::report::{self, Reporter, RunSummary};
+use crate::report::{self, Reporters, RunSummary, Target};
 use crate::spec::Main;
 use crate::store;
 
@@ -206,7 +206,7 @@ fn measure(
         execute::interrupt::install();
     }
     // A `--benchmark_out` that cannot be written stops the run before anything is touched.
-    benchmark_out::reporter(cli)?;
+    benchmark_out::check(cli)?;
     let Some(_lock) = prepare(main, plan)? else {
         let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.full()).collect();
         let signal = execute::interrupt::signal().unwrap_or(libc::SIGINT);
@@ -335,16 +335,17 @@ fn measure_and_report(
     setup: &Setup,
     out: &mut dyn Write,
 ) -> Result<RunSummary, String> {
-    let mut benchmark_out = benchmark_out::reporter(cli)?;
-    let date = report::gbench::context::local_date();
+    let mut reporters = Reporters::new();
+    reporters.push(
+        report::reporter(cli.output_format, cli.color, cli.labels),
+        Target::Stdout,
+    );
+    if let Some((file, path)) = benchmark_out::reporter(plan, cli, setup)? {
+        reporters.push(Box::new(file), Target::File(path));
+    }
     let mut executors = execute::executors(setup)?;
-    let mut stdout_reporter = report::reporter(cli.output_format, cli.color, cli.labels);
-    let mut reporter = report::Both {
-        first: stdout_reporter.as_mut(),
-        second: benchmark_out.as_mut().map(|r| r as &mut dyn Reporter),
-    };
     let progress = Progress::new(
-        cli.output_format == OutputFormat::Default && std::io::stderr().is_terminal(),
+        cli.output_format == ReportFormat::Terminal && std::io::stderr().is_terminal(),
         plan.jobs.len(),
     );
     let fingerprint = match setup.mode {
@@ -356,15 +357,13 @@ fn measure_and_report(
         plan,
         cli,
         &mut executors,
-        (&mut reporter, &mut *out),
+        (&mut reporters, &mut *out),
         progress,
         fingerprint,
     );
     drop(executors);
-    let _ = reporter.finish(out, &summary);
+    let ended = reporters.end(out, &summary);
     let _ = out.flush();
-    if let Some(file) = &benchmark_out {
-        file.write(|| benchmark_out::context(plan, cli, &setup.mode, &setup.exe, date))?;
-    }
+    ended.map_err(|e| format!("--benchmark_out: {e}"))?;
     Ok(summary)
 }

@@ -1,5 +1,7 @@
 //! Stage 7 of the pipeline, report: what the user sees of each benchmark and of the whole run.
-//! Every output format is one [`Reporter`] in its own file, writing into `&mut dyn Write`.
+//! Every output format is one [`Reporter`] in its own file, writing into `&mut dyn Write`;
+//! [`reporter`] picks one by its [`ReportFormat`], and [`Reporters`] hands a run to each of
+//! them with its target (stdout, a file), for the bench harness and `benchgrind merge` alike.
 
 pub mod flamegraph;
 pub mod gbench;
@@ -10,18 +12,21 @@ mod reporter;
 pub mod summary;
 pub mod terminal;
 
-pub use reporter::{write_output, write_tally, Both, Reporter, RunSummary};
+pub use reporter::{write_output, write_tally, Reporter, RunSummary};
+pub use reporters::{Reporters, Target};
 
-use crate::cli::{Color, Labels, OutputFormat};
+mod reporters;
 
-/// The reporter of an output format, coloring as `color` says, naming metrics as `labels` do.
-pub fn reporter(format: OutputFormat, color: Color, labels: Labels) -> Box<dyn Reporter> {
+use crate::cli::{Color, Labels, ReportFormat};
+
+/// The reporter of a format, coloring as `color` says, naming metrics as `labels` do.
+pub fn reporter(format: ReportFormat, color: Color, labels: Labels) -> Box<dyn Reporter> {
     match format {
-        OutputFormat::Default => Box::new(terminal::Terminal {
+        ReportFormat::Terminal => Box::new(terminal::Terminal {
             style: terminal::Style::new(color, labels),
         }),
-        OutputFormat::Json => Box::new(json::Json { pretty: false }),
-        OutputFormat::PrettyJson => Box::new(json::Json { pretty: true }),
-        OutputFormat::Markdown => Box::new(markdown::Markdown::default()),
+        ReportFormat::Json => Box::new(json::Json { pretty: false }),
+        ReportFormat::PrettyJson => Box::new(json::Json { pretty: true }),
+        ReportFormat::Markdown => Box::new(markdown::Markdown::default()),
     }
 }

@@ -36,35 +36,6 @@ pub trait Reporter {
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()>;
 }
 
-/// Two reporters handed the same run: the one on stdout and another writing elsewhere
-/// (`--benchmark_out`); both are called, the first one's error wins.
-pub struct Both<'a> {
-    /// The first.
-    pub first: &'a mut dyn Reporter,
-    /// The second, if any.
-    pub second: Option<&'a mut dyn Reporter>,
-}
-
-impl Reporter for Both<'_> {
-    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
-        let first = self.first.bench(out, result);
-        let second = self
-            .second
-            .as_mut()
-            .map_or(Ok(()), |r| r.bench(out, result));
-        first.and(second)
-    }
-
-    fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
-        let first = self.first.finish(out, summary);
-        let second = self
-            .second
-            .as_mut()
-            .map_or(Ok(()), |r| r.finish(out, summary));
-        first.and(second)
-    }
-}
-
 /// A benchmark's shown output (`--nocapture`): its stdout into `out` (or, with `stdout_to_stderr`,
 /// to stderr, where it cannot break a machine-readable report), its stderr to stderr, each
 /// ending with a newline, so the next header starts a line of its own.

@@ -252,7 +252,7 @@ impl std::fmt::Display for Count {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
 
     // A summary as `--output-format=json` prints it (version 1).

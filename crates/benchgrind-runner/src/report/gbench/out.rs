@@ -1,7 +1,7 @@
-//! `--benchmark_out=FILE`: a [`Reporter`] that runs beside the one on stdout, keeps what it is
-//! handed, and at the end writes the file in the format `--benchmark_out_format` asks for:
-//! Google Benchmark's JSON or CSV of the summaries, or the terminal report without color
-//! (`console`). The file is written to a temporary name and renamed into place.
+//! `--benchmark_out=FILE`: a [`Reporter`] that runs beside the one on stdout (its target is the
+//! file, see [`crate::report::Reporters`]), keeps what it is handed, and at the end writes the
+//! report in the format `--benchmark_out_format` asks for: Google Benchmark's JSON or CSV of the
+//! summaries, or the terminal report without color (`console`).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -15,22 +15,33 @@ use crate::report::summary::Summary;
 use crate::report::terminal::{Style, Terminal};
 use crate::result::BenchResult;
 
+/// The JSON context of the run, asked for at its end (by the JSON format only).
+pub type ContextFn<'a> = Box<dyn FnOnce() -> Context + 'a>;
+
 /// Collects a run for `--benchmark_out`.
-pub struct BenchmarkOut {
+pub struct BenchmarkOut<'a> {
+    /// The file, for messages.
     path: PathBuf,
     format: BenchmarkOutFormat,
     metric: EventKind,
     summaries: Vec<Summary>,
     /// The terminal report, for `console`.
-    console: Option<(Terminal, Vec<u8>)>,
+    console: Option<Terminal>,
+    context: Option<ContextFn<'a>>,
 }
 
-impl BenchmarkOut {
-    /// A reporter for `path`, in `format`, `metric` in the time fields.
-    pub fn new(path: &Path, format: BenchmarkOutFormat, metric: EventKind) -> BenchmarkOut {
+impl<'a> BenchmarkOut<'a> {
+    /// A reporter for the file `path`, in `format`, `metric` in the time fields, `context`
+    /// asked for at the end.
+    pub fn new(
+        path: &Path,
+        format: BenchmarkOutFormat,
+        metric: EventKind,
+        context: ContextFn<'a>,
+    ) -> BenchmarkOut<'a> {
         let console = (format == BenchmarkOutFormat::Console).then(|| {
             let style = Style::new(Color::Never, crate::cli::Labels::default());
-            (Terminal { style }, Vec::new())
+            Terminal { style }
         });
         BenchmarkOut {
             path: path.to_owned(),
@@ -38,19 +49,24 @@ impl BenchmarkOut {
             metric,
             summaries: Vec::new(),
             console,
+            context: Some(context),
         }
     }
 
-    /// Writes the file; `context` is asked for only by the JSON format. Warns on stderr about
-    /// benchmarks measured without the chosen metric (their time fields hold 0).
-    pub fn write(&self, context: impl FnOnce() -> Context) -> Result<(), String> {
+    /// The report in JSON or CSV. Warns on stderr about benchmarks measured without the chosen
+    /// metric (their time fields hold 0).
+    fn write(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let entries = entries(&self.summaries);
-        let text = match (&self.console, self.format) {
-            (Some((_, report)), _) => report.clone(),
-            (None, BenchmarkOutFormat::Csv) => csv::csv(&entries, self.metric).into_bytes(),
-            (None, _) => (json(&entries, &context()) + "\n").into_bytes(),
+        let text = match self.format {
+            BenchmarkOutFormat::Csv => csv::csv(&entries, self.metric),
+            _ => {
+                let Some(context) = self.context.take() else {
+                    return Err(io::Error::other("the run was reported to its end twice"));
+                };
+                json(&entries, &context()) + "\n"
+            }
         };
-        if self.console.is_none() {
+        {
             let without: Vec<&str> = entries
                 .iter()
                 .filter(|e| e.outcome.is_ok() && e.value(self.metric).is_none())
@@ -66,25 +82,20 @@ impl BenchmarkOut {
                 );
             }
         }
-        crate::store::write_atomic(&self.path, &text).map_err(|e| {
-            format!(
-                "cannot write the --benchmark_out file {}: {e}",
-                self.path.display()
-            )
-        })
+        out.write_all(text.as_bytes())
     }
 }
 
-impl Reporter for BenchmarkOut {
-    fn bench(&mut self, _out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
+impl Reporter for BenchmarkOut<'_> {
+    fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         match &mut self.console {
-            Some((terminal, report)) => {
+            Some(terminal) => {
                 // What the benchmark printed is shown by the report on stdout, not in the file.
                 let quiet = BenchResult {
                     output: Default::default(),
                     ..result.clone()
                 };
-                terminal.bench(report, &quiet)
+                terminal.bench(out, &quiet)
             }
             None => {
                 self.summaries.push(Summary::from_result(result));
@@ -93,10 +104,10 @@ impl Reporter for BenchmarkOut {
         }
     }
 
-    fn finish(&mut self, _out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
+    fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
         match &mut self.console {
-            Some((terminal, report)) => terminal.finish(report, summary),
-            None => Ok(()),
+            Some(terminal) => terminal.finish(out, summary),
+            None => self.write(out),
         }
     }
 }
@@ -105,20 +116,29 @@ impl Reporter for BenchmarkOut {
 mod tests {
     use super::super::json::tests::{context, summaries};
     use super::*;
+    use crate::report::{Reporters, Target};
 
-    /// Hands the test summaries to a reporter for `path` and writes the file.
+    /// Hands the test summaries to a reporter for the file `path`, as the harness does.
     fn written(path: &Path, format: BenchmarkOutFormat) -> Result<String, String> {
-        let mut out = BenchmarkOut::new(path, format, EventKind::Ir);
+        let out = BenchmarkOut::new(
+            path,
+            format,
+            EventKind::Ir,
+            Box::new(|| context(EventKind::Ir)),
+        );
+        let mut reporters = Reporters::new();
+        reporters.push(Box::new(out), Target::File(path.to_owned()));
         let mut stdout = Vec::new();
         for s in summaries() {
-            out.bench(&mut stdout, &s.to_result().unwrap()).unwrap();
+            reporters
+                .bench(&mut stdout, &s.to_result().unwrap())
+                .unwrap();
         }
-        out.finish(&mut stdout, &RunSummary::default()).unwrap();
+        reporters.end(&mut stdout, &RunSummary::default())?;
         assert!(
             stdout.is_empty(),
             "the file's reporter writes nothing on stdout"
         );
-        out.write(|| context(EventKind::Ir))?;
         Ok(std::fs::read_to_string(path).unwrap())
     }
 
@@ -140,10 +160,7 @@ mod tests {
         let missing = dir.path().join("no/such/dir/out.json");
         let e = written(&missing, BenchmarkOutFormat::Json).unwrap_err();
         assert!(
-            e.starts_with(&format!(
-                "cannot write the --benchmark_out file {}: ",
-                missing.display()
-            )),
+            e.starts_with(&format!("cannot write {}: ", missing.display())),
             "{e}"
         );
     }
