@@ -101,7 +101,9 @@ fn a_full_disk_is_one_error_naming_the_directory() {
     };
     assert!(!out.contains("e2e_many::"), "benchmarks ran: {out}");
     assert_eq!(
-        err.lines().filter(|l| l.starts_with("error:")).count(),
+        err.lines()
+            .filter(|l| l.starts_with("benchgrind: error:"))
+            .count(),
         1,
         "{err}"
     );
@@ -121,7 +123,9 @@ fn a_read_only_home_is_one_error_naming_the_directory() {
     };
     assert!(!out.contains("e2e_many::"), "benchmarks ran: {out}");
     assert_eq!(
-        err.lines().filter(|l| l.starts_with("error:")).count(),
+        err.lines()
+            .filter(|l| l.starts_with("benchgrind: error:"))
+            .count(),
         1,
         "{err}"
     );

@@ -175,10 +175,7 @@ impl Recorder {
         record.commit = git_commit(repo);
         let dir = self.home.join(DIR);
         if let Err(e) = append(&dir, &record, Bounds::default()) {
-            eprintln!(
-                "warning: cannot write the history in {}: {e}",
-                dir.display()
-            );
+            crate::messages::warning!("cannot write the history in {}: {e}", dir.display());
         }
     }
 }

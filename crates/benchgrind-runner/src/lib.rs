@@ -29,12 +29,14 @@
 pub mod cli;
 pub mod compare;
 pub mod config;
+pub mod error;
 pub mod execute;
 pub mod explain;
 pub mod fingerprint;
 pub mod harness;
 pub mod history;
 pub mod measured;
+pub mod messages;
 pub mod metrics;
 pub mod parse;
 pub mod plan;

@@ -18,7 +18,6 @@ use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Status};
 use super::launch::ProcessExecutor;
 use super::sandbox::SandboxDir;
-use crate::cli::LogLevel;
 use crate::config::{ExitWith, Pipe, Stdin, Stdio, Tool};
 use crate::plan::{BinaryJob, Job};
 use crate::protocol::{HOOK_FLAG, RANDOM_SEED_ENV, WORKSPACE_ROOT_ENV};
@@ -137,9 +136,7 @@ fn run_inner(
     if let Some(delay) = &command.delay {
         super::delay::wait(delay, &cwd)?;
     }
-    if exec.log >= LogLevel::Debug {
-        eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
-    }
+    crate::messages::debug!("{} {:?}", job.id.full(), cmd);
     // The files settle before anything can fail, so that no run leaves its files to the next.
     let settle = match &files.tool {
         _ if exec.native => super::children::Files::Nothing,
@@ -499,9 +496,7 @@ fn hook_command(
         .stderr(StdStdio::piped())
         // Killed with its group on Ctrl-C ([`super::interrupt`]).
         .process_group(0);
-    if exec.log >= LogLevel::Debug {
-        eprintln!("benchgrind: {} {kind}: {:?}", job.id.full(), cmd);
-    }
+    crate::messages::debug!("{} {kind}: {:?}", job.id.full(), cmd);
     cmd
 }
 

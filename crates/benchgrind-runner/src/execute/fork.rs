@@ -16,7 +16,6 @@ use std::time::Instant;
 use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Executor, RunOutput, Status};
 use super::launch::ProcessExecutor;
-use crate::cli::LogLevel;
 use crate::config::Tool;
 use crate::plan::{Job, JobKind};
 use crate::protocol::{self, End, CAPTURE_FILES, SERVER_FLAG};
@@ -88,9 +87,7 @@ impl ForkExecutor {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
-        if self.process.log >= LogLevel::Debug {
-            eprintln!("benchgrind: server for {}: {:?}", job.id.full(), cmd);
-        }
+        crate::messages::debug!("server for {}: {:?}", job.id.full(), cmd);
         let mut child = cmd
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", self.process.valgrind.display()))?;

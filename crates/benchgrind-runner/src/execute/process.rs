@@ -10,7 +10,6 @@ use super::args::{file_args, tool_args};
 use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Executor, RunOutput, Status};
 use super::launch::ProcessExecutor;
-use crate::cli::LogLevel;
 use crate::config::Tool;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
@@ -102,9 +101,7 @@ impl ProcessExecutor {
                 cmd.env(crate::protocol::DHAT_BALLAST_ENV, tool.ballast.to_string());
             }
         }
-        if self.log >= LogLevel::Debug {
-            eprintln!("benchgrind: {} {:?}", job.id.full(), cmd);
-        }
+        crate::messages::debug!("{} {:?}", job.id.full(), cmd);
         let settle = match tool {
             _ if self.native => super::children::Files::Nothing,
             Some(tool) => super::children::Files::Tool(tool),

@@ -13,6 +13,7 @@ use crate::cli::Cli;
 use crate::compare::regression;
 use crate::config::ExplainPolicy;
 use crate::execute::{Captured, Executor, Status};
+use crate::messages;
 use crate::metrics::Metrics;
 use crate::parse::profile::{self, Profile, Read};
 use crate::plan::{Job, JobKind};
@@ -103,7 +104,7 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
             let old = old.as_ref().map(|o| (&o.graph, described.as_str()));
             match flamegraph::write(config, &job.paths, title.trim(), &new.graph, old) {
                 Ok(files) => result.flamegraphs = files,
-                Err(e) => eprintln!("warning: {}: no flamegraph: {e}", job.id.full()),
+                Err(e) => messages::warning!("{}: no flamegraph: {e}", job.id.full()),
             }
         }
     }
@@ -175,10 +176,7 @@ fn measure(
         Ok(old) => old,
         // The run replaces it: say so and compare with nothing.
         Err(e) if replaced => {
-            eprintln!(
-                "warning: {}: {e}; it is replaced by this run",
-                job.id.full()
-            );
+            messages::warning!("{}: {e}; it is replaced by this run", job.id.full());
             None
         }
         Err(e) => return Err(e),

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use crate::cli::Cli;
 use crate::config::EventKind;
 use crate::fingerprint::Fingerprint;
+use crate::messages;
 use crate::plan::{Job, JobKind};
 use crate::result::{BenchResult, Outcome, Source};
 use crate::store;
@@ -70,7 +71,7 @@ pub(super) fn machine(
         }
         for path in targets {
             if let Err(e) = store::write_atomic(&path, json.as_bytes()) {
-                eprintln!("warning: cannot write {}: {e}", path.display());
+                messages::warning!("cannot write {}: {e}", path.display());
             }
         }
     }

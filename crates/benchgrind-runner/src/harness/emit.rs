@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use crate::cli::{Cli, JsonStyle, LogLevel};
+use crate::cli::{Cli, JsonStyle};
 use crate::execute::schedule::record_duration;
+use crate::messages;
 use crate::plan::Job;
 use crate::report::progress::Progress;
 use crate::report::summary::Summary;
@@ -114,9 +115,7 @@ fn save_summary(cli: &Cli, job: &Job, result: &BenchResult) {
     let written = std::fs::create_dir_all(&job.paths.dir)
         .and_then(|()| store::write_atomic(&path, json.as_bytes()));
     if let Err(e) = written {
-        eprintln!("warning: cannot write {}: {e}", path.display());
+        messages::warning!("cannot write {}: {e}", path.display());
     }
-    if cli.log >= LogLevel::Debug {
-        eprintln!("benchgrind: wrote {}", path.display());
-    }
+    messages::debug!("wrote {}", path.display());
 }

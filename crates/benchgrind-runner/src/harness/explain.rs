@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::cli::Cli;
 use crate::explain::{self, Options};
+use crate::messages;
 use crate::parse::profile::Profile;
 use crate::plan::Job;
 use crate::result::Explained;
@@ -24,7 +25,7 @@ pub(super) fn explain(
     let mut explanation = match explain::explain_profiles(old, new, &Options::default()) {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("warning: {}: no explanation: {e}", job.id.full());
+            messages::warning!("{}: no explanation: {e}", job.id.full());
             return None;
         }
     };

@@ -22,7 +22,9 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use crate::cli::{self, Cli, ReportFormat};
+use crate::error::Error;
 use crate::execute::{self, Mode, Setup};
+use crate::messages;
 use crate::plan::{self, Plan};
 use crate::report::progress::Progress;
 use crate::report::{self, Reporters, RunSummary, Target};
@@ -49,10 +51,8 @@ pub mod exit {
 enum End {
     /// Nothing went wrong (also `--help`, `--list`, nothing selected).
     Ok,
-    /// Bad command line or environment: the message.
-    Usage(String),
-    /// An error before or instead of measuring: the message.
-    Error(String),
+    /// An error before or instead of measuring (a bad command line included).
+    Error(Error),
     /// A benchmark failed (reported already).
     Failed,
     /// A limit was passed (reported already).
@@ -68,7 +68,7 @@ pub fn run(main: Main) -> ! {
     let end = match crate::measured::hook::hook(&main, &args) {
         Some(Ok(())) => End::Ok,
         Some(Err(e)) => {
-            eprintln!("benchgrind: {e}");
+            messages::error!("{e}");
             End::Failed
         }
         None => {
@@ -100,12 +100,12 @@ pub fn run_with(
 fn exit_code(end: End) -> i32 {
     match end {
         End::Ok => exit::OK,
-        End::Usage(message) => {
-            eprintln!("error: {message}\n\n{}", cli::usage());
+        End::Error(Error::Usage(message)) => {
+            messages::error!("{message}\n\n{}", cli::usage());
             exit::USAGE
         }
-        End::Error(message) => {
-            eprintln!("error: {message}");
+        End::Error(error) => {
+            messages::error!("{error}");
             exit::ERROR
         }
         End::Failed => exit::ERROR,
@@ -119,7 +119,7 @@ fn exit_code(end: End) -> i32 {
 fn interrupted_message(signal: i32, not_run: &[String]) -> String {
     const SHOWN: usize = 20;
     let mut message = format!(
-        "benchgrind: stopped by {}; the benchmarks that finished kept their results; {} not run",
+        "stopped by {}; the benchmarks that finished kept their results; {} not run",
         execute::interrupt::name(signal),
         not_run.len()
     );
@@ -140,11 +140,12 @@ fn harness(
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
     signals: bool,
-) -> Result<End, String> {
+) -> Result<End, Error> {
     let cli = match cli::parse(args, env) {
         Ok(cli) => cli,
-        Err(e) => return Ok(End::Usage(e.0)),
+        Err(e) => return Err(Error::Usage(e.0)),
     };
+    messages::set_level(cli.log);
     if cli.help {
         let _ = write!(out, "{}", cli::usage());
         return Ok(End::Ok);
@@ -152,7 +153,7 @@ fn harness(
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find the path of this bench binary: {e}"))?;
     let manifest_dir = PathBuf::from(main.manifest_dir);
-    let plan = plan::plan(main, &cli, home(&cli, &exe, &manifest_dir))?;
+    let plan = plan::plan(main, &cli, home(&cli, &exe, &manifest_dir)).map_err(Error::Config)?;
     if cli.list || cli.benchmark_list_tests {
         list(&plan, &cli, out);
         return Ok(End::Ok);
@@ -178,12 +179,12 @@ fn harness(
     };
     if test_mode {
         if let Some(path) = &cli.benchmark_out {
-            eprintln!(
-                "benchgrind: test mode measures nothing; {} is not written",
+            messages::note!(
+                "test mode measures nothing; {} is not written",
                 path.display()
             );
         }
-        let mut executors = execute::executors(&setup)?;
+        let mut executors = execute::executors(&setup).map_err(Error::Valgrind)?;
         let passed = around(main, true, || {
             test_mode::run(main, &plan, executors[0].as_mut(), out)
         });
@@ -201,16 +202,16 @@ fn measure(
     setup: &Setup,
     out: &mut dyn Write,
     signals: bool,
-) -> Result<End, String> {
+) -> Result<End, Error> {
     if signals {
         execute::interrupt::install();
     }
     // A `--benchmark_out` that cannot be written stops the run before anything is touched.
-    benchmark_out::check(cli)?;
-    let Some(_lock) = prepare(main, plan)? else {
+    benchmark_out::check(cli).map_err(Error::Files)?;
+    let Some(_lock) = prepare(main, plan).map_err(Error::Files)? else {
         let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.full()).collect();
         let signal = execute::interrupt::signal().unwrap_or(libc::SIGINT);
-        eprintln!("{}", interrupted_message(signal, &ids));
+        messages::note!("{}", interrupted_message(signal, &ids));
         return Ok(End::Interrupted(signal));
     };
     let runs = cli.load_baseline.is_none();
@@ -219,7 +220,7 @@ fn measure(
     })?;
     Ok(if let Some(signal) = summary.interrupted {
         execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));
-        eprintln!("{}", interrupted_message(signal, &summary.not_run));
+        messages::note!("{}", interrupted_message(signal, &summary.not_run));
         End::Interrupted(signal)
     } else if !summary.failed.is_empty() {
         End::Failed
@@ -298,8 +299,8 @@ fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, Str
     let path = store::lock::path(&plan.home, main.package, main.bench_file);
     let waiting = &mut |pid: Option<u32>| {
         let pid = pid.map(|p| format!(" (pid {p})")).unwrap_or_default();
-        eprintln!(
-            "benchgrind: waiting for another benchmark run on {}{pid} to finish",
+        messages::note!(
+            "waiting for another benchmark run on {}{pid} to finish",
             path.parent().unwrap_or(&path).display()
         );
     };
@@ -310,8 +311,8 @@ fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, Str
     store::check_writable(path.parent().unwrap_or(&plan.home))?;
     let removed = execute::leftovers::remove(&plan.home);
     if !removed.is_empty() {
-        eprintln!(
-            "benchgrind: removed {} directories left by runs that were killed",
+        messages::note!(
+            "removed {} directories left by runs that were killed",
             removed.len()
         );
     }
@@ -334,7 +335,7 @@ fn measure_and_report(
     cli: &Cli,
     setup: &Setup,
     out: &mut dyn Write,
-) -> Result<RunSummary, String> {
+) -> Result<RunSummary, Error> {
     let mut reporters = Reporters::new();
     reporters.push(
         report::reporter(cli.output_format, cli.color, cli.labels),
@@ -343,7 +344,7 @@ fn measure_and_report(
     if let Some((file, path)) = benchmark_out::reporter(plan, cli, setup)? {
         reporters.push(Box::new(file), Target::File(path));
     }
-    let mut executors = execute::executors(setup)?;
+    let mut executors = execute::executors(setup).map_err(Error::Valgrind)?;
     let progress = Progress::new(
         cli.output_format == ReportFormat::Terminal && std::io::stderr().is_terminal(),
         plan.jobs.len(),
@@ -364,6 +365,6 @@ fn measure_and_report(
     drop(executors);
     let ended = reporters.end(out, &summary);
     let _ = out.flush();
-    ended.map_err(|e| format!("--benchmark_out: {e}"))?;
+    ended.map_err(|e| Error::Files(format!("--benchmark_out: {e}")))?;
     Ok(summary)
 }

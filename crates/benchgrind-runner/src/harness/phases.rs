@@ -16,6 +16,7 @@ use super::bench::bench;
 use super::emit::Emitter;
 use crate::cli::Cli;
 use crate::execute::{interrupt, schedule, Executor, SharedSandbox};
+use crate::messages;
 use crate::plan::{Job, JobKind, Plan};
 use crate::report::progress::Progress;
 use crate::report::{Reporter, RunSummary};
@@ -192,15 +193,14 @@ pub(super) fn call_in(shared: Option<&SharedSandbox>, hook: fn()) {
         Ok(back) => {
             hook();
             if let Err(e) = std::env::set_current_dir(&back) {
-                eprintln!(
-                    "benchgrind: warning: cannot return to {} after a group's hook: {e}",
+                messages::warning!(
+                    "cannot return to {} after a group's hook: {e}",
                     back.display()
                 );
             }
         }
-        Err(e) => eprintln!(
-            "benchgrind: warning: a group's before/after hook was not run: cannot change to \
-             its sandbox {}: {e}",
+        Err(e) => messages::warning!(
+            "a group's before/after hook was not run: cannot change to its sandbox {}: {e}",
             dir.display()
         ),
     }

@@ -2,10 +2,11 @@
 //! then the same steps as for Callgrind (read what to compare with first, run, read the new
 //! files, rotate them into place, save a baseline, check limits).
 
-use crate::cli::{Cli, LogLevel};
+use crate::cli::Cli;
 use crate::compare::regression::check;
 use crate::config::{RegressionConfig, Tool, ValgrindTool};
 use crate::execute::{Executor, RunOutput, Status};
+use crate::messages;
 use crate::metrics::{add_children, describe_errors, dhat_second_ballast, read_metrics, Context};
 use crate::plan::{Job, JobKind};
 use crate::result::{Source, ToolOutcome, ToolResult};
@@ -33,7 +34,6 @@ pub fn run_all(
 /// fell outside the window (see [`crate::protocol::DHAT_BALLAST_ENV`]).
 fn run(
     job: &Job,
-    cli: &Cli,
     executor: &mut dyn Executor,
     tool: &Tool,
     new_file: &std::path::Path,
@@ -47,12 +47,10 @@ fn run(
     }
     match dhat_second_ballast(new_file) {
         Some(ballast) => {
-            if cli.log >= LogLevel::Debug {
-                eprintln!(
-                    "benchgrind: {}: DHAT's peak fell outside the window; again with a ballast of {ballast} bytes",
-                    job.id.full()
-                );
-            }
+            messages::debug!(
+                "{}: DHAT's peak fell outside the window; again with a ballast of {ballast} bytes",
+                job.id.full()
+            );
             executor.run_tool(job, &tool.with_ballast(ballast))
         }
         None => first,
@@ -92,7 +90,7 @@ fn run_one(
         });
 
     let new_file = paths.file(&metrics_file, Which::New);
-    let output = run(job, cli, executor, tool, &new_file);
+    let output = run(job, executor, tool, &new_file);
     let new = read_metrics(kind, &new_file, cx).map(|mut new| {
         add_children(kind, &children, &metrics_file, cx, &mut new);
         new

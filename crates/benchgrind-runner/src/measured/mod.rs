@@ -191,7 +191,7 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
         Some(([g, f, b], seed))
     })();
     let Some((index, seed)) = parsed else {
-        eprintln!("benchgrind: {FLAG} needs three indices and an optional {SEED_FLAG}=N");
+        crate::messages::error!("{FLAG} needs three indices and an optional {SEED_FLAG}=N");
         std::process::exit(2);
     };
     prepare_window();
@@ -204,7 +204,7 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
             0
         }
         None => {
-            eprintln!("benchgrind: no benchmark at {index:?}: the binary changed since the plan");
+            crate::messages::error!("no benchmark at {index:?}: the binary changed since the plan");
             1
         }
     };

@@ -73,9 +73,9 @@ impl<'a> BenchmarkOut<'a> {
                 .map(|e| e.name.as_str())
                 .collect();
             if !without.is_empty() {
-                eprintln!(
-                    "warning: --benchmark_metric={0}: no {0} was counted for {1}; their \
-                     real_time and cpu_time in {2} are 0",
+                crate::messages::warning!(
+                    "--benchmark_metric={0}: no {0} was counted for {1}; their real_time and \
+                     cpu_time in {2} are 0",
                     self.metric.name(),
                     without.join(", "),
                     self.path.display()
