@@ -215,6 +215,23 @@ pub use benchgrind_runner::{
     RegressionConfig, Tool, ToolMetric, ValgrindTool,
 };
 
+/// Tools configured as values, their metrics and limits (iai-callgrind 0.15+ and gungraun):
+/// `.tool(Callgrind::with_args([...]).soft_limits([(EventKind::Ir, 5.0)]))`.
+pub use benchgrind_runner::config::{
+    Bbv, Cachegrind, CachegrindMetric, CachegrindMetrics, Callgrind, CallgrindMetrics, Dhat,
+    DhatMetric, DhatMetrics, Drd, ErrorMetric, Helgrind, Limit, Massif, Memcheck, SanitizeOutput,
+};
+
+/// The macros and configuration types most benchmarks use, for `use benchgrind::prelude::*`
+/// (gungraun 0.18+).
+pub mod prelude {
+    #[doc(no_inline)]
+    pub use crate::{
+        binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
+        BinaryBenchmarkConfig, Command, LibraryBenchmarkConfig,
+    };
+}
+
 /// What the macros' generated code names. Not a stable API.
 #[doc(hidden)]
 pub mod __private {

@@ -11,7 +11,8 @@ use super::delay::Delay;
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;
-use super::tool::Tool;
+use super::tool::{Tool, ValgrindTool};
+use super::tools::ToolSpec;
 
 /// A command to measure: a program, its arguments, environment, working directory and streams.
 ///
@@ -395,7 +396,7 @@ impl BinaryBenchmarkConfig {
 
     /// Runs another Valgrind tool on the command too (DHAT totals cover the whole process, or
     /// the [`entry_point`](Self::entry_point) and what it calls).
-    pub fn tool(&mut self, tool: Tool) -> &mut Self {
+    pub fn tool<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
         self.base.tool(tool);
         self
     }
@@ -403,6 +404,13 @@ impl BinaryBenchmarkConfig {
     /// Runs other Valgrind tools on the command too.
     pub fn tools<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
         self.base.tools(tools);
+        self
+    }
+
+    /// Benchmarks the command with this tool instead of Callgrind; see
+    /// [`LibraryBenchmarkConfig::default_tool`].
+    pub fn default_tool<T: Into<ValgrindTool>>(&mut self, tool: T) -> &mut Self {
+        self.base.default_tool(tool);
         self
     }
 

@@ -15,6 +15,7 @@ use super::compat::{EntryPoint, OutputFormat};
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::tool::{valgrind_args, Tool};
+use super::tools::ToolSpec;
 
 impl LibraryBenchmarkConfig {
     /// A config with these Callgrind arguments (iai-callgrind 0.13).
@@ -93,9 +94,17 @@ impl LibraryBenchmarkConfig {
         self
     }
 
-    /// Runs this tool instead of the tools of more general levels and of this level's `tool`.
-    pub fn tool_override(&mut self, tool: Tool) -> &mut Self {
-        self.tools_override([tool])
+    /// Runs this tool instead of the tools of more general levels and of this level's `tool`
+    /// (a [`Callgrind`](super::Callgrind) value configures Callgrind, which always runs).
+    pub fn tool_override<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
+        match tool.into() {
+            ToolSpec::Callgrind(callgrind) => {
+                self.compat.tools_override.get_or_insert_with(Vec::new);
+                self.callgrind(*callgrind);
+                self
+            }
+            ToolSpec::Other(tool) => self.tools_override([tool]),
+        }
     }
 
     /// Runs these tools instead of the tools of more general levels and of this level's `tool`
@@ -172,7 +181,7 @@ impl BinaryBenchmarkConfig {
     }
 
     /// See [`LibraryBenchmarkConfig::tool_override`].
-    pub fn tool_override(&mut self, tool: Tool) -> &mut Self {
+    pub fn tool_override<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
         self.base.tool_override(tool);
         self
     }
@@ -226,7 +235,7 @@ impl Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{resolve, ValgrindTool};
+    use crate::config::{resolve, Tool, ValgrindTool};
 
     #[test]
     fn tool_override_drops_general_tools_and_valgrind_args_reach_every_tool() {

@@ -16,6 +16,7 @@ use super::binary::{BinaryBenchmarkConfig, ExitWith, Sandbox};
 use super::flamegraph::FlamegraphConfig;
 use super::regression::RegressionConfig;
 use super::tool::Tool;
+use super::tools::ToolSpec;
 
 /// The arguments of one benchmark of a [`Run`] and its id (`Arg::new("id", ["--flag"])`).
 #[derive(Debug, Clone, PartialEq)]
@@ -256,7 +257,7 @@ impl Run {
     }
 
     /// Runs another Valgrind tool too.
-    pub fn tool(&mut self, tool: Tool) -> &mut Self {
+    pub fn tool<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
         self.config.tool(tool);
         self
     }
@@ -268,7 +269,7 @@ impl Run {
     }
 
     /// Runs this tool instead of those of the more general levels.
-    pub fn tool_override(&mut self, tool: Tool) -> &mut Self {
+    pub fn tool_override<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
         self.config.tool_override(tool);
         self
     }

@@ -10,6 +10,7 @@ use std::ffi::OsString;
 use super::flamegraph::FlamegraphConfig;
 use super::regression::RegressionConfig;
 use super::tool::{valgrind_args, Tool};
+use super::tools::ToolSpec;
 
 /// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
 /// level.
@@ -42,13 +43,32 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) separate_threads: Option<bool>,
     /// What only the iai-callgrind-compatible methods set ([`super::compat`]).
     pub(crate) compat: super::compat::Extra,
+    /// What tools given as values set ([`super::tools`]).
+    pub(crate) values: ValueSettings,
+}
+
+/// What the tool values of iai-callgrind 0.15+ and gungraun set on a config level: Callgrind's
+/// metrics shown and on/off, the default tool, and limits that merge with the other levels'
+/// (where a [`RegressionConfig`] replaces them whole).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ValueSettings {
+    pub callgrind_format: Option<Vec<super::EventKind>>,
+    pub callgrind_enable: Option<bool>,
+    pub default_tool: Option<super::ValgrindTool>,
+    pub limits: Option<RegressionConfig>,
 }
 
 impl LibraryBenchmarkConfig {
     /// Runs another Valgrind tool (DHAT, Massif, Memcheck, ...) on the benchmark, after
-    /// Callgrind. A tool given again at a more specific level replaces the general one.
-    pub fn tool(&mut self, tool: Tool) -> &mut Self {
-        self.tools.push(tool);
+    /// Callgrind, or configures Callgrind: a 0.13 [`Tool`] (given again at a more specific level,
+    /// it replaces the general one), or a value of iai-callgrind 0.15+ and gungraun
+    /// ([`Callgrind`](super::Callgrind), [`Dhat`](super::Dhat), ...: merged with the value of the
+    /// same tool at a more general level).
+    pub fn tool<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
+        match tool.into() {
+            ToolSpec::Callgrind(callgrind) => self.callgrind(*callgrind),
+            ToolSpec::Other(tool) => self.tools.push(tool),
+        }
         self
     }
 
@@ -56,6 +76,38 @@ impl LibraryBenchmarkConfig {
     pub fn tools<I: IntoIterator<Item = Tool>>(&mut self, tools: I) -> &mut Self {
         self.tools.extend(tools);
         self
+    }
+
+    /// Benchmarks with this tool instead of Callgrind (iai-callgrind 0.15+ and gungraun):
+    /// `ValgrindTool::DHAT` or gungraun 0.20's `Tool::DHAT`. Callgrind then runs only when
+    /// enabled with `Callgrind::default().enable(true)` or `--tools`.
+    pub fn default_tool<T: Into<super::ValgrindTool>>(&mut self, tool: T) -> &mut Self {
+        self.values.default_tool = Some(tool.into());
+        self
+    }
+
+    /// Takes over what a [`Callgrind`](super::Callgrind) value sets.
+    pub(crate) fn callgrind(&mut self, callgrind: super::Callgrind) {
+        let settings = callgrind.0;
+        self.raw_callgrind_args.extend(settings.args);
+        if let Some(entry_point) = settings.entry_point {
+            self.compat.entry_point = Some(entry_point);
+        }
+        if let Some(flamegraph) = settings.flamegraph {
+            self.flamegraph = Some(flamegraph);
+        }
+        if settings.format.is_some() {
+            self.values.callgrind_format = settings.format;
+        }
+        if settings.enable.is_some() {
+            self.values.callgrind_enable = settings.enable;
+        }
+        if settings.has_limits || settings.limits.fail_fast.is_some() {
+            self.values
+                .limits
+                .get_or_insert_with(RegressionConfig::default)
+                .merge(&settings.limits);
+        }
     }
 
     /// Draws flamegraphs of the Callgrind profile; the most specific level's config wins whole.

@@ -66,11 +66,30 @@ pub enum EventKind {
     AcCost2,
     /// Last-level cache-use spatial loss (`--cacheuse=yes`).
     SpLoss2,
+    /// L1 instruction cache misses in percent of instructions: `I1mr / Ir` (derived).
+    I1MissRate,
+    /// Last-level misses of instruction fetches in percent of instructions: `ILmr / Ir`
+    /// (derived).
+    LLiMissRate,
+    /// L1 data cache misses in percent of data accesses: `(D1mr + D1mw) / (Dr + Dw)` (derived).
+    D1MissRate,
+    /// Last-level misses of data accesses in percent of data accesses:
+    /// `(DLmr + DLmw) / (Dr + Dw)` (derived).
+    LLdMissRate,
+    /// Last-level misses in percent of all accesses:
+    /// `(ILmr + DLmr + DLmw) / (Ir + Dr + Dw)` (derived).
+    LLMissRate,
+    /// Accesses served by L1 in percent of all accesses: `L1hits / TotalRW` (derived).
+    L1HitRate,
+    /// Accesses served by the last-level cache in percent: `LLhits / TotalRW` (derived).
+    LLHitRate,
+    /// Accesses served by memory in percent: `RamHits / TotalRW` (derived).
+    RamHitRate,
 }
 
 impl EventKind {
-    /// Every metric, in report order.
-    pub const ALL: [EventKind; 29] = [
+    /// Every metric, in report order (the rates last).
+    pub const ALL: [EventKind; 37] = [
         EventKind::Ir,
         EventKind::L1hits,
         EventKind::LLhits,
@@ -100,7 +119,57 @@ impl EventKind {
         EventKind::SpLoss1,
         EventKind::AcCost2,
         EventKind::SpLoss2,
+        EventKind::I1MissRate,
+        EventKind::LLiMissRate,
+        EventKind::D1MissRate,
+        EventKind::LLdMissRate,
+        EventKind::LLMissRate,
+        EventKind::L1HitRate,
+        EventKind::LLHitRate,
+        EventKind::RamHitRate,
     ];
+
+    /// The rates, in percent, derived from the cache simulation's counts.
+    pub const RATES: [EventKind; 8] = [
+        EventKind::I1MissRate,
+        EventKind::LLiMissRate,
+        EventKind::D1MissRate,
+        EventKind::LLdMissRate,
+        EventKind::LLMissRate,
+        EventKind::L1HitRate,
+        EventKind::LLHitRate,
+        EventKind::RamHitRate,
+    ];
+
+    /// Whether the metric is a rate in percent (a float), not a count.
+    pub fn is_rate(self) -> bool {
+        Self::RATES.contains(&self)
+    }
+
+    /// Whether benchgrind computes the metric from Callgrind's events (hits, totals, cycles and
+    /// the rates) rather than Callgrind counting it.
+    pub fn is_derived(self) -> bool {
+        self.is_rate()
+            || matches!(
+                self,
+                EventKind::L1hits
+                    | EventKind::LLhits
+                    | EventKind::RamHits
+                    | EventKind::TotalRW
+                    | EventKind::EstimatedCycles
+            )
+    }
+
+    /// [`name`](Self::name) as a `String` (iai-callgrind 0.15+ and gungraun's spelling).
+    pub fn to_name(&self) -> String {
+        self.name().to_owned()
+    }
+
+    /// The metric of a name without regard to case (iai-callgrind 0.15's spelling of
+    /// [`from_name`](Self::from_name)).
+    pub fn from_str_ignore_case(name: &str) -> Option<EventKind> {
+        Self::from_name(name)
+    }
 
     /// The metric's name in JSON, regression specs and `EventKind` (`Ir`, `L1hits`, ...).
     pub fn name(self) -> &'static str {
@@ -110,6 +179,14 @@ impl EventKind {
             EventKind::RamHits => "RamHits",
             EventKind::TotalRW => "TotalRW",
             EventKind::EstimatedCycles => "EstimatedCycles",
+            EventKind::I1MissRate => "I1MissRate",
+            EventKind::LLiMissRate => "LLiMissRate",
+            EventKind::D1MissRate => "D1MissRate",
+            EventKind::LLdMissRate => "LLdMissRate",
+            EventKind::LLMissRate => "LLMissRate",
+            EventKind::L1HitRate => "L1HitRate",
+            EventKind::LLHitRate => "LLHitRate",
+            EventKind::RamHitRate => "RamHitRate",
             other => Self::RAW
                 .iter()
                 .find(|(k, _)| *k == other)
@@ -192,11 +269,26 @@ impl EventKind {
             EventKind::RamHits => "RAM Hits",
             EventKind::TotalRW => "Total read+write",
             EventKind::EstimatedCycles => "Estimated Cycles",
+            EventKind::I1MissRate => "I1 Miss Rate",
+            EventKind::LLiMissRate => "LLi Miss Rate",
+            EventKind::D1MissRate => "D1 Miss Rate",
+            EventKind::LLdMissRate => "LLd Miss Rate",
+            EventKind::LLMissRate => "LL Miss Rate",
+            EventKind::L1HitRate => "L1 Hit Rate",
+            EventKind::LLHitRate => "LL Hit Rate",
+            EventKind::RamHitRate => "RAM Hit Rate",
             other => Self::RAW
                 .iter()
                 .find(|(k, _)| *k == other)
                 .map_or("?", |(_, n)| n),
         }
+    }
+}
+
+/// The label, as gungraun prints it (`Instructions`, `LL Hits`, `I1 Miss Rate`).
+impl std::fmt::Display for EventKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.benchgrind_label())
     }
 }
 
@@ -223,6 +315,18 @@ pub enum ToolMetric {
     ReadsBytes,
     /// DHAT: bytes written to blocks the benchmark allocated (during their whole lifetime).
     WritesBytes,
+    /// DHAT: blocks the benchmark allocated that were still live when the process ended.
+    AtTEndBlocks,
+    /// DHAT: the sum of the lifetimes of the benchmark's blocks, in instructions.
+    TotalLifetimes,
+    /// DHAT: the largest number of bytes any one of the benchmark's allocation sites had live.
+    MaximumBytes,
+    /// DHAT: the largest number of blocks any one of the benchmark's allocation sites had live.
+    MaximumBlocks,
+    /// DHAT in ad-hoc mode (`--mode=ad-hoc`): the units recorded by the program's requests.
+    TotalUnits,
+    /// DHAT in ad-hoc mode: the events recorded by the program's requests.
+    TotalEvents,
     /// Massif: useful heap bytes at the peak snapshot of the measured process.
     PeakHeapBytes,
     /// Massif: allocator overhead (headers, alignment) at that snapshot.
@@ -241,7 +345,7 @@ pub enum ToolMetric {
 
 impl ToolMetric {
     /// Every metric.
-    pub const ALL: [ToolMetric; 14] = [
+    pub const ALL: [ToolMetric; 20] = [
         ToolMetric::TotalBytes,
         ToolMetric::TotalBlocks,
         ToolMetric::PeakBytes,
@@ -249,6 +353,12 @@ impl ToolMetric {
         ToolMetric::AtTEndBytes,
         ToolMetric::ReadsBytes,
         ToolMetric::WritesBytes,
+        ToolMetric::AtTEndBlocks,
+        ToolMetric::TotalLifetimes,
+        ToolMetric::MaximumBytes,
+        ToolMetric::MaximumBlocks,
+        ToolMetric::TotalUnits,
+        ToolMetric::TotalEvents,
         ToolMetric::PeakHeapBytes,
         ToolMetric::PeakHeapExtraBytes,
         ToolMetric::PeakStacksBytes,
@@ -268,6 +378,12 @@ impl ToolMetric {
             ToolMetric::AtTEndBytes => "AtTEndBytes",
             ToolMetric::ReadsBytes => "ReadsBytes",
             ToolMetric::WritesBytes => "WritesBytes",
+            ToolMetric::AtTEndBlocks => "AtTEndBlocks",
+            ToolMetric::TotalLifetimes => "TotalLifetimes",
+            ToolMetric::MaximumBytes => "MaximumBytes",
+            ToolMetric::MaximumBlocks => "MaximumBlocks",
+            ToolMetric::TotalUnits => "TotalUnits",
+            ToolMetric::TotalEvents => "TotalEvents",
             ToolMetric::PeakHeapBytes => "PeakHeapBytes",
             ToolMetric::PeakHeapExtraBytes => "PeakHeapExtraBytes",
             ToolMetric::PeakStacksBytes => "PeakStacksBytes",
@@ -288,6 +404,12 @@ impl ToolMetric {
             ToolMetric::AtTEndBytes => "At t-end bytes",
             ToolMetric::ReadsBytes => "Reads bytes",
             ToolMetric::WritesBytes => "Writes bytes",
+            ToolMetric::AtTEndBlocks => "At t-end blocks",
+            ToolMetric::TotalLifetimes => "Total lifetimes",
+            ToolMetric::MaximumBytes => "Maximum bytes",
+            ToolMetric::MaximumBlocks => "Maximum blocks",
+            ToolMetric::TotalUnits => "Total units",
+            ToolMetric::TotalEvents => "Total events",
             ToolMetric::PeakHeapBytes => "Peak heap bytes",
             ToolMetric::PeakHeapExtraBytes => "Peak extra bytes",
             ToolMetric::PeakStacksBytes => "Peak stacks bytes",

@@ -14,12 +14,14 @@ pub mod delay;
 pub mod explain;
 pub mod flamegraph;
 pub mod group;
+pub mod groups;
 pub mod legacy;
 pub mod library;
 pub mod metric;
 pub mod regression;
 pub mod resolve;
 pub mod tool;
+pub mod tools;
 
 pub use binary::{
     Bench, BinaryBenchmark, BinaryBenchmarkConfig, Command, ExitWith, Hook, Pipe, Sandbox, Stdin,
@@ -30,12 +32,19 @@ pub use delay::{Delay, DelayKind};
 pub use explain::{ExplainPolicy, DEFAULT_EXPLAIN_PCT};
 pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use group::BinaryBenchmarkGroup;
+pub use groups::{
+    CachegrindMetric, CachegrindMetrics, CallgrindMetrics, DhatMetric, DhatMetrics, ErrorMetric,
+    Limit,
+};
 pub use legacy::{Arg, Fixtures, Options, Run, RunEnv};
 pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;
 pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED, DEFAULT_TIMEOUT};
 pub use tool::{normalize_valgrind_arg, selected, Tool, ToolList, ValgrindTool};
+pub use tools::{
+    Bbv, Cachegrind, Callgrind, Dhat, Drd, Helgrind, Massif, Memcheck, SanitizeOutput, ToolSpec,
+};
 
 /// Whether a name users give (a baseline's, a binary benchmark's name or id) can be a file name
 /// of its own below the home: letters, digits, `-`, `_` and `.` only, and not `.` or `..`.

@@ -7,6 +7,7 @@
 
 use std::str::FromStr;
 
+use super::groups::Limit;
 use super::metric::{AnyMetric, EventKind, ToolMetric};
 
 /// Limits over which a benchmark counts as regressed.
@@ -27,6 +28,9 @@ pub struct RegressionConfig {
     pub(crate) fail_fast: Option<bool>,
     pub(crate) tool_limits: Vec<(ToolMetric, f64)>,
     pub(crate) tool_hard_limits: Vec<(ToolMetric, u64)>,
+    /// Caps given as numbers with a fraction ([`Limit::Float`]), for rates: compared with the
+    /// new value as a float.
+    pub(crate) float_hard_limits: Vec<(AnyMetric, f64)>,
 }
 
 impl RegressionConfig {
@@ -87,6 +91,58 @@ impl RegressionConfig {
     }
 }
 
+impl RegressionConfig {
+    /// Sets the relative limit of one metric, replacing one set before.
+    pub(crate) fn set_soft(&mut self, metric: AnyMetric, pct: f64) {
+        match metric {
+            AnyMetric::Event(e) => replace(&mut self.limits, e, pct),
+            AnyMetric::Tool(t) => replace(&mut self.tool_limits, t, pct),
+        }
+    }
+
+    /// Sets the cap of one metric, replacing one set before.
+    pub(crate) fn set_hard(&mut self, metric: AnyMetric, limit: Limit) {
+        self.hard_limits
+            .retain(|(k, _)| AnyMetric::Event(*k) != metric);
+        self.tool_hard_limits
+            .retain(|(k, _)| AnyMetric::Tool(*k) != metric);
+        self.float_hard_limits.retain(|(k, _)| *k != metric);
+        match (metric, limit) {
+            (AnyMetric::Event(e), Limit::Int(n)) => self.hard_limits.push((e, n)),
+            (AnyMetric::Tool(t), Limit::Int(n)) => self.tool_hard_limits.push((t, n)),
+            (metric, Limit::Float(x)) => self.float_hard_limits.push((metric, x)),
+        }
+    }
+
+    /// Adds the limits of `specific` over these, replacing those of the same metrics.
+    pub(crate) fn merge(&mut self, specific: &RegressionConfig) {
+        for &(e, pct) in &specific.limits {
+            replace(&mut self.limits, e, pct);
+        }
+        for &(t, pct) in &specific.tool_limits {
+            replace(&mut self.tool_limits, t, pct);
+        }
+        for &(e, n) in &specific.hard_limits {
+            self.set_hard(AnyMetric::Event(e), Limit::Int(n));
+        }
+        for &(t, n) in &specific.tool_hard_limits {
+            self.set_hard(AnyMetric::Tool(t), Limit::Int(n));
+        }
+        for &(m, x) in &specific.float_hard_limits {
+            self.set_hard(m, Limit::Float(x));
+        }
+        if specific.fail_fast.is_some() {
+            self.fail_fast = specific.fail_fast;
+        }
+    }
+}
+
+/// Replaces the entry of `key` or adds it.
+fn replace<K: PartialEq, V>(list: &mut Vec<(K, V)>, key: K, value: V) {
+    list.retain(|(k, _)| *k != key);
+    list.push((key, value));
+}
+
 impl From<&mut RegressionConfig> for RegressionConfig {
     fn from(value: &mut RegressionConfig) -> Self {
         value.clone()
@@ -100,6 +156,7 @@ impl RegressionConfig {
             && self.hard_limits.is_empty()
             && self.tool_limits.is_empty()
             && self.tool_hard_limits.is_empty()
+            && self.float_hard_limits.is_empty()
     }
 }
 

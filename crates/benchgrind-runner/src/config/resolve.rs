@@ -6,8 +6,9 @@ use std::ffi::OsString;
 use super::compat::{EntryPoint, DEFAULT_TRUNCATE};
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
+use super::metric::EventKind;
 use super::regression::RegressionConfig;
-use super::tool::Tool;
+use super::tool::{Tool, ValgrindTool};
 
 /// The seed of the fixed stream of random bytes unless one is configured.
 pub const DEFAULT_SEED: u64 = 0;
@@ -50,6 +51,14 @@ pub struct ResolvedConfig {
     pub timeout: std::time::Duration,
     /// Whether the report shows each thread's and process's counts besides the total.
     pub separate_threads: bool,
+    /// Which of Callgrind's metrics the report shows, in order (`Callgrind::format`); `None`:
+    /// the default ones.
+    pub callgrind_format: Option<Vec<EventKind>>,
+    /// Whether Callgrind runs, where a level said (`Callgrind::enable`); by default it runs
+    /// when it is the default tool.
+    pub callgrind_enable: Option<bool>,
+    /// The tool that benchmarks (`default_tool`): Callgrind unless a level chose another.
+    pub default_tool: ValgrindTool,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -71,6 +80,9 @@ where
         entry_point: None,
         timeout: DEFAULT_TIMEOUT,
         separate_threads: false,
+        callgrind_format: None,
+        callgrind_enable: None,
+        default_tool: ValgrindTool::Callgrind,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -103,6 +115,23 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
         out.regression_fail_fast = regression.is_fail_fast();
         out.regression = Some(regression.clone());
     }
+    // Limits of tool values merge with the more general levels' (a `RegressionConfig` above
+    // replaced them whole).
+    if let Some(limits) = &level.values.limits {
+        let regression = out.regression.get_or_insert_with(RegressionConfig::default);
+        regression.merge(limits);
+        out.regression_fail_fast = regression.is_fail_fast();
+    }
+    if level.values.callgrind_format.is_some() {
+        out.callgrind_format
+            .clone_from(&level.values.callgrind_format);
+    }
+    if level.values.callgrind_enable.is_some() {
+        out.callgrind_enable = level.values.callgrind_enable;
+    }
+    if let Some(tool) = level.values.default_tool {
+        out.default_tool = tool;
+    }
     // `tool_override` replaces the tools of the more general levels and this level's `tool`s.
     let tools = match &level.compat.tools_override {
         Some(tools) => {
@@ -112,8 +141,15 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
         None => &level.tools,
     };
     for tool in tools {
-        out.tools.retain(|t| t.kind() != tool.kind());
-        out.tools.push(tool.clone());
+        // A value (iai-callgrind 0.15+, gungraun) merges into the tool of its kind; a 0.13
+        // `Tool` replaces it.
+        match out.tools.iter_mut().find(|t| t.kind() == tool.kind()) {
+            Some(general) if tool.value.is_some() => general.merge(tool),
+            _ => {
+                out.tools.retain(|t| t.kind() != tool.kind());
+                out.tools.push(tool.clone());
+            }
+        }
     }
     if let Some(flamegraph) = &level.flamegraph {
         out.flamegraph = Some(flamegraph.clone());

@@ -160,16 +160,65 @@ pub fn normalize_valgrind_arg(arg: &str) -> String {
 ///     .tool(Tool::new(ValgrindTool::DHAT))
 ///     .tool(Tool::new(ValgrindTool::Memcheck).args(["--error-exitcode=0"]));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
     pub(crate) kind: ValgrindTool,
     pub(crate) enable: bool,
     pub(crate) args: Vec<String>,
+    /// The settings of a tool given as a value ([`super::tools`]): which metrics are shown,
+    /// limits, DHAT's entry point and frames.
+    pub(crate) value: Option<Box<super::tools::OtherSettings>>,
     /// Under DHAT, the size of the block the measured process holds across the window (see
     /// [`crate::protocol::DHAT_BALLAST_ENV`]); 0 for none. Set by the harness, not by users.
     pub(crate) ballast: u64,
     /// How Valgrind names each process's files (`%p`, ...), see [`Tool::outfile_modifier`].
     pub(crate) modifier: Option<String>,
+}
+
+/// gungraun 0.20 names the tools `Tool::Callgrind`, `Tool::DHAT`, ... (an enum there, where
+/// 0.13's `Tool` is this struct): each is a `Tool` of that kind with its default arguments, for
+/// `default_tool(Tool::DHAT)`, `--tools` and the like.
+#[allow(non_upper_case_globals)]
+impl Tool {
+    /// Callgrind.
+    pub const Callgrind: Tool = Tool::of(ValgrindTool::Callgrind);
+    /// Cachegrind.
+    pub const Cachegrind: Tool = Tool::of(ValgrindTool::Cachegrind);
+    /// DHAT.
+    pub const DHAT: Tool = Tool::of(ValgrindTool::DHAT);
+    /// Memcheck.
+    pub const Memcheck: Tool = Tool::of(ValgrindTool::Memcheck);
+    /// Helgrind.
+    pub const Helgrind: Tool = Tool::of(ValgrindTool::Helgrind);
+    /// DRD.
+    pub const DRD: Tool = Tool::of(ValgrindTool::DRD);
+    /// Massif.
+    pub const Massif: Tool = Tool::of(ValgrindTool::Massif);
+    /// BBV (`exp-bbv`).
+    pub const BBV: Tool = Tool::of(ValgrindTool::BBV);
+
+    const fn of(kind: ValgrindTool) -> Tool {
+        Tool {
+            kind,
+            enable: true,
+            args: Vec::new(),
+            value: None,
+            ballast: 0,
+            modifier: None,
+        }
+    }
+}
+
+impl From<Tool> for ValgrindTool {
+    fn from(tool: Tool) -> ValgrindTool {
+        tool.kind
+    }
+}
+
+impl From<&Tool> for ValgrindTool {
+    fn from(tool: &Tool) -> ValgrindTool {
+        tool.kind
+    }
 }
 
 impl Tool {
@@ -179,6 +228,7 @@ impl Tool {
             kind,
             enable: true,
             args: Vec::new(),
+            value: None,
             ballast: 0,
             modifier: None,
         }
