@@ -226,7 +226,7 @@ pub use benchgrind_runner::config::{
 /// (gungraun 0.18+).
 pub mod prelude {
     #[doc(no_inline)]
-    pub use crate::{
+    pub use super::{
         binary_benchmark, binary_benchmark_group, library_benchmark, library_benchmark_group, main,
         BinaryBenchmarkConfig, Command, LibraryBenchmarkConfig,
     };

@@ -6,8 +6,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::compat::EntryPoint;
 use super::delay::Delay;
+use super::entry_point::EntryPoint;
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;

@@ -11,6 +11,7 @@ pub mod binary;
 pub mod compat;
 mod compat_methods;
 pub mod delay;
+pub mod entry_point;
 pub mod explain;
 pub mod flamegraph;
 pub mod group;
@@ -20,6 +21,7 @@ pub mod library;
 pub mod metric;
 pub mod regression;
 pub mod resolve;
+mod settings;
 pub mod tool;
 pub mod tools;
 

@@ -167,7 +167,7 @@ pub struct Tool {
     pub(crate) args: Vec<String>,
     /// The settings of a tool given as a value ([`super::tools`]): which metrics are shown,
     /// limits, DHAT's entry point and frames.
-    pub(crate) value: Option<Box<super::tools::OtherSettings>>,
+    pub(crate) value: Option<Box<super::settings::OtherSettings>>,
     /// Under DHAT, the size of the block the measured process holds across the window (see
     /// [`crate::protocol::DHAT_BALLAST_ENV`]); 0 for none. Set by the harness, not by users.
     pub(crate) ballast: u64,
