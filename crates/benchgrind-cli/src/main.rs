@@ -22,6 +22,7 @@ USAGE:
     benchgrind <COMMAND> [ARGS...]
 
 COMMANDS:
+    ab         run the benchmarks of a git revision and of the working tree, and compare them
     suite      run and compare rebar-format benchmark suites (engines in any language)
     compare    compare two result sets: benchgrind summaries, Google Benchmark JSON or binaries
     gbench     exact counts of the Google Benchmark benchmarks of a C++ binary, under Callgrind
@@ -47,6 +48,8 @@ fn main() -> ExitCode {
 /// The command asked for.
 #[derive(Debug)]
 enum Command {
+    /// `ab ...`.
+    Ab(cmd::ab::Config),
     /// `suite ...`.
     Suite(cmd::suite::Config),
     /// `compare ...`.
@@ -74,6 +77,7 @@ impl Command {
         match name.to_str() {
             Some("-h" | "--help" | "help") => Err(UsageError::Help(USAGE)),
             Some("-V" | "--version") => Ok(Command::Version),
+            Some("ab") => cmd::ab::Config::parse(rest).map(Command::Ab),
             Some("suite") => cmd::suite::Config::parse(rest).map(Command::Suite),
             Some("compare") => cmd::compare::Config::parse(rest).map(Command::Compare),
             Some("merge") => cmd::merge::Config::parse(rest).map(Command::Merge),
@@ -88,6 +92,7 @@ impl Command {
     /// Runs the command.
     fn run(&self) -> anyhow::Result<Outcome> {
         match self {
+            Command::Ab(config) => cmd::ab::run(config),
             Command::Suite(config) => cmd::suite::run(config),
             Command::Compare(config) => cmd::compare::run(config),
             Command::Merge(config) => cmd::merge::run(config),

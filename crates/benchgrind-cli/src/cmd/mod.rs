@@ -3,6 +3,7 @@
 //! [`Outcome`](crate::exit::Outcome) or an error. `main` picks the command and decides the exit
 //! code.
 
+pub mod ab;
 pub mod compare;
 pub mod explain;
 pub mod gbench;

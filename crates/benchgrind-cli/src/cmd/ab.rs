@@ -1,0 +1,422 @@
+//! `benchgrind ab --base REV`: the benchmarks of a git revision and of the working tree, run on
+//! this machine one after the other, and the working tree's report compared with the base's
+//! counts. The base is checked out in a worktree below the target directory and built in a
+//! target directory of its own (cargo names a package's artefacts alike at any path, so one
+//! shared directory would mix the two sides' binaries), its counts saved as the baseline `ab-<revision>` in a home
+//! shared by both runs; the working tree's run compares with that baseline, and its regression
+//! limits decide the exit code. A second call for the same revision, with the same options and
+//! on an unchanged machine, reuses the base's counts.
+//!
+//! The bench binaries are built with `cargo bench --no-run` and started as cargo starts them
+//! (in their package's directory, with `--bench`), so that each one's exit status is known: 3
+//! when a benchmark is past a limit, 1 when one failed.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use crate::exit::Outcome;
+use crate::usage::UsageError;
+
+/// The help text.
+pub const USAGE: &str = "\
+Usage: benchgrind ab --base=REV [CARGO ARGS...] [-- BENCH ARGS...]
+
+Runs the benchmarks of the git revision REV (a branch, tag, commit, HEAD~1) and those of the
+working tree on this machine, one after the other, and reports the working tree's counts
+compared with the base's: each benchmark's change, with the regression limits of the code or of
+`--regression` deciding the exit status. The base is checked out and built below the target
+directory (benchgrind-ab/); its counts are reused when REV, the arguments and the machine are
+unchanged. CARGO ARGS select what cargo builds (-p PACKAGE, --bench NAME, --features ...);
+BENCH ARGS go to every bench binary (filters, --regression, --output-format=markdown|json, ...).
+Exit status: 0 no limit passed, 1 error or a failed benchmark, 2 usage, 3 past a limit.
+
+Options:
+      --base=REV   the revision to compare with (required)
+      --fresh      measure the base again even when its counts could be reused
+  -h, --help       print this help
+";
+
+/// Bench arguments `ab` sets itself.
+const RESERVED: [&str; 4] = ["--home", "--baseline", "--save-baseline", "--load-baseline"];
+
+/// What `ab` was asked.
+#[derive(Debug, Default, PartialEq)]
+pub struct Config {
+    /// `--base`.
+    base: String,
+    /// `--fresh`.
+    fresh: bool,
+    /// What goes to `cargo bench`.
+    cargo_args: Vec<OsString>,
+    /// What goes to every bench binary.
+    bench_args: Vec<OsString>,
+}
+
+impl Config {
+    /// Parses the arguments after `ab`.
+    pub fn parse(args: Vec<OsString>) -> Result<Config, UsageError> {
+        let mut config = Config::default();
+        let mut args = args.into_iter();
+        let mut base = None;
+        while let Some(arg) = args.next() {
+            match arg.to_str() {
+                Some("-h" | "--help") => return Err(UsageError::Help(USAGE)),
+                Some("--") => {
+                    config.bench_args = args.by_ref().collect();
+                    break;
+                }
+                Some("--base") => {
+                    let value = args.next().ok_or_else(|| {
+                        UsageError::new("--base needs a revision: --base=main").hint(USAGE)
+                    })?;
+                    base = Some(value.to_string_lossy().into_owned());
+                }
+                Some(text) if text.starts_with("--base=") => {
+                    base = Some(text["--base=".len()..].to_owned());
+                }
+                Some("--fresh") => config.fresh = true,
+                _ => config.cargo_args.push(arg),
+            }
+        }
+        for arg in &config.bench_args {
+            let text = arg.to_string_lossy();
+            let name = text.split('=').next().unwrap_or("");
+            if RESERVED.contains(&name) {
+                return Err(UsageError::new(format!(
+                    "`{text}`: ab sets {name} itself (the base's counts are a baseline in a home \
+                     of its own); leave it out"
+                ))
+                .hint(USAGE));
+            }
+        }
+        match base.filter(|b| !b.trim().is_empty()) {
+            Some(base) => config.base = base,
+            None => {
+                return Err(
+                    UsageError::new("ab needs --base=REV: the revision to compare with")
+                        .hint(USAGE),
+                )
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// Where a side's bench binaries are and how to start them.
+struct Side {
+    /// The checkout: the repository's root.
+    root: PathBuf,
+    /// The directory `ab` was called from, within the checkout (cargo runs there).
+    dir: PathBuf,
+    /// Its cargo target directory.
+    target: PathBuf,
+}
+
+/// Runs `ab`.
+pub fn run(config: &Config) -> Result<Outcome> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let root = PathBuf::from(git(&cwd, &["rev-parse", "--show-toplevel"])?);
+    let prefix = git(&cwd, &["rev-parse", "--show-prefix"])?;
+    let revision = format!("{}^{{commit}}", config.base);
+    let sha = git(&cwd, &["rev-parse", "--verify", "--quiet", &revision]).with_context(|| {
+        format!(
+            "`{}` is not a revision of {}; give a branch, tag or commit (git log shows them)",
+            config.base,
+            root.display()
+        )
+    })?;
+    let short = &sha[..12.min(sha.len())];
+    let target = target_directory(&cwd)?;
+    let ab = target.join("benchgrind-ab");
+    let home = ab.join("home");
+    let baseline = format!("ab-{short}");
+    let base = Side {
+        root: ab.join("src").join(short),
+        dir: ab.join("src").join(short).join(&prefix),
+        target: ab.join("target"),
+    };
+    let current = Side {
+        root,
+        dir: cwd,
+        target,
+    };
+
+    let stamp = home.join(format!("{baseline}.stamp"));
+    let key = reuse_key(&sha, config)?;
+    let reused = !config.fresh && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key);
+    if reused {
+        eprintln!(
+            "benchgrind ab: the base {short} was measured with these arguments on this \
+             machine; its counts are reused (--fresh measures it again)"
+        );
+    } else {
+        let start = Instant::now();
+        checkout(&current.root, &base.root, &sha)?;
+        eprintln!(
+            "benchgrind ab: building and measuring the base {short} ({})",
+            subject(&current.root, &sha)
+        );
+        let _ = std::fs::remove_file(&stamp);
+        let save = format!("--save-baseline={baseline}");
+        let outcome = run_side(&base, config, &home, &save, true)?;
+        if outcome == Outcome::Failed {
+            bail!(
+                "the base {short} did not run (its output is above); fix it or choose another \
+                 --base"
+            );
+        }
+        std::fs::create_dir_all(&home)
+            .and_then(|()| benchgrind_runner::store::write_atomic(&stamp, key.as_bytes()))
+            .with_context(|| format!("cannot write {}", stamp.display()))?;
+        eprintln!(
+            "benchgrind ab: the base took {:.1}s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+    eprintln!("benchgrind ab: measuring the working tree against {short}");
+    run_side(
+        &current,
+        config,
+        &home,
+        &format!("--baseline={baseline}"),
+        false,
+    )
+}
+
+/// Builds one side's bench binaries and runs each; `quiet` keeps their reports (shown when one
+/// fails). Failed when one failed, past the limit when one passed a limit.
+fn run_side(
+    side: &Side,
+    config: &Config,
+    home: &Path,
+    compare: &str,
+    quiet: bool,
+) -> Result<Outcome> {
+    let benches = build(side, &config.cargo_args)?;
+    if benches.is_empty() {
+        bail!(
+            "cargo built no bench target in {}; pass -p PACKAGE or --bench NAME, or run ab in a \
+             package with benchmarks",
+            side.dir.display()
+        );
+    }
+    let mut outcome = Outcome::Done;
+    for (exe, package_dir) in benches {
+        let mut cmd = Command::new(&exe);
+        cmd.arg("--bench")
+            .arg(format!("--home={}", home.display()))
+            .arg(compare)
+            .args(&config.bench_args)
+            .current_dir(&package_dir);
+        let status = if quiet {
+            let output = cmd
+                .stdin(Stdio::null())
+                .output()
+                .with_context(|| format!("cannot run {}", exe.display()))?;
+            if !matches!(output.status.code(), Some(0 | 3)) {
+                eprint!("{}", String::from_utf8_lossy(&output.stdout));
+                eprint!("{}", String::from_utf8_lossy(&output.stderr));
+            }
+            output.status
+        } else {
+            cmd.status()
+                .with_context(|| format!("cannot run {}", exe.display()))?
+        };
+        outcome = match (status.code(), outcome) {
+            (Some(0), o) => o,
+            (Some(3), Outcome::Done) => Outcome::PastLimit,
+            (Some(3), o) => o,
+            _ => Outcome::Failed,
+        };
+    }
+    Ok(outcome)
+}
+
+/// `cargo bench --no-run` on one side: its bench executables and their packages' directories.
+fn build(side: &Side, cargo_args: &[OsString]) -> Result<Vec<(PathBuf, PathBuf)>> {
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args([
+            "bench",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+        ])
+        .args(cargo_args)
+        .env("CARGO_TARGET_DIR", &side.target)
+        .current_dir(&side.dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("cannot run cargo")?;
+    if !output.status.success() {
+        bail!(
+            "cargo bench --no-run failed in {} (its messages are above)",
+            side.dir.display()
+        );
+    }
+    let mut benches = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let is_bench = message["target"]["kind"]
+            .as_array()
+            .is_some_and(|k| k.iter().any(|k| k == "bench"));
+        let (Some(exe), Some(manifest), true) = (
+            message["executable"].as_str(),
+            message["manifest_path"].as_str(),
+            message["reason"] == "compiler-artifact" && is_bench,
+        ) else {
+            continue;
+        };
+        let package_dir = Path::new(manifest)
+            .parent()
+            .unwrap_or(Path::new("."))
+            .to_owned();
+        benches.push((PathBuf::from(exe), package_dir));
+    }
+    Ok(benches)
+}
+
+/// The base's checkout: a detached worktree of the repository at `sha`, made once and moved to
+/// `sha` again when it is elsewhere.
+fn checkout(repo: &Path, dir: &Path, sha: &str) -> Result<()> {
+    if dir.join(".git").exists() {
+        let at = git(dir, &["rev-parse", "HEAD"]).unwrap_or_default();
+        if at == sha {
+            return Ok(());
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    // A worktree removed by hand is still registered until pruned.
+    let _ = git(repo, &["worktree", "prune"]);
+    if let Some(parent) = dir.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let dir_text = dir.to_string_lossy();
+    git(
+        repo,
+        &["worktree", "add", "--detach", "--force", &dir_text, sha],
+    )
+    .with_context(|| format!("cannot check out {sha} in {}", dir.display()))?;
+    Ok(())
+}
+
+/// What must be the same for the base's counts to be reused: its revision, the arguments, the
+/// Valgrind and the machine.
+fn reuse_key(sha: &str, config: &Config) -> Result<String> {
+    let valgrind = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    let join = |args: &[OsString]| {
+        args.iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("\u{1f}")
+    };
+    Ok(format!(
+        "revision {sha}\ncargo {}\nbench {}\nvalgrind {valgrind}\n{cpu}\narch {}\n",
+        join(&config.cargo_args),
+        join(&config.bench_args),
+        std::env::consts::ARCH
+    ))
+}
+
+/// The commit's subject line, for messages.
+fn subject(repo: &Path, sha: &str) -> String {
+    git(repo, &["log", "-1", "--format=%s", sha]).unwrap_or_default()
+}
+
+/// Cargo's target directory for the package or workspace at `dir`.
+fn target_directory(dir: &Path) -> Result<PathBuf> {
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["metadata", "--format-version=1", "--no-deps"])
+        .current_dir(dir)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("cannot run cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed in {}: is it a cargo package?",
+            dir.display()
+        );
+    }
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&output.stdout).context("cargo metadata printed no JSON")?;
+    metadata["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .context("cargo metadata names no target directory")
+}
+
+/// Runs git in `dir`; its trimmed output, or an error with its message.
+fn git(dir: &Path, args: &[&str]) -> Result<String> {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .context("cannot run git; ab needs git on PATH")?;
+    if !output.status.success() {
+        bail!(
+            "git {} failed in {}: {}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn cargo_and_bench_arguments_are_split_at_the_double_dash() {
+        let c = Config::parse(os(&[
+            "--base=main",
+            "-p",
+            "app",
+            "--",
+            "--regression=ir=5%",
+            "fib",
+        ]))
+        .unwrap();
+        assert_eq!(c.base, "main");
+        assert_eq!(c.cargo_args, os(&["-p", "app"]));
+        assert_eq!(c.bench_args, os(&["--regression=ir=5%", "fib"]));
+        let c = Config::parse(os(&["--base", "HEAD~1", "--fresh"])).unwrap();
+        assert_eq!((c.base.as_str(), c.fresh), ("HEAD~1", true));
+    }
+
+    #[test]
+    fn mistakes_name_the_argument() {
+        let e = Config::parse(os(&["-p", "app"])).unwrap_err().to_string();
+        assert!(e.contains("--base=REV"), "{e}");
+        let e = Config::parse(os(&["--base=main", "--", "--home=/tmp/x"]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--home"), "{e}");
+        assert!(matches!(
+            Config::parse(os(&["--help"])),
+            Err(UsageError::Help(_))
+        ));
+    }
+}

@@ -1,0 +1,205 @@
+//! `benchgrind ab --base REV` on a repository of two commits, the second of which adds work to
+//! one of two benchmarks: the change is that benchmark's exact difference between the two
+//! revisions measured directly, the other is unchanged, a limit makes it exit 3, and a second
+//! call reuses the base's counts.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::{blocks, cli, target_dir, Block};
+
+/// The bench file at a revision: `steady` sums 1,000 numbers at both, `grows` sums `n`.
+fn bench_file(grows: u32) -> String {
+    format!(
+        r#"use std::hint::black_box;
+
+use benchgrind::{{library_benchmark, library_benchmark_group, main}};
+
+fn mix(n: u64) -> u64 {{
+    (0..n).fold(7, |acc, x| acc.rotate_left(5) ^ x.wrapping_mul(0x9e37_79b9))
+}}
+
+#[library_benchmark]
+fn steady() -> u64 {{
+    mix(black_box(1000))
+}}
+
+#[library_benchmark]
+fn grows() -> u64 {{
+    mix(black_box({grows}))
+}}
+
+library_benchmark_group!(name = work; benchmarks = steady, grows);
+main!(library_benchmark_groups = work);
+"#
+    )
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.name=ab", "-c", "user.email=ab@example.invalid"])
+        .args(args)
+        .current_dir(repo)
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// A repository whose HEAD~1 has `grows` sum 1,000 numbers and HEAD 3,000.
+fn repository(dir: &Path) -> PathBuf {
+    let repo = dir.join("app");
+    std::fs::create_dir_all(repo.join("benches")).unwrap();
+    let benchgrind = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchgrind");
+    std::fs::write(
+        repo.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"ab-app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dev-dependencies]\nbenchgrind = {{ path = {:?} }}\n\n\
+             [[bench]]\nname = \"work\"\nharness = false\n\n\
+             [profile.bench]\ndebug = true\n\n[workspace]\n",
+            benchgrind.canonicalize().unwrap()
+        ),
+    )
+    .unwrap();
+    std::fs::write(repo.join(".gitignore"), "/target\n").unwrap();
+    std::fs::write(repo.join("benches/work.rs"), bench_file(1000)).unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "base"]);
+    std::fs::write(repo.join("benches/work.rs"), bench_file(3000)).unwrap();
+    git(&repo, &["commit", "-qam", "grows does more"]);
+    repo
+}
+
+/// Runs `benchgrind ab` (or cargo, for `cargo bench`) in the repository with the shared target.
+fn run(program: &Path, args: &[&str], repo: &Path, target: &Path) -> Output {
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(repo)
+        .env("CARGO_TARGET_DIR", target)
+        .env("BENCHGRIND_COLOR", "never")
+        .output()
+        .expect("starts");
+    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+    output
+}
+
+fn block<'a>(blocks: &'a [Block], name: &str) -> &'a Block {
+    blocks
+        .iter()
+        .find(|b| b.header.contains(name))
+        .unwrap_or_else(|| panic!("no block for {name} in {blocks:?}"))
+}
+
+/// The Ir of each benchmark of one revision, run directly with cargo bench.
+fn direct(repo: &Path, target: &Path, home: &Path) -> (u64, u64) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let home = format!("--home={}", home.display());
+    let output = run(
+        Path::new(&cargo),
+        &["bench", "-q", "--bench", "work", "--", &home],
+        repo,
+        target,
+    );
+    assert!(output.status.success());
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    let blocks = blocks(&report);
+    (
+        block(&blocks, "steady").get("Instructions"),
+        block(&blocks, "grows").get("Instructions"),
+    )
+}
+
+#[test]
+fn ab_reports_the_change_of_the_one_benchmark_that_changed_and_reuses_the_base() {
+    let Some(cli) = cli() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let repo = repository(dir.path());
+    // Kept between test runs: the dependencies are built once.
+    let target = target_dir().join("ab-test");
+
+    let output = run(&cli, &["ab", "--base=HEAD~1"], &repo, &target);
+    assert_eq!(output.status.code(), Some(0));
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    let ab = blocks(&report);
+    let (steady, grows) = (block(&ab, "steady"), block(&ab, "grows"));
+
+    // What each revision counts, measured directly.
+    let (now_steady, now_grows) = direct(&repo, &target, &dir.path().join("now"));
+    git(&repo, &["checkout", "-q", "HEAD~1"]);
+    let (base_steady, base_grows) = direct(&repo, &target, &dir.path().join("base"));
+    git(&repo, &["checkout", "-q", "-"]);
+    assert!(now_grows > base_grows + 1000, "{now_grows} vs {base_grows}");
+    assert_eq!(base_steady, now_steady);
+
+    let ir = |b: &Block| {
+        b.metrics
+            .iter()
+            .find(|m| m.0 == "Instructions")
+            .cloned()
+            .unwrap()
+    };
+    let (_, new, old, change) = ir(grows);
+    assert_eq!(new, now_grows, "{report}");
+    assert_eq!(old, base_grows.to_string(), "{report}");
+    let expected = (now_grows as f64 - base_grows as f64) / base_grows as f64 * 100.0;
+    let shown: f64 = change
+        .split(' ')
+        .next()
+        .unwrap()
+        .trim_start_matches("(+")
+        .trim_end_matches("%)")
+        .parse()
+        .unwrap_or_else(|_| panic!("a change in percent: {change}"));
+    assert!((shown - expected).abs() < 0.001, "{change} vs {expected}");
+    let (_, new, old, change) = ir(steady);
+    assert_eq!(
+        (new, old.as_str()),
+        (now_steady, now_steady.to_string().as_str())
+    );
+    assert_eq!(change, "(No change)", "{report}");
+
+    // Again, with a limit: the base is not measured again, and the limit decides the status.
+    let output = run(
+        &cli,
+        &["ab", "--base=HEAD~1", "--", "--regression=ir=5%"],
+        &repo,
+        &target,
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("counts are reused"), "{stderr}");
+    assert_eq!(output.status.code(), Some(3));
+    let output = run(
+        &cli,
+        &["ab", "--base=HEAD~1", "--", "--regression=ir=5%"],
+        &repo,
+        &target,
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("counts are reused"), "{stderr}");
+    assert!(!stderr.contains("measuring the base"), "{stderr}");
+    assert_eq!(output.status.code(), Some(3));
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(report.contains("Performance has regressed"), "{report}");
+}
+
+#[test]
+fn ab_names_a_revision_that_does_not_exist() {
+    let Some(cli) = cli() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let repo = repository(dir.path());
+    let output = run(
+        &cli,
+        &["ab", "--base=no-such-branch"],
+        &repo,
+        &target_dir().join("ab-test"),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`no-such-branch` is not a revision"),
+        "{stderr}"
+    );
+}
