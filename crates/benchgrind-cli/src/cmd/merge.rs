@@ -27,7 +27,8 @@ summary.json files (what `--save-summary` writes). Exit status as a bench run's:
 benchmark failed, 2 usage, 3 a regression limit was passed.
 
 Options:
-      --output-format=FORMAT   default, json, pretty-json or markdown
+      --output-format=FORMAT   default, json, pretty-json, markdown or bmf (Bencher)
+      --output-file=PATH       write the report into PATH instead of stdout
       --color=WHEN             always, never or auto [env: BENCHGRIND_COLOR]
   -h, --help                   print this help
 ";
@@ -39,6 +40,8 @@ pub struct Config {
     inputs: Vec<PathBuf>,
     /// `--output-format`.
     format: ReportFormat,
+    /// `--output-file`: where the report goes instead of stdout.
+    output: Option<PathBuf>,
     /// Whether the terminal report is colored (`--color`, `BENCHGRIND_COLOR`, else a terminal).
     color: bool,
 }
@@ -49,6 +52,7 @@ impl Config {
     pub fn parse(args: Vec<OsString>) -> Result<Config, UsageError> {
         let mut inputs = Vec::new();
         let mut format = "default".to_owned();
+        let mut output = None;
         let mut color = std::env::var("BENCHGRIND_COLOR").unwrap_or_default();
         for arg in args {
             let Some(text) = arg.to_str() else {
@@ -59,6 +63,13 @@ impl Config {
                 return Err(UsageError::Help(USAGE));
             } else if let Some(v) = text.strip_prefix("--output-format=") {
                 format = v.to_owned();
+            } else if let Some(v) = text.strip_prefix("--output-file=") {
+                if v.is_empty() {
+                    return Err(UsageError::new(
+                        "--output-file is empty; give the file to write: --output-file=bmf.json",
+                    ));
+                }
+                output = Some(PathBuf::from(v));
             } else if let Some(v) = text.strip_prefix("--color=") {
                 color = v.to_owned();
             } else if text.starts_with('-') {
@@ -84,6 +95,7 @@ impl Config {
         Ok(Config {
             inputs,
             format,
+            output,
             color,
         })
     }
@@ -100,11 +112,14 @@ pub fn run(config: &Config) -> Result<Outcome> {
     // The bench binaries' labels by default: iai-callgrind's names (`L2 Hits`).
     reporters.push(
         report::reporter(config.format, color, Labels::default()),
-        Target::Stdout,
+        config.output.clone().map_or(Target::Stdout, Target::File),
     );
     let mut summaries = Vec::new();
     for input in &config.inputs {
         load(input, &mut summaries)?;
+    }
+    if summaries.is_empty() {
+        bail!("the inputs hold no summary; write them with --output-format=json or --save-summary");
     }
     let mut seen = std::collections::HashMap::new();
     for (summary, from) in &summaries {
@@ -210,6 +225,10 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
     }
     let text = std::fs::read_to_string(input)
         .with_context(|| format!("cannot read {}", input.display()))?;
+    if text.trim().is_empty() {
+        // A share that got no benchmark (`--partition` of fewer benchmarks than shares).
+        return Ok(());
+    }
     for summary in parse_summaries(input, &text)? {
         out.push((summary, input.to_owned()));
     }

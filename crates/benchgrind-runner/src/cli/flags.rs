@@ -166,11 +166,28 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_OUTPUT_FORMAT",
         takes: Takes::Value,
         value: "=FORMAT",
-        help: "default, json (a summary per line), pretty-json or markdown",
+        help: "default, json (a summary per line), pretty-json, markdown or bmf (Bencher's \
+               format)",
         repeats: false,
         set: |cli, g| {
             cli.output_format = ReportFormat::from_name(&g.lowercase())
                 .ok_or_else(|| g.invalid_lowercase(&format!("use {}", ReportFormat::NAMES)))?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--output-file",
+        env: "BENCHGRIND_OUTPUT_FILE",
+        takes: Takes::Value,
+        value: "=PATH",
+        help: "write the report of --output-format into PATH instead of stdout, replaced at the \
+               end of the run (relative to the package's directory under cargo bench)",
+        repeats: false,
+        set: |cli, g| {
+            if g.value.is_empty() {
+                return Err(g.invalid("give the file to write: --output-file=bmf.json"));
+            }
+            cli.output_file = Some(PathBuf::from(&g.value));
             Ok(())
         },
     },

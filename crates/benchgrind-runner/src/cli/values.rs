@@ -41,6 +41,8 @@ pub struct Cli {
     pub load_baseline: Option<String>,
     /// `--output-format`.
     pub output_format: ReportFormat,
+    /// `--output-file`: the report of `--output-format` goes into this file instead of stdout.
+    pub output_file: Option<std::path::PathBuf>,
     /// `--explain`: when to show why a benchmark's counts changed.
     pub explain: ExplainPolicy,
     /// `--labels`: the names of the terminal report's metric lines.
@@ -158,11 +160,14 @@ pub enum ReportFormat {
     /// A pull-request comment at the end: a table of the benchmarks and, per changed one, the
     /// functions that changed its counts (`markdown`).
     Markdown,
+    /// The Bencher Metric Format: one JSON object at the end, each benchmark's measures
+    /// (`bmf`).
+    Bmf,
 }
 
 impl ReportFormat {
     /// The names `from_name` takes, for messages.
-    pub const NAMES: &'static str = "default, json, pretty-json or markdown";
+    pub const NAMES: &'static str = "default, json, pretty-json, markdown or bmf";
 
     /// The format of a name (in lower case), if it is one.
     pub fn from_name(name: &str) -> Option<ReportFormat> {
@@ -171,6 +176,7 @@ impl ReportFormat {
             "json" => Some(ReportFormat::Json),
             "pretty-json" => Some(ReportFormat::PrettyJson),
             "markdown" => Some(ReportFormat::Markdown),
+            "bmf" => Some(ReportFormat::Bmf),
             _ => None,
         }
     }

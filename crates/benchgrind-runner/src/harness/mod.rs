@@ -159,7 +159,12 @@ fn harness(
         return Ok(End::Ok);
     }
     if plan.jobs.is_empty() {
-        let _ = writeln!(out, "benchgrind: {}", nothing_to_run(main, &cli));
+        if cli.output_format == ReportFormat::Terminal && cli.output_file.is_none() {
+            let _ = writeln!(out, "benchgrind: {}", nothing_to_run(main, &cli));
+        } else {
+            // Stdout is a machine-readable report (no benchmark, no line).
+            messages::note!("{}", nothing_to_run(main, &cli));
+        }
         return Ok(End::Ok);
     }
     // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
@@ -339,7 +344,7 @@ fn measure_and_report(
     let mut reporters = Reporters::new();
     reporters.push(
         report::reporter(cli.output_format, cli.color, cli.labels),
-        Target::Stdout,
+        cli.output_file.clone().map_or(Target::Stdout, Target::File),
     );
     if let Some((file, path)) = benchmark_out::reporter(plan, cli, setup)? {
         reporters.push(Box::new(file), Target::File(path));

@@ -3,6 +3,7 @@
 //! [`reporter`] picks one by its [`ReportFormat`], and [`Reporters`] hands a run to each of
 //! them with its target (stdout, a file), for the bench harness and `benchgrind merge` alike.
 
+pub mod bmf;
 pub mod flamegraph;
 pub mod gbench;
 pub mod json;
@@ -28,5 +29,6 @@ pub fn reporter(format: ReportFormat, color: Color, labels: Labels) -> Box<dyn R
         ReportFormat::Json => Box::new(json::Json { pretty: false }),
         ReportFormat::PrettyJson => Box::new(json::Json { pretty: true }),
         ReportFormat::Markdown => Box::new(markdown::Markdown::default()),
+        ReportFormat::Bmf => Box::new(bmf::Bmf::default()),
     }
 }
