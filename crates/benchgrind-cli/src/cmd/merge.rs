@@ -27,7 +27,8 @@ summary.json files (what `--save-summary` writes). Exit status as a bench run's:
 benchmark failed, 2 usage, 3 a regression limit was passed.
 
 Options:
-      --output-format=FORMAT   default, json, pretty-json, markdown or bmf (Bencher)
+      --output-format=FORMAT   default, json, pretty-json, markdown, bmf (Bencher) or
+                               gungraun-json
       --output-file=PATH       write the report into PATH instead of stdout
       --color=WHEN             always, never or auto [env: BENCHGRIND_COLOR]
   -h, --help                   print this help

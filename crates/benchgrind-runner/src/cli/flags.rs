@@ -166,8 +166,8 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_OUTPUT_FORMAT",
         takes: Takes::Value,
         value: "=FORMAT",
-        help: "default, json (a summary per line), pretty-json, markdown or bmf (Bencher's \
-               format)",
+        help: "default, json (a summary per line), pretty-json, markdown, bmf (Bencher's \
+               format) or gungraun-json (gungraun 0.20's summaries, a line each)",
         repeats: false,
         set: |cli, g| {
             cli.output_format = ReportFormat::from_name(&g.lowercase())

@@ -163,11 +163,13 @@ pub enum ReportFormat {
     /// The Bencher Metric Format: one JSON object at the end, each benchmark's measures
     /// (`bmf`).
     Bmf,
+    /// gungraun 0.20's summaries (its version 7), one per line (`gungraun-json`).
+    GungraunJson,
 }
 
 impl ReportFormat {
     /// The names `from_name` takes, for messages.
-    pub const NAMES: &'static str = "default, json, pretty-json, markdown or bmf";
+    pub const NAMES: &'static str = "default, json, pretty-json, markdown, bmf or gungraun-json";
 
     /// The format of a name (in lower case), if it is one.
     pub fn from_name(name: &str) -> Option<ReportFormat> {
@@ -177,6 +179,7 @@ impl ReportFormat {
             "pretty-json" => Some(ReportFormat::PrettyJson),
             "markdown" => Some(ReportFormat::Markdown),
             "bmf" => Some(ReportFormat::Bmf),
+            "gungraun-json" => Some(ReportFormat::GungraunJson),
             _ => None,
         }
     }

@@ -6,6 +6,7 @@
 pub mod bmf;
 pub mod flamegraph;
 pub mod gbench;
+pub mod gungraun;
 pub mod json;
 pub mod markdown;
 pub mod progress;
@@ -30,5 +31,6 @@ pub fn reporter(format: ReportFormat, color: Color, labels: Labels) -> Box<dyn R
         ReportFormat::PrettyJson => Box::new(json::Json { pretty: true }),
         ReportFormat::Markdown => Box::new(markdown::Markdown::default()),
         ReportFormat::Bmf => Box::new(bmf::Bmf::default()),
+        ReportFormat::GungraunJson => Box::new(gungraun::GungraunJson),
     }
 }
