@@ -31,6 +31,7 @@ fn bench(id: &'static str) -> LibBench {
         args: "",
         config: None,
         run: never_runs,
+        iter: None,
     }
 }
 
@@ -39,6 +40,7 @@ fn group(name: &'static str, functions: Vec<Function>) -> Group {
         name,
         config: None,
         compare_by_id: false,
+        max_parallel: None,
         setup: None,
         teardown: None,
         functions,

@@ -12,7 +12,7 @@ use crate::cli::Cli;
 use crate::config::{
     is_file_name, resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
 };
-use crate::spec::{HookKind, Main};
+use crate::spec::{HookKind, LibBench, Main};
 use crate::store::BenchPaths;
 
 /// The names that identify one benchmark.
@@ -110,6 +110,9 @@ pub struct Job {
     /// The index of the job's group among library groups, then binary groups (in [`Plan::jobs`]
     /// order: all library groups come first).
     pub group: usize,
+    /// At most this many jobs of the job's group run at the same time (the group's
+    /// `max_parallel`; `None`: no limit but the number of workers).
+    pub max_parallel: Option<usize>,
     /// What it runs.
     pub kind: JobKind,
     /// The benchmark's names.
@@ -204,8 +207,16 @@ impl Planner<'_> {
             &id.function,
             id.id.as_deref(),
         );
+        // Library groups come first in the numbering, then binary groups.
+        let main = self.main;
+        let max_parallel = match main.groups.get(group) {
+            Some(g) => g.max_parallel,
+            None => main.binary_groups[group - main.groups.len()].max_parallel,
+        };
         self.jobs.push(Job {
             group,
+            // 0 is no limit, as gungraun reads it.
+            max_parallel: max_parallel.filter(|&n| n > 0),
             kind,
             id,
             function_path,
@@ -235,26 +246,58 @@ impl Planner<'_> {
                     return Err(listed_twice(function.name, group.name));
                 }
                 for (b, bench) in function.benches.iter().enumerate() {
-                    let config = resolve([
-                        main.config.as_ref(),
-                        group.config.as_ref(),
-                        function.config.as_ref(),
-                        bench.config.as_ref(),
-                    ]);
-                    let id = BenchId {
-                        file: main.bench_file.to_owned(),
-                        group: group.name.to_owned(),
-                        function: function.name.to_owned(),
-                        id: bench.id.map(str::to_owned),
-                        args: bench.args.to_owned(),
-                        truncate: config.truncate_description,
-                    };
-                    self.push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
+                    for (index, id) in bench_indices(b, bench, function.name)? {
+                        let config = resolve([
+                            main.config.as_ref(),
+                            group.config.as_ref(),
+                            function.config.as_ref(),
+                            bench.config.as_ref(),
+                        ]);
+                        let id = BenchId {
+                            file: main.bench_file.to_owned(),
+                            group: group.name.to_owned(),
+                            function: function.name.to_owned(),
+                            id,
+                            args: bench.args.to_owned(),
+                            truncate: config.truncate_description,
+                        };
+                        self.push(
+                            g,
+                            JobKind::Library([g, f, index]),
+                            id,
+                            function.path,
+                            config,
+                        )?;
+                    }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The bench indices and ids of the bench at `b` of `function`: itself, or for an `iter` bench
+/// one per item of its expression (`id_0`, `id_1`, ...; see [`crate::protocol::item_index`]).
+fn bench_indices(
+    b: usize,
+    bench: &LibBench,
+    function: &str,
+) -> Result<Vec<(usize, Option<String>)>, String> {
+    let Some(count) = bench.iter else {
+        return Ok(vec![(b, bench.id.map(str::to_owned))]);
+    };
+    let id = bench.id.unwrap_or_default();
+    (0..count())
+        .map(|item| {
+            let index = crate::protocol::item_index(b, item).ok_or_else(|| {
+                format!(
+                    "`iter` of `{function}` bench `{id}` gives more items than benchgrind can \
+                     number ({item} and more); split it into several #[benches] attributes"
+                )
+            })?;
+            Ok((index, Some(format!("{id}_{item}"))))
+        })
+        .collect()
 }
 
 /// The non-empty parts, joined with `::`.
