@@ -284,6 +284,41 @@ fn plan_errors_exit_1_and_filters_select() {
     );
 }
 
+fn three_items() -> usize {
+    3
+}
+
+#[test]
+fn an_iter_bench_is_one_bench_per_item_and_a_clashing_id_is_a_plan_error() {
+    let mut f = function("f", &["plain"]);
+    f.benches.insert(
+        0,
+        LibBench {
+            iter: Some(three_items),
+            ..bench("many")
+        },
+    );
+    let main = main_of(vec![group("g", vec![f])]);
+    let run = Run::new();
+    let (code, report) = run.run(&main, &["--list"]);
+    assert_eq!(code, exit::OK, "{report}");
+    assert_eq!(
+        report,
+        "pipeline::g::f::many_0: benchmark\npipeline::g::f::many_1: benchmark\n\
+         pipeline::g::f::many_2: benchmark\npipeline::g::f::plain: benchmark\n"
+    );
+
+    let mut f = function("f", &["many_1"]);
+    f.benches.push(LibBench {
+        iter: Some(three_items),
+        ..bench("many")
+    });
+    let main = main_of(vec![group("g", vec![f])]);
+    // The error itself goes to stderr, which `run` does not capture.
+    let (code, report) = run.run(&main, &["--list"]);
+    assert_eq!(code, exit::ERROR, "{report}");
+}
+
 #[test]
 fn baselines_are_saved_loaded_and_missing_ones_fail() {
     let main = main_of(vec![group("g", vec![function("f", &["a"])])]);
