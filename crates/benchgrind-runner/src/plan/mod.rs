@@ -450,7 +450,9 @@ mod tests {
             None,
             vec![bench("many_1", None), bench("many", Some(three))],
         );
-        let err = plan_of(&main).err().expect("a plan error");
+        let Err(err) = plan_of(&main) else {
+            panic!("no plan error");
+        };
         assert!(
             err.contains("`f` in group `g` has two benches with the id `many_1`"),
             "{err}"
