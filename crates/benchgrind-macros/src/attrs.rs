@@ -106,9 +106,14 @@ pub(crate) struct Raw {
     pub setup: Option<Expr>,
     pub teardown: Option<Expr>,
     pub file: Option<Expr>,
+    /// `iter = expr` of `#[benches]`: one bench per item, evaluated at run time.
+    pub iter: Option<Expr>,
+    /// `consts = (...)` of `#[bench]`, `consts = [...]` of `#[benches]`: const generic values.
+    pub consts: Option<Expr>,
 }
 
-pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> {
+/// Parses a `#[bench]` (`benches == false`) or `#[benches]` attribute.
+pub(crate) fn parse_raw(attr: &Attribute, benches: bool) -> syn::Result<Raw> {
     let tokens = match &attr.meta {
         Meta::Path(_) => TokenStream::new(),
         Meta::List(list) => list.tokens.clone(),
@@ -126,11 +131,13 @@ pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> 
         setup: None,
         teardown: None,
         file: None,
+        iter: None,
+        consts: None,
     };
-    let known = if allow_file {
-        "args, config, setup, teardown, file"
+    let known = if benches {
+        "args, config, setup, teardown, file, iter, consts"
     } else {
-        "args, config, setup, teardown"
+        "args, config, setup, teardown, consts"
     };
     for expr in parse_exprs(tokens)? {
         let Some((key, value)) = as_assignment(&expr) else {
@@ -142,7 +149,9 @@ pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> 
             "config" => &mut raw.config,
             "setup" => &mut raw.setup,
             "teardown" => &mut raw.teardown,
-            "file" if allow_file => &mut raw.file,
+            "file" if benches => &mut raw.file,
+            "iter" if benches => &mut raw.iter,
+            "consts" => &mut raw.consts,
             other => {
                 return Err(syn::Error::new(
                     key.span(),
@@ -157,6 +166,16 @@ pub(crate) fn parse_raw(attr: &Attribute, allow_file: bool) -> syn::Result<Raw> 
             args,
             "give the arguments either as `args = ...` or as a plain list, not both",
         ));
+    }
+    if raw.iter.is_some() {
+        let other = [&raw.args, &raw.file].into_iter().flatten().next();
+        if let Some(other) = other.or(raw.positional.first()) {
+            return Err(syn::Error::new_spanned(
+                other,
+                "`iter` gives the arguments of each bench; leave out `args`, `file` and the \
+                 plain list",
+            ));
+        }
     }
     Ok(raw)
 }

@@ -25,6 +25,10 @@ struct Case {
     config: Option<Expr>,
     setup: Option<Expr>,
     teardown: Option<Expr>,
+    /// The const generic values (`consts = ...`), empty without.
+    consts: Vec<Expr>,
+    /// `iter = expr`: one bench per item, evaluated when the benchmarks are registered.
+    iter: Option<Expr>,
 }
 
 /// The function as written, and a module of the same name whose `__benchgrind_binary()`
@@ -36,7 +40,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let name = func.sig.ident.clone();
     let mut tracked = Vec::new();
     let cases = cases(&mut func, &defaults, &mut tracked)?;
-    let benches = cases.iter().map(|case| bench_tokens(case, &name));
+    let benches = cases.iter().map(|case| bench_tokens(case, &func.sig));
     let name_str = name.to_string();
     let config = defaults.config.as_ref().map(|c| {
         quote!(__benchmark.config(::core::convert::Into::<
@@ -73,6 +77,7 @@ fn cases(
 ) -> syn::Result<Vec<Case>> {
     let params = func.sig.inputs.len();
     let name = func.sig.ident.clone();
+    let generics = func.sig.generics.clone();
     let mut cases = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     let mut kept = Vec::new();
@@ -82,9 +87,11 @@ fn cases(
             continue;
         };
         let (_, span) = attr_id(&attr);
-        for case in cases_of(&attr, kind, defaults, params, tracked)? {
+        for case in cases_of(&attr, kind, defaults, (params, &name, &generics), tracked)? {
             let case_id = case.id.clone().unwrap_or_default();
-            check_count(span, &case_id, &name, case.args.len(), params, false)?;
+            if case.iter.is_none() {
+                check_count(span, &case_id, &name, case.args.len(), params, false)?;
+            }
             if seen.insert(case_id.clone(), span).is_some() {
                 return Err(duplicate_id(span, &case_id, &name, "binary"));
             }
@@ -102,6 +109,8 @@ fn cases(
             config: None,
             setup: defaults.setup.clone(),
             teardown: defaults.teardown.clone(),
+            consts: Vec::new(),
+            iter: None,
         });
     }
     Ok(cases)
@@ -109,13 +118,35 @@ fn cases(
 
 /// `__benchmark.bench(...)` of one case: its command, hooks and config, and its arguments as
 /// written for the header.
-fn bench_tokens(case: &Case, name: &syn::Ident) -> TokenStream {
+fn bench_tokens(case: &Case, sig: &syn::Signature) -> TokenStream {
+    let name = &sig.ident;
     let config_ty = quote!(::benchgrind::__private::BinaryBenchmarkConfig);
-    let args = &case.args;
-    let new = match &case.id {
+    let turbofish = crate::generics::turbofish(&sig.generics, &case.consts);
+    let mut args = case.args.clone();
+    let mut new = match &case.id {
         Some(id) => quote!(::benchgrind::__private::Bench::new(#id)),
         None => quote!(::benchgrind::__private::bench_without_id()),
     };
+    // With `iter` the bench is made per item, in a loop: the item's parts are the arguments.
+    let mut take_item = TokenStream::new();
+    if case.iter.is_some() {
+        let id = case.id.clone().unwrap_or_default();
+        new = quote!(::benchgrind::__private::Bench::new(
+            ::std::format!("{}_{}", #id, __index)
+        ));
+        args = (0..sig.inputs.len())
+            .map(|i| {
+                let ident = quote::format_ident!("__arg{}", i);
+                syn::parse_quote!(#ident)
+            })
+            .collect();
+        take_item = if args.len() == 1 {
+            quote!(let __arg0 = __item;)
+        } else {
+            quote!(let (#(#args),*) = __item;)
+        };
+    }
+    let args = &args;
     let setup = case.setup.as_ref().map(|s| {
         let hook = hook(s, args);
         quote!(.setup(#hook))
@@ -128,7 +159,11 @@ fn bench_tokens(case: &Case, name: &syn::Ident) -> TokenStream {
         .config
         .as_ref()
         .map(|c| quote!(.config(::core::convert::Into::<#config_ty>::into(#c))));
-    let display = args
+    let shown: Vec<&Expr> = match &case.iter {
+        Some(iter) => vec![iter],
+        None => args.iter().collect(),
+    };
+    let display = shown
         .iter()
         .map(|a| {
             crate::pretty::tokens(&quote::ToTokens::to_token_stream(a))
@@ -136,11 +171,23 @@ fn bench_tokens(case: &Case, name: &syn::Ident) -> TokenStream {
         })
         .collect::<Vec<_>>()
         .join(", ");
-    quote! {
+    let display = crate::generics::with_args(&case.consts, display);
+    let bench = quote! {
         __benchmark.bench(
             ::benchgrind::__private::bench_with_args_display(#new, #display)
-                .command(super::#name(#(#args),*)) #setup #teardown #config
+                .command(super::#name #turbofish(#(#args),*)) #setup #teardown #config
         );
+    };
+    match &case.iter {
+        Some(iter) => quote! {
+            for (__index, __item) in ::core::iter::Iterator::enumerate(
+                ::core::iter::IntoIterator::into_iter(#iter),
+            ) {
+                #take_item
+                #bench
+            }
+        },
+        None => bench,
     }
 }
 
@@ -160,24 +207,43 @@ fn cases_of(
     attr: &Attribute,
     kind: Kind,
     defaults: &Defaults,
-    params: usize,
+    (params, name, generics): (usize, &syn::Ident, &syn::Generics),
     tracked: &mut Vec<String>,
 ) -> syn::Result<Vec<Case>> {
     let (id, span) = attr_id(attr);
     let raw = parse_raw(attr, matches!(kind, Kind::Benches))?;
     let setup = raw.setup.clone().or_else(|| defaults.setup.clone());
     let teardown = raw.teardown.clone().or_else(|| defaults.teardown.clone());
-    let case = |id: String, args: Vec<Expr>| Case {
+    let case = |id: String, args: Vec<Expr>, consts: Vec<Expr>| Case {
         id: Some(id),
         args,
         config: raw.config.clone(),
         setup: setup.clone(),
         teardown: teardown.clone(),
+        consts,
+        iter: None,
     };
+    let consts = match (&raw.consts, &kind) {
+        (None, _) => Vec::new(),
+        (Some(written), Kind::Bench) => vec![crate::generics::values(written)],
+        (Some(written), Kind::Benches) => crate::generics::list(written)?,
+    };
+    if let Some(written) = &raw.consts {
+        for values in &consts {
+            crate::generics::check(generics, values, written, name)?;
+        }
+    }
     match kind {
         Kind::Bench => {
             let args = bench_args(raw.args.clone(), raw.positional.clone(), params == 1);
-            Ok(vec![case(id, args)])
+            Ok(vec![case(
+                id,
+                args,
+                consts.into_iter().next().unwrap_or_default(),
+            )])
+        }
+        Kind::Benches if raw.iter.is_some() => {
+            iter_case(&raw, case(id, Vec::new(), Vec::new()), consts, params, name)
         }
         Kind::Benches => {
             let mut elements: Vec<Vec<Expr>> = Vec::new();
@@ -207,17 +273,61 @@ fn cases_of(
                     });
                 }
             }
-            if elements.is_empty() {
+            if elements.is_empty() && consts.is_empty() {
                 return Err(syn::Error::new(
                     span,
                     format!("#[benches::{id}] has no arguments, so it makes no benchmark"),
                 ));
             }
+            let elements = match &raw.consts {
+                Some(written) => crate::generics::pair(elements, consts, written)?,
+                None => elements.into_iter().map(|e| (e, Vec::new())).collect(),
+            };
             Ok(elements
                 .into_iter()
                 .enumerate()
-                .map(|(i, args)| case(format!("{id}_{i}"), args))
+                .map(|(i, (args, consts))| case(format!("{id}_{i}"), args, consts))
                 .collect())
         }
     }
+}
+
+/// The one case of `#[benches::id(iter = ...)]`, which makes a bench per item when the
+/// benchmarks are registered: the item is the function's argument (a tuple of them for several
+/// parameters). Its setup and teardown are evaluated as written: a `fn()` cannot take the item.
+fn iter_case(
+    raw: &crate::attrs::Raw,
+    mut case: Case,
+    mut consts: Vec<Vec<Expr>>,
+    params: usize,
+    name: &syn::Ident,
+) -> syn::Result<Vec<Case>> {
+    let iter = raw.iter.clone().expect("an iter case");
+    if consts.len() > 1 {
+        return Err(syn::Error::new_spanned(
+            &raw.consts,
+            "with `iter`, `consts` takes one instantiation for every item: `consts = [4]`",
+        ));
+    }
+    if params == 0 {
+        return Err(syn::Error::new_spanned(
+            &iter,
+            format!(
+                "`iter` gives each bench of `{name}` its arguments, but `{name}` takes none; \
+                 give it a parameter for the item"
+            ),
+        ));
+    }
+    for hook in [&case.setup, &case.teardown].into_iter().flatten() {
+        if matches!(hook, Expr::Path(_)) {
+            return Err(syn::Error::new_spanned(
+                hook,
+                "with `iter`, a binary bench's setup and teardown cannot be given the item; \
+                 write the hook as an expression to evaluate, e.g. `setup = prepare()`",
+            ));
+        }
+    }
+    case.consts = consts.pop().unwrap_or_default();
+    case.iter = Some(iter);
+    Ok(vec![case])
 }

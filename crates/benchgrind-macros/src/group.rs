@@ -1,5 +1,6 @@
 //! `library_benchmark_group!` and `binary_benchmark_group!` (`name = ...; config = ...;
-//! compare_by_id = ...; setup = ...; teardown = ...; benchmarks = a, b`): a function named after
+//! compare_by_id = ...; max_parallel = ...; setup = ...; teardown = ...; benchmarks = a, b`, the
+//! keys separated by `;` or `,`, the benchmarks also as a list `[a, b]`): a function named after
 //! the group that returns the group's registration data. Binary groups also take the low-level
 //! form `benchmarks = |group: &mut BinaryBenchmarkGroup| ...`.
 
@@ -15,6 +16,7 @@ const KEYS: &[&str] = &[
     "name",
     "config",
     "compare_by_id",
+    "max_parallel",
     "setup",
     "teardown",
     "benchmarks",
@@ -50,8 +52,8 @@ pub fn expand(input: TokenStream, kind: Kind) -> syn::Result<TokenStream> {
             format!(
                 "`{}` belongs to iai-callgrind 0.10's binary_benchmark_group! with \
                  `benchmark = |\"my-exe\", group: &mut BinaryBenchmarkGroup| ...`; {macro_name} \
-                 with `benchmarks = ...` takes: name, config, compare_by_id, setup, teardown, \
-                 benchmarks",
+                 with `benchmarks = ...` takes: name, config, compare_by_id, max_parallel, setup, \
+                 teardown, benchmarks",
                 pair.key
             ),
         ));
@@ -117,6 +119,7 @@ struct Keys {
     name: syn::Ident,
     config: TokenStream,
     compare_by_id: TokenStream,
+    max_parallel: TokenStream,
     setup: TokenStream,
     teardown: TokenStream,
     benchmarks: TokenStream,
@@ -130,6 +133,7 @@ fn keys(pairs: Vec<Pair>, kind: Kind) -> syn::Result<Keys> {
     let (mut name, mut benchmarks, mut paths) = (None, None, None);
     let mut config = none.clone();
     let mut compare_by_id = quote!(false);
+    let mut max_parallel = none.clone();
     let mut setup = none.clone();
     let mut teardown = none;
     let config_ty = match kind {
@@ -160,6 +164,15 @@ fn keys(pairs: Vec<Pair>, kind: Kind) -> syn::Result<Keys> {
             }
             ("config", Value::Expr(e)) => config = typed_config(Some(&e), config_ty.clone()),
             ("compare_by_id", Value::Expr(e)) => compare_by_id = quote!(#e),
+            // A `usize`, checked where it is written; 0 is no limit, as in gungraun.
+            ("max_parallel", Value::Expr(e)) => {
+                max_parallel = quote! {
+                    ::core::option::Option::Some({
+                        let __max_parallel: usize = #e;
+                        __max_parallel
+                    })
+                }
+            }
             ("setup", Value::Expr(e)) => setup = hook(&e),
             ("teardown", Value::Expr(e)) => teardown = hook(&e),
             _ => unreachable!("parse_pairs only returns known keys"),
@@ -175,6 +188,7 @@ fn keys(pairs: Vec<Pair>, kind: Kind) -> syn::Result<Keys> {
         name: name.ok_or_else(|| needs("name = <identifier>"))?,
         config,
         compare_by_id,
+        max_parallel,
         setup,
         teardown,
         benchmarks: benchmarks.ok_or_else(|| needs("benchmarks = ..."))?,
@@ -190,7 +204,8 @@ fn closure_form(kind: Kind, closure: Expr) -> syn::Result<TokenStream> {
     if kind == Kind::Library {
         return Err(syn::Error::new_spanned(
             closure,
-            "`benchmarks` takes the #[library_benchmark] functions, separated by `,`",
+            "`benchmarks` takes the #[library_benchmark] functions: `benchmarks = [first, \
+             second]` or `benchmarks = first, second`",
         ));
     }
     let closure: Expr = match closure {
@@ -219,6 +234,7 @@ fn body(keys: &Keys, kind: Kind) -> TokenStream {
         name,
         config,
         compare_by_id,
+        max_parallel,
         setup,
         teardown,
         benchmarks,
@@ -231,6 +247,7 @@ fn body(keys: &Keys, kind: Kind) -> TokenStream {
                 name: #name_str,
                 config: #config,
                 compare_by_id: #compare_by_id,
+                max_parallel: #max_parallel,
                 setup: #setup,
                 teardown: #teardown,
                 functions: #benchmarks,
@@ -241,6 +258,7 @@ fn body(keys: &Keys, kind: Kind) -> TokenStream {
                 name: #name_str,
                 config: #config,
                 compare_by_id: #compare_by_id,
+                max_parallel: #max_parallel,
                 setup: #setup,
                 teardown: #teardown,
                 benchmarks: #benchmarks,

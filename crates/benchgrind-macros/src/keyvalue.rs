@@ -1,7 +1,8 @@
 //! `key = value` lists, separated by `;` (as the seed writes them) or `,`.
 //!
 //! Values are expressions, except for keys that take a list of paths (`benchmarks`,
-//! `library_benchmark_groups`), which run to the next `;`, the end, or a `, key =`.
+//! `library_benchmark_groups`, ...): either in brackets (`[a, b]`, as gungraun writes them) or
+//! bare (`a, b`), running to the next `;`, the end, or a `, key =`.
 
 use proc_macro2::TokenStream;
 use syn::parse::{ParseStream, Parser};
@@ -58,17 +59,17 @@ pub fn parse_pairs(
             let closure =
                 input.peek(Token![|]) || input.peek(Token![||]) || input.peek(Token![move]);
             let value = if list_keys.contains(&name.as_str()) && !closure {
-                let mut paths = vec![input.parse::<Path>()?];
-                while input.peek(Token![,]) && !(input.peek2(Ident) && input.peek3(Token![=])) {
-                    input.parse::<Token![,]>()?;
-                    if input.is_empty() || input.peek(Token![;]) {
-                        break;
-                    }
-                    paths.push(input.parse()?);
-                }
-                Value::Paths(paths)
+                Value::Paths(parse_paths(input, &key)?)
             } else {
-                Value::Expr(input.parse()?)
+                Value::Expr(input.parse().map_err(|e| {
+                    syn::Error::new(
+                        e.span(),
+                        format!(
+                            "`{name}` in {macro_name} takes an expression{}",
+                            hint(&name)
+                        ),
+                    )
+                })?)
             };
             pairs.push(Pair { key, value });
             if input.is_empty() {
@@ -87,6 +88,57 @@ pub fn parse_pairs(
         Ok(pairs)
     };
     parser.parse2(input)
+}
+
+/// The paths of a list key: `[a, b::c]` or `a, b::c` (up to the next `;`, the end, or a
+/// `, key =`). An empty list is an error naming the key.
+fn parse_paths(input: ParseStream, key: &Ident) -> syn::Result<Vec<Path>> {
+    let empty = |span| {
+        syn::Error::new(
+            span,
+            format!(
+                "`{key}` lists nothing; name at least one: `{key} = [first]` or \
+                 `{key} = [first, second]`"
+            ),
+        )
+    };
+    if input.peek(syn::token::Bracket) {
+        let content;
+        let brackets = syn::bracketed!(content in input);
+        let list = Punctuated::<Path, Token![,]>::parse_terminated(&content).map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                format!("`{key} = [...]` takes names separated by `,`: `{key} = [first, second]`"),
+            )
+        })?;
+        if list.is_empty() {
+            return Err(empty(brackets.span.join()));
+        }
+        return Ok(list.into_iter().collect());
+    }
+    if input.is_empty() || input.peek(Token![;]) || input.peek(Token![,]) {
+        return Err(empty(input.span()));
+    }
+    let mut paths = vec![input.parse::<Path>()?];
+    while input.peek(Token![,]) && !(input.peek2(Ident) && input.peek3(Token![=])) {
+        input.parse::<Token![,]>()?;
+        if input.is_empty() || input.peek(Token![;]) {
+            break;
+        }
+        paths.push(input.parse()?);
+    }
+    Ok(paths)
+}
+
+/// What an expression key takes, after "takes an expression".
+fn hint(key: &str) -> &'static str {
+    match key {
+        "max_parallel" => {
+            " of type `usize`: how many of the group's benchmarks may run at once (`0`: no \
+             limit), e.g. `max_parallel = 2`"
+        }
+        _ => "",
+    }
 }
 
 /// Parses the comma-separated expressions of an attribute's parentheses.

@@ -139,6 +139,7 @@ pub fn expand(pairs: Vec<Pair>) -> syn::Result<TokenStream> {
                 name: #name_str,
                 config: #config,
                 compare_by_id: false,
+                max_parallel: ::core::option::Option::None,
                 setup: #before,
                 teardown: #after,
                 benchmarks: ::benchgrind::__private::legacy_benchmarks(

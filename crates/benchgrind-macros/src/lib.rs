@@ -11,6 +11,7 @@
 
 mod attrs;
 mod binary;
+mod generics;
 mod group;
 mod hook;
 mod keyvalue;

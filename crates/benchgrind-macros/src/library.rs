@@ -18,7 +18,7 @@ use crate::attrs::{
     arguments_without_bench, attr_id, bench_args, bench_attr_kind, check_count, duplicate_id,
     parse_defaults, parse_raw, read_lines, Defaults, Kind,
 };
-use crate::pretty;
+use crate::{generics, pretty};
 
 /// One bench after `#[benches]` is spread out.
 struct BenchCase {
@@ -30,6 +30,10 @@ struct BenchCase {
     config: Option<Expr>,
     setup: Option<Expr>,
     teardown: Option<Expr>,
+    /// The const generic values (`consts = ...`), empty without.
+    consts: Vec<Expr>,
+    /// `iter = expr`: the bench stands for one bench per item, `id` is their ids' stem.
+    iter: Option<Expr>,
 }
 
 /// The function as written (kept out of line), and a module of the same name with its
@@ -50,8 +54,20 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     for (i, case) in cases.iter().enumerate() {
         let run = format_ident!("__run_{}", i);
         run_names.push(run.clone());
-        let body = run_body(&name, case, fn_ptr.as_ref(), func.sig.constness.is_some());
+        let body = run_body(&func, case, fn_ptr.as_ref());
         runs.push(quote! { fn #run() { #body } });
+        let iter = match &case.iter {
+            Some(expr) => {
+                let count = format_ident!("__count_{}", i);
+                runs.push(quote! {
+                    fn #count() -> usize {
+                        ::core::iter::Iterator::count(::core::iter::IntoIterator::into_iter(#expr))
+                    }
+                });
+                quote!(::core::option::Option::Some(#count))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let id = if no_id {
             quote!(::core::option::Option::None)
         } else {
@@ -61,7 +77,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let display = &case.display;
         let config = config_tokens(case.config.as_ref());
         entries.push(quote! {
-            ::benchgrind::__private::LibBench { id: #id, args: #display, config: #config, run: #run }
+            ::benchgrind::__private::LibBench {
+                id: #id, args: #display, config: #config, run: #run, iter: #iter,
+            }
         });
     }
     let fn_config = config_tokens(defaults.config.as_ref());
@@ -110,8 +128,7 @@ fn cases(
     defaults: &Defaults,
     tracked: &mut Vec<String>,
 ) -> syn::Result<Vec<BenchCase>> {
-    let params = func.sig.inputs.len();
-    let name = func.sig.ident.clone();
+    let sig = func.sig.clone();
     let mut cases = Vec::new();
     let mut seen: HashMap<String, Span> = HashMap::new();
     let mut kept = Vec::new();
@@ -123,12 +140,17 @@ fn cases(
         };
         let id_ident = attr.path().segments[1].ident.clone();
         let new = match kind {
-            Kind::Bench => vec![parse_bench(&attr, defaults, params, &name)?],
-            Kind::Benches => parse_benches(tracked, &attr, defaults, params, &name)?,
+            Kind::Bench => vec![parse_bench(&attr, defaults, &sig)?],
+            Kind::Benches => parse_benches(tracked, &attr, defaults, &sig)?,
         };
         for case in new {
             if seen.insert(case.id.clone(), id_ident.span()).is_some() {
-                return Err(duplicate_id(id_ident.span(), &case.id, &name, "library"));
+                return Err(duplicate_id(
+                    id_ident.span(),
+                    &case.id,
+                    &sig.ident,
+                    "library",
+                ));
             }
             cases.push(case);
         }
@@ -136,8 +158,8 @@ fn cases(
     func.attrs = kept;
 
     if cases.is_empty() {
-        if params != 0 {
-            return Err(arguments_without_bench(&name));
+        if !sig.inputs.is_empty() {
+            return Err(arguments_without_bench(&sig.ident));
         }
         cases.push(BenchCase {
             id: String::new(),
@@ -146,6 +168,8 @@ fn cases(
             config: None,
             setup: defaults.setup.clone(),
             teardown: defaults.teardown.clone(),
+            consts: Vec::new(),
+            iter: None,
         });
     }
     Ok(cases)
@@ -171,28 +195,43 @@ pub(crate) fn typed_config(config: Option<&Expr>, ty: TokenStream) -> TokenStrea
 /// The body of one `__run_N`: setup and arguments, then the call, which opens the window inside
 /// the function (see [`crate::window::open_window_inside`]), then teardown. The function is called through a
 /// pointer that the optimizer cannot see through, so the call is never removed or inlined.
-fn run_body(
-    name: &syn::Ident,
-    case: &BenchCase,
-    fn_ptr: Option<&TokenStream>,
-    const_fn: bool,
-) -> TokenStream {
+fn run_body(func: &ItemFn, case: &BenchCase, fn_ptr: Option<&TokenStream>) -> TokenStream {
+    let name = &func.sig.ident;
+    let const_fn = func.sig.constness.is_some();
     let args = &case.args;
-    let inputs = match &case.setup {
-        Some(setup) => quote! { ((#setup)(#(#args),*),) },
-        None => quote! { (#(#args,)*) },
+    let (inputs, count) = match (&case.iter, &case.setup) {
+        (None, Some(setup)) => (quote! { ((#setup)(#(#args),*),) }, 1),
+        (None, None) => (quote! { (#(#args,)*) }, args.len()),
+        (Some(expr), setup) => {
+            let id = format!("{name} {}", case.id);
+            let item = quote! {
+                match ::core::iter::Iterator::nth(
+                    &mut ::core::iter::IntoIterator::into_iter(#expr),
+                    ::benchgrind::__private::iter_item(),
+                ) {
+                    ::core::option::Option::Some(__item) => __item,
+                    ::core::option::Option::None => ::benchgrind::__private::iter_item_missing(#id),
+                }
+            };
+            match (setup, func.sig.inputs.len()) {
+                (Some(setup), _) => (quote! { ((#setup)(#item),) }, 1),
+                (None, 1) => (quote! { (#item,) }, 1),
+                // Several parameters: each item is a tuple of the arguments.
+                (None, params) => (item, params),
+            }
+        }
     };
-    let count = if case.setup.is_some() { 1 } else { args.len() };
     let fields = (0..count).map(syn::Index::from);
+    let turbofish = crate::generics::turbofish(&func.sig.generics, &case.consts);
     let function = match fn_ptr {
         // A typed binding, not `as`: the pointer's type (with a generic function's holes) is
         // settled before the call, so arguments coerce as in a direct call (`&String` to
         // `&str`).
         Some(ty) => quote! {{
-            let __pointer: #ty = super::#name;
+            let __pointer: #ty = super::#name #turbofish;
             ::benchgrind::__private::black_box(__pointer)
         }},
-        None => quote! { super::#name },
+        None => quote! { super::#name #turbofish },
     };
     let teardown = match &case.teardown {
         Some(teardown) => quote! { (#teardown)(__out); },
@@ -281,16 +320,20 @@ pub(crate) fn check_signature(func: &ItemFn, attribute: &str) -> syn::Result<()>
 fn parse_bench(
     attr: &Attribute,
     defaults: &Defaults,
-    params: usize,
-    name: &syn::Ident,
+    sig: &syn::Signature,
 ) -> syn::Result<BenchCase> {
+    let (params, name) = (sig.inputs.len(), &sig.ident);
     let raw = parse_raw(attr, false)?;
     let (id, span) = attr_id(attr);
     let setup = raw.setup.or_else(|| defaults.setup.clone());
     // With a setup the arguments are the setup's, however many the function takes.
     let args = bench_args(raw.args, raw.positional, params == 1 && setup.is_none());
     check_count(span, &id, name, args.len(), params, setup.is_some())?;
-    let display = display(&args, setup.as_ref());
+    let consts = raw.consts.as_ref().map_or_else(Vec::new, generics::values);
+    if let Some(written) = &raw.consts {
+        generics::check(&sig.generics, &consts, written, name)?;
+    }
+    let display = generics::with_args(&consts, display(&args, setup.as_ref()));
     Ok(BenchCase {
         id,
         args,
@@ -298,6 +341,8 @@ fn parse_bench(
         config: raw.config,
         setup,
         teardown: raw.teardown.or_else(|| defaults.teardown.clone()),
+        consts,
+        iter: None,
     })
 }
 
@@ -319,13 +364,26 @@ fn parse_benches(
     tracked: &mut Vec<String>,
     attr: &Attribute,
     defaults: &Defaults,
-    params: usize,
-    name: &syn::Ident,
+    sig: &syn::Signature,
 ) -> syn::Result<Vec<BenchCase>> {
+    let (params, name) = (sig.inputs.len(), &sig.ident);
     let raw = parse_raw(attr, true)?;
     let (id, span) = attr_id(attr);
     let setup = raw.setup.clone().or_else(|| defaults.setup.clone());
     let teardown = raw.teardown.clone().or_else(|| defaults.teardown.clone());
+    let consts = match &raw.consts {
+        Some(written) => {
+            let list = generics::list(written)?;
+            for values in &list {
+                generics::check(&sig.generics, values, written, name)?;
+            }
+            list
+        }
+        None => Vec::new(),
+    };
+    if let Some(iter) = &raw.iter {
+        return iter_case(&raw, iter, consts, sig, &id, span, (setup, teardown));
+    }
 
     // Each element is the arguments of one bench, as (display, exprs).
     let mut elements: Vec<(String, Vec<Expr>)> = Vec::new();
@@ -368,24 +426,77 @@ fn parse_benches(
             elements.push((display(&args, setup.as_ref()), args));
         }
     }
-    if elements.is_empty() {
+    if elements.is_empty() && consts.is_empty() {
         return Err(syn::Error::new(
             span,
             format!("#[benches::{id}] has no arguments, so it makes no benchmark"),
         ));
     }
+    let elements = match &raw.consts {
+        Some(written) => generics::pair(elements, consts, written)?,
+        None => elements.into_iter().map(|e| (e, Vec::new())).collect(),
+    };
     let mut cases = Vec::new();
-    for (i, (display, args)) in elements.into_iter().enumerate() {
+    for (i, ((display, args), consts)) in elements.into_iter().enumerate() {
         let case_id = format!("{id}_{i}");
         check_count(span, &case_id, name, args.len(), params, setup.is_some())?;
         cases.push(BenchCase {
             id: case_id,
             args,
-            display,
+            display: generics::with_args(&consts, display),
             config: raw.config.clone(),
             setup: setup.clone(),
             teardown: teardown.clone(),
+            consts,
+            iter: None,
         });
     }
     Ok(cases)
+}
+
+/// The one case of `#[benches::id(iter = ...)]`, which stands for a bench per item: the item is
+/// the setup's argument, else the function's (a tuple of them for several parameters).
+fn iter_case(
+    raw: &crate::attrs::Raw,
+    iter: &Expr,
+    mut consts: Vec<Vec<Expr>>,
+    sig: &syn::Signature,
+    id: &str,
+    span: Span,
+    (setup, teardown): (Option<Expr>, Option<Expr>),
+) -> syn::Result<Vec<BenchCase>> {
+    let name = &sig.ident;
+    if consts.len() > 1 {
+        return Err(syn::Error::new_spanned(
+            &raw.consts,
+            "with `iter`, `consts` takes one instantiation for every item: `consts = [4]`",
+        ));
+    }
+    if setup.is_some() {
+        check_count(span, id, name, 1, sig.inputs.len(), true)?;
+    } else if sig.inputs.is_empty() {
+        return Err(syn::Error::new_spanned(
+            iter,
+            format!(
+                "`iter` gives each bench of `{name}` its arguments, but `{name}` takes none; \
+                 give it a parameter for the item"
+            ),
+        ));
+    }
+    let consts = consts.pop().unwrap_or_default();
+    let shown = pretty::tokens(&iter.to_token_stream());
+    let shown = match &setup {
+        Some(setup) => format!("{}({shown})", pretty::tokens(&setup.to_token_stream())),
+        None => shown,
+    };
+    Ok(vec![BenchCase {
+        id: id.to_owned(),
+        args: Vec::new(),
+        display: generics::with_args(&consts, shown),
+        config: raw.config.clone(),
+        setup,
+        teardown,
+        consts,
+        iter: Some(iter.clone()),
+    }])
 }

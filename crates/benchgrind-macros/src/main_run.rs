@@ -224,6 +224,7 @@ fn generate(spec: &Spec) -> TokenStream {
                 name: "",
                 config: ::core::option::Option::Some(__config),
                 compare_by_id: false,
+                max_parallel: ::core::option::Option::None,
                 setup: #before,
                 teardown: #after,
                 benchmarks: ::benchgrind::__private::legacy_benchmarks(

@@ -135,6 +135,7 @@ pub fn expand(plain: &Plain) -> TokenStream {
                     args: "",
                     config: ::core::option::Option::None,
                     run: #run,
+                    iter: ::core::option::Option::None,
                 }],
             }
         }
@@ -157,6 +158,7 @@ pub fn expand(plain: &Plain) -> TokenStream {
                     name: "",
                     config: ::core::option::Option::None,
                     compare_by_id: false,
+                    max_parallel: ::core::option::Option::None,
                     setup: ::core::option::Option::None,
                     teardown: ::core::option::Option::None,
                     functions: ::std::vec![#(#entries),*],

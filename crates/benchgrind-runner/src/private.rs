@@ -10,8 +10,8 @@ pub use crate::config::{
     Hook, LibraryBenchmarkConfig, Run,
 };
 pub use crate::harness::run;
-pub use crate::measured::measured_process;
 pub use crate::measured::window::{armed, measure, window};
+pub use crate::measured::{iter_item, iter_item_missing, measured_process};
 pub use crate::spec::{BinaryGroup, Function, Group, HookKind, LibBench, Main, MeasuredHook};
 
 /// What binary groups' generated code imports with a glob (`use ...::group_type::*;`), so that

@@ -54,6 +54,29 @@ pub const DHAT_BALLAST_ENV: &str = "BENCHGRIND_DHAT_BALLAST";
 /// The function that allocates the ballast block: its frame marks the ballast in DHAT's stacks.
 pub const BALLAST_SYMBOL: &str = "__benchgrind_ballast";
 
+/// The bits of a library bench index that hold the bench's place in its function's table; the
+/// bits above hold the item of an `iter` bench (`#[benches::id(iter = ...)]`), plus one (0: not
+/// an item). One index then names both, through the flags and requests unchanged.
+pub const ITEM_SHIFT: u32 = 20;
+
+/// The bench index of item `item` of the `iter` bench at `slot` of its function's table, or
+/// `None` when either does not fit ([`ITEM_SHIFT`]).
+pub fn item_index(slot: usize, item: usize) -> Option<usize> {
+    if slot >= 1 << ITEM_SHIFT {
+        return None;
+    }
+    let high = item.checked_add(1)?;
+    (high < 1 << (usize::BITS - ITEM_SHIFT)).then_some(slot | high << ITEM_SHIFT)
+}
+
+/// A bench index split into the bench's place in its function's table and, for an `iter`
+/// bench, the item ([`item_index`]).
+pub fn split_index(index: usize) -> (usize, Option<usize>) {
+    let slot = index & ((1 << ITEM_SHIFT) - 1);
+    let high = index >> ITEM_SHIFT;
+    (slot, high.checked_sub(1))
+}
+
 /// A decimal `u64`, without allocating (for the measured process before a benchmark runs).
 pub fn parse_u64(digits: &[u8]) -> Option<u64> {
     if digits.is_empty() {
@@ -192,6 +215,17 @@ mod tests {
         assert_eq!(parse_request(b"0 0 0 0 42 "), None);
         assert_eq!(parse_request(b"0 0 0 x - /x"), None);
         assert_eq!(parse_request(b"0 0"), None);
+    }
+
+    #[test]
+    fn item_indices_read_back() {
+        assert_eq!(split_index(7), (7, None));
+        let index = item_index(7, 0).unwrap();
+        assert_ne!(index, 7);
+        assert_eq!(split_index(index), (7, Some(0)));
+        assert_eq!(split_index(item_index(3, 4095).unwrap()), (3, Some(4095)));
+        assert_eq!(item_index(1 << ITEM_SHIFT, 0), None);
+        assert_eq!(item_index(0, usize::MAX), None);
     }
 
     #[test]

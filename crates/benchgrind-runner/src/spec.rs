@@ -39,6 +39,9 @@ pub struct BinaryGroup {
     pub config: Option<BinaryBenchmarkConfig>,
     /// Whether benches with the same id in different benchmarks are compared with each other.
     pub compare_by_id: bool,
+    /// `max_parallel`: at most this many of the group's benchmarks run at the same time
+    /// (`None` or `Some(0)`: as many as there are workers).
+    pub max_parallel: Option<usize>,
     /// Runs once before the group's benchmarks, in the harness, not measured (unless
     /// `measured_hooks` has it and the plan its job: then that job measures it in its place).
     pub setup: Option<fn()>,
@@ -108,6 +111,9 @@ pub struct Group {
     pub config: Option<LibraryBenchmarkConfig>,
     /// Whether benches with the same id in different functions are compared with each other.
     pub compare_by_id: bool,
+    /// `max_parallel`: at most this many of the group's benchmarks run at the same time
+    /// (`None` or `Some(0)`: as many as there are workers).
+    pub max_parallel: Option<usize>,
     /// Runs once before the group's benchmarks, in the harness, not measured.
     pub setup: Option<fn()>,
     /// Runs once after the group's benchmarks, in the harness, not measured.
@@ -141,4 +147,8 @@ pub struct LibBench {
     pub config: Option<LibraryBenchmarkConfig>,
     /// Runs setup, the measured body and teardown, in the measured process.
     pub run: fn(),
+    /// For `#[benches::id(iter = ...)]`: how many items the expression gives (evaluated when
+    /// the benchmarks are planned). The bench then stands for that many benches, `id_0`,
+    /// `id_1`, ..., each running `run` on its item.
+    pub iter: Option<fn() -> usize>,
 }

@@ -31,6 +31,7 @@ fn bench(id: &'static str) -> LibBench {
         args: "",
         config: None,
         run: never_runs,
+        iter: None,
     }
 }
 
@@ -39,6 +40,7 @@ fn group(name: &'static str, functions: Vec<Function>) -> Group {
         name,
         config: None,
         compare_by_id: false,
+        max_parallel: None,
         setup: None,
         teardown: None,
         functions,
@@ -280,6 +282,41 @@ fn plan_errors_exit_1_and_filters_select() {
         report.contains("no benchmark of pipeline matches"),
         "{report}"
     );
+}
+
+fn three_items() -> usize {
+    3
+}
+
+#[test]
+fn an_iter_bench_is_one_bench_per_item_and_a_clashing_id_is_a_plan_error() {
+    let mut f = function("f", &["plain"]);
+    f.benches.insert(
+        0,
+        LibBench {
+            iter: Some(three_items),
+            ..bench("many")
+        },
+    );
+    let main = main_of(vec![group("g", vec![f])]);
+    let run = Run::new();
+    let (code, report) = run.run(&main, &["--list"]);
+    assert_eq!(code, exit::OK, "{report}");
+    assert_eq!(
+        report,
+        "pipeline::g::f::many_0: benchmark\npipeline::g::f::many_1: benchmark\n\
+         pipeline::g::f::many_2: benchmark\npipeline::g::f::plain: benchmark\n"
+    );
+
+    let mut f = function("f", &["many_1"]);
+    f.benches.push(LibBench {
+        iter: Some(three_items),
+        ..bench("many")
+    });
+    let main = main_of(vec![group("g", vec![f])]);
+    // The error itself goes to stderr, which `run` does not capture.
+    let (code, report) = run.run(&main, &["--list"]);
+    assert_eq!(code, exit::ERROR, "{report}");
 }
 
 #[test]

@@ -13,7 +13,15 @@
 ///   `#[bench::id(a, b)]`; `setup` receives the arguments and its result is the function's one
 ///   argument; `teardown` receives the function's result;
 /// - `#[benches::id(args = [a, b], setup = ..., teardown = ..., config = ..., file = "path")]`:
-///   `file` makes one benchmark per line of a file (a `String`), relative to the workspace root.
+///   `file` makes one benchmark per line of a file (a `String`), relative to the workspace root;
+/// - `#[benches::id(iter = expr)]`: one benchmark per item of any `IntoIterator` (ids `id_0`,
+///   `id_1`, ...), evaluated when the benchmarks are planned and again in each benchmark, which
+///   takes its item there (so it must give the same items every time); the item is the setup's
+///   argument, else the function's (a tuple of them for several parameters);
+/// - `consts = (c1, c2)` in `#[bench]`, `consts = [c, ...]` or `[(c1, c2), ...]` in
+///   `#[benches]`: the values of the function's const generic parameters, in declaration order
+///   (one instantiation per element; beside `args`, as many elements as arguments or one of
+///   either for all).
 ///
 /// Misuse (an unknown key, a wrong number of arguments, a duplicate id) is a compile error.
 ///
@@ -59,9 +67,11 @@ pub use benchgrind_macros::library_benchmark;
 /// Declares a group of library benchmarks for [`main!`].
 ///
 /// Keys, separated by `;` (or `,`): `name` (required), `config`, `compare_by_id` (compare
-/// benches with the same id across the group's functions), `setup` and `teardown` (expressions
-/// run once before and after the group's benchmarks, not measured) and `benchmarks` (required:
-/// the `#[library_benchmark]` functions, separated by `,`).
+/// benches with the same id across the group's functions), `max_parallel` (a `usize`: at most
+/// that many of the group's benchmarks run at once with several workers, `--jobs`; 0 is no
+/// limit), `setup` and `teardown` (expressions run once before and after the group's
+/// benchmarks, not measured) and `benchmarks` (required: the `#[library_benchmark]` functions,
+/// `[first, second]` or `first, second`).
 ///
 /// ```rust
 /// # mod bench {
@@ -89,7 +99,8 @@ pub use benchgrind_macros::library_benchmark_group;
 
 /// Generates the bench binary's `main` from groups and an optional top-level config.
 ///
-/// `main!(config = LibraryBenchmarkConfig::default(); library_benchmark_groups = a, b)`, or with
+/// `main!(config = LibraryBenchmarkConfig::default(); library_benchmark_groups = a, b)` (the
+/// groups also as `[a, b]`, the keys also separated by `,`), or with
 /// `binary_benchmark_groups` and a [`BinaryBenchmarkConfig`]; the two kinds need separate bench
 /// files. `setup = ...;` and `teardown = ...;` (a function, called, or an expression, evaluated)
 /// run once before and after all benchmarks, not measured. Run the binary with `cargo bench`;
@@ -119,7 +130,9 @@ pub use benchgrind_macros::main;
 /// [`library_benchmark`], except that `setup` and `teardown` run just before and after the
 /// command, in a process of their own: given as a path (`setup = create_file`) they receive the
 /// bench's arguments, given as an expression (`setup = create_file()`) they are evaluated as
-/// written. Teardown runs only when the command exited as expected.
+/// written. Teardown runs only when the command exited as expected. `#[benches::id(iter = ...)]`
+/// makes a bench per item when the benchmarks are registered; its `setup` and `teardown` must
+/// then be expressions (a hook cannot be given the item).
 ///
 /// ```rust
 /// # mod bench {

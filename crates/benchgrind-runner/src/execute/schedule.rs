@@ -1,13 +1,15 @@
 //! Parallel execution: workers, each with its own executor (and so its own fork servers), take
 //! jobs from one queue, longest expected first (the last run's duration), so that one long
 //! benchmark does not leave a core idle at the end; a single worker takes them in plan order.
+//! A group's `max_parallel` caps how many of its jobs run at once; the other workers take other
+//! groups' jobs meanwhile.
 //! Results come back in completion order; the caller emits them in plan order.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use crate::execute::Executor;
@@ -50,10 +52,42 @@ pub fn start_order(jobs: &[&Job]) -> Vec<usize> {
     order.into_iter().map(|(i, _)| i).collect()
 }
 
+/// The jobs not started yet, and how many jobs of each group are running.
+struct Queue {
+    waiting: VecDeque<usize>,
+    /// Group index to the number of its jobs running.
+    running: HashMap<usize, usize>,
+}
+
+impl Queue {
+    /// Takes the first waiting job whose group is below its `max_parallel`, if there is one.
+    fn take(&mut self, jobs: &[&Job]) -> Option<usize> {
+        let running = &self.running;
+        let pos = self.waiting.iter().position(|&i| {
+            let job = jobs[i];
+            job.max_parallel.map_or(true, |max| {
+                running.get(&job.group).copied().unwrap_or(0) < max
+            })
+        })?;
+        let i = self.waiting.remove(pos)?;
+        *self.running.entry(jobs[i].group).or_default() += 1;
+        Some(i)
+    }
+
+    /// A job has finished: its group has a place free.
+    fn done(&mut self, job: &Job) {
+        if let Some(n) = self.running.get_mut(&job.group) {
+            *n -= 1;
+        }
+    }
+}
+
 /// Runs `work` for every job on the executors in parallel and hands each result to `emit` in
 /// the main thread as it arrives (with the job's position in `jobs`). `emit` returns `false` to
 /// stop: jobs not yet started are then left out; those already running still finish and are
-/// handed over. After Ctrl-C or SIGTERM ([`super::interrupt`]) no job starts either.
+/// handed over. After Ctrl-C or SIGTERM ([`super::interrupt`]) no job starts either. No more
+/// jobs of a group run at once than its `max_parallel` ([`Job::max_parallel`]): a worker whose
+/// next jobs all belong to groups at their limit waits for one of them to finish.
 pub fn run<T, W, E>(jobs: &[&Job], executors: &mut [Box<dyn Executor + Send>], work: W, mut emit: E)
 where
     T: Send,
@@ -66,25 +100,45 @@ where
         1 => (0..jobs.len()).collect(),
         _ => start_order(jobs),
     };
-    let queue: Mutex<VecDeque<usize>> = Mutex::new(order.into());
+    let queue = Mutex::new(Queue {
+        waiting: order.into(),
+        running: HashMap::new(),
+    });
+    let freed = Condvar::new();
     let stop = AtomicBool::new(false);
+    let stopped = || stop.load(Ordering::Relaxed) || super::interrupt::signal().is_some();
     let (tx, rx) = mpsc::channel::<(usize, T)>();
     std::thread::scope(|scope| {
         for executor in executors.iter_mut() {
             let tx = tx.clone();
-            let (queue, stop, work) = (&queue, &stop, &work);
+            let (queue, freed, work, stopped) = (&queue, &freed, &work, &stopped);
             scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) || super::interrupt::signal().is_some() {
-                    break;
-                }
-                let next = queue
-                    .lock()
-                    .expect("no worker panics holding it")
-                    .pop_front();
+                let next = {
+                    let mut queue = queue.lock().expect("no worker panics holding it");
+                    loop {
+                        if stopped() || queue.waiting.is_empty() {
+                            break None;
+                        }
+                        if let Some(i) = queue.take(jobs) {
+                            break Some(i);
+                        }
+                        // Every waiting job's group is at its limit: one of their running jobs
+                        // frees a place when it finishes. The timeout notices a stop.
+                        queue = freed
+                            .wait_timeout(queue, Duration::from_millis(50))
+                            .expect("no worker panics holding it")
+                            .0;
+                    }
+                };
                 let Some(i) = next else {
                     break;
                 };
                 let result = work(jobs[i], executor.as_mut());
+                queue
+                    .lock()
+                    .expect("no worker panics holding it")
+                    .done(jobs[i]);
+                freed.notify_all();
                 if tx.send((i, result)).is_err() {
                     break;
                 }
@@ -95,6 +149,7 @@ where
         for (i, result) in rx {
             if !emit(i, result) {
                 stop.store(true, Ordering::Relaxed);
+                freed.notify_all();
             }
         }
     });
@@ -118,6 +173,7 @@ mod tests {
         }
         Job {
             group: 0,
+            max_parallel: None,
             kind: JobKind::Library([0, 0, 0]),
             id: BenchId {
                 file: "f".into(),
@@ -218,5 +274,93 @@ mod tests {
         );
         assert!(emitted >= 1);
         assert_eq!(emitted, count.load(Ordering::SeqCst));
+    }
+
+    /// Counts, per group, how many of its jobs run at once and the most that ever did; each job
+    /// takes a while, so that jobs overlap whenever the scheduler lets them.
+    struct Overlap(Arc<Mutex<HashMap<usize, (usize, usize)>>>);
+
+    impl Executor for Overlap {
+        fn run(&mut self, job: &Job) -> RunOutput {
+            {
+                let mut counts = self.0.lock().unwrap();
+                let (now, most) = counts.entry(job.group).or_default();
+                *now += 1;
+                *most = (*most).max(*now);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            self.0.lock().unwrap().get_mut(&job.group).unwrap().0 -= 1;
+            RunOutput {
+                status: Status::Ok,
+                duration: Duration::ZERO,
+                output: Default::default(),
+            }
+        }
+
+        fn run_tool(&mut self, job: &Job, _tool: &crate::config::Tool) -> RunOutput {
+            self.run(job)
+        }
+    }
+
+    #[test]
+    fn max_parallel_caps_a_groups_jobs_while_other_groups_use_the_workers() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Group 0 at most one at a time, group 1 at most two, group 2 without a limit; in plan
+        // order the capped groups come first, so that the workers must skip over their jobs.
+        let mut jobs = Vec::new();
+        for (group, max_parallel) in [(0, Some(1)), (1, Some(2)), (2, None)] {
+            for i in 0..6 {
+                let mut job = job(tmp.path(), &format!("g{group}_{i}"), None);
+                job.group = group;
+                job.max_parallel = max_parallel;
+                jobs.push(job);
+            }
+        }
+        let refs: Vec<&Job> = jobs.iter().collect();
+        let counts = Arc::new(Mutex::new(HashMap::new()));
+        let mut executors: Vec<Box<dyn Executor + Send>> = (0..4)
+            .map(|_| Box::new(Overlap(counts.clone())) as Box<dyn Executor + Send>)
+            .collect();
+        let mut seen = Vec::new();
+        run(
+            &refs,
+            &mut executors,
+            |j, e| e.run(j).status,
+            |i, _| {
+                seen.push(i);
+                true
+            },
+        );
+        seen.sort();
+        assert_eq!(seen, (0..18).collect::<Vec<_>>(), "every job ran once");
+        let counts = counts.lock().unwrap();
+        assert_eq!(counts[&0], (0, 1), "group 0 ran one job at a time");
+        assert_eq!(counts[&1].1, 2, "group 1 ran two at a time, never more");
+        // Four workers, two of them free while groups 0 and 1 are at their limits: the
+        // unlimited group ran several at once.
+        assert!(counts[&2].1 >= 2, "{:?}", counts[&2]);
+    }
+
+    #[test]
+    fn a_queue_skips_jobs_of_groups_at_their_limit_and_frees_places() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut jobs: Vec<Job> = (0..3)
+            .map(|i| job(tmp.path(), &format!("j{i}"), None))
+            .collect();
+        jobs[0].max_parallel = Some(1);
+        jobs[1].max_parallel = Some(1);
+        jobs[2].group = 1;
+        let refs: Vec<&Job> = jobs.iter().collect();
+        let mut queue = Queue {
+            waiting: (0..3).collect(),
+            running: HashMap::new(),
+        };
+        assert_eq!(queue.take(&refs), Some(0));
+        // Job 1 waits for job 0 (same group, limit 1); job 2 is of another group.
+        assert_eq!(queue.take(&refs), Some(2));
+        assert_eq!(queue.take(&refs), None);
+        queue.done(refs[0]);
+        assert_eq!(queue.take(&refs), Some(1));
+        assert!(queue.waiting.is_empty());
     }
 }

@@ -35,7 +35,7 @@ use crate::fingerprint::PROBE_FLAG;
 use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
 use server::serve;
 use table::lookup;
-pub use table::Table;
+pub use table::{iter_item, iter_item_missing, Table};
 
 /// argc and argv as the C runtime passed them, captured before `main` (see [`CAPTURE`]).
 static ARGC: AtomicUsize = AtomicUsize::new(0);

@@ -409,6 +409,7 @@ mod tests {
                 name: "g",
                 config: None,
                 compare_by_id: false,
+                max_parallel: None,
                 setup: Some(hook),
                 teardown: Some(hook),
                 benchmarks: group.into_benchmarks(Some("echo"), Some(hook), Some(hook)),

@@ -12,7 +12,7 @@ use crate::cli::Cli;
 use crate::config::{
     is_file_name, resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
 };
-use crate::spec::{HookKind, Main};
+use crate::spec::{HookKind, LibBench, Main};
 use crate::store::BenchPaths;
 
 /// The names that identify one benchmark.
@@ -110,6 +110,9 @@ pub struct Job {
     /// The index of the job's group among library groups, then binary groups (in [`Plan::jobs`]
     /// order: all library groups come first).
     pub group: usize,
+    /// At most this many jobs of the job's group run at the same time (the group's
+    /// `max_parallel`; `None`: no limit but the number of workers).
+    pub max_parallel: Option<usize>,
     /// What it runs.
     pub kind: JobKind,
     /// The benchmark's names.
@@ -204,8 +207,16 @@ impl Planner<'_> {
             &id.function,
             id.id.as_deref(),
         );
+        // Library groups come first in the numbering, then binary groups.
+        let main = self.main;
+        let max_parallel = match main.groups.get(group) {
+            Some(g) => g.max_parallel,
+            None => main.binary_groups[group - main.groups.len()].max_parallel,
+        };
         self.jobs.push(Job {
             group,
+            // 0 is no limit, as gungraun reads it.
+            max_parallel: max_parallel.filter(|&n| n > 0),
             kind,
             id,
             function_path,
@@ -234,27 +245,71 @@ impl Planner<'_> {
                 if !functions.insert(function.name) {
                     return Err(listed_twice(function.name, group.name));
                 }
+                // The macro rejects a second id; one that an `iter` makes can clash still.
+                let mut ids = HashSet::new();
                 for (b, bench) in function.benches.iter().enumerate() {
-                    let config = resolve([
-                        main.config.as_ref(),
-                        group.config.as_ref(),
-                        function.config.as_ref(),
-                        bench.config.as_ref(),
-                    ]);
-                    let id = BenchId {
-                        file: main.bench_file.to_owned(),
-                        group: group.name.to_owned(),
-                        function: function.name.to_owned(),
-                        id: bench.id.map(str::to_owned),
-                        args: bench.args.to_owned(),
-                        truncate: config.truncate_description,
-                    };
-                    self.push(g, JobKind::Library([g, f, b]), id, function.path, config)?;
+                    for (index, id) in bench_indices(b, bench, function.name)? {
+                        if !ids.insert(id.clone()) {
+                            return Err(format!(
+                                "`{}` in group `{}` has two benches with the id `{}` (an \
+                                 `iter = ...` numbers its benches `id_0`, `id_1`, ...); rename \
+                                 one of them",
+                                function.name,
+                                group.name,
+                                id.unwrap_or_default()
+                            ));
+                        }
+                        let config = resolve([
+                            main.config.as_ref(),
+                            group.config.as_ref(),
+                            function.config.as_ref(),
+                            bench.config.as_ref(),
+                        ]);
+                        let id = BenchId {
+                            file: main.bench_file.to_owned(),
+                            group: group.name.to_owned(),
+                            function: function.name.to_owned(),
+                            id,
+                            args: bench.args.to_owned(),
+                            truncate: config.truncate_description,
+                        };
+                        self.push(
+                            g,
+                            JobKind::Library([g, f, index]),
+                            id,
+                            function.path,
+                            config,
+                        )?;
+                    }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The bench indices and ids of the bench at `b` of `function`: itself, or for an `iter` bench
+/// one per item of its expression (`id_0`, `id_1`, ...; see [`crate::protocol::item_index`]).
+fn bench_indices(
+    b: usize,
+    bench: &LibBench,
+    function: &str,
+) -> Result<Vec<(usize, Option<String>)>, String> {
+    let Some(count) = bench.iter else {
+        return Ok(vec![(b, bench.id.map(str::to_owned))]);
+    };
+    let id = bench.id.unwrap_or_default();
+    (0..count())
+        .map(|item| {
+            let index = crate::protocol::item_index(b, item).ok_or_else(|| {
+                format!(
+                    "`iter` of `{function}` bench `{id}` gives more items than benchgrind can \
+                     number ({item} and more); split it into several #[benches] attributes"
+                )
+            })?;
+            Ok((index, Some(format!("{id}_{item}"))))
+        })
+        .collect()
 }
 
 /// The non-empty parts, joined with `::`.
@@ -298,4 +353,109 @@ fn twice(group: &str) -> String {
 
 fn listed_twice(function: &str, group: &str) -> String {
     format!("the benchmark `{function}` is listed twice in the group `{group}`; list it once")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Function, Group};
+
+    fn run() {}
+
+    fn three() -> usize {
+        3
+    }
+
+    fn bench(id: &'static str, iter: Option<fn() -> usize>) -> LibBench {
+        LibBench {
+            id: Some(id),
+            args: "",
+            config: None,
+            run,
+            iter,
+        }
+    }
+
+    /// One library group with `max_parallel` and the function `f` with these benches.
+    fn main_of(max_parallel: Option<usize>, benches: Vec<LibBench>) -> Main {
+        Main {
+            package: "pkg",
+            bench_file: "file",
+            manifest_dir: "/nowhere",
+            workspace_root: "/nowhere",
+            config: None,
+            groups: vec![Group {
+                name: "g",
+                config: None,
+                compare_by_id: false,
+                max_parallel,
+                setup: None,
+                teardown: None,
+                functions: vec![Function {
+                    name: "f",
+                    path: "file::f",
+                    config: None,
+                    benches,
+                }],
+            }],
+            binary_config: None,
+            binary_groups: Vec::new(),
+            setup: None,
+            teardown: None,
+        }
+    }
+
+    fn plan_of(main: &Main) -> Result<Plan, String> {
+        let cli = crate::cli::parse(&["--bench".into()], &|_| None).unwrap();
+        plan(main, &cli, "/nowhere/home".into())
+    }
+
+    #[test]
+    fn an_iter_bench_is_a_job_per_item_with_the_item_in_its_index() {
+        let main = main_of(
+            Some(2),
+            vec![bench("one", None), bench("many", Some(three))],
+        );
+        let plan = plan_of(&main).unwrap();
+        let jobs: Vec<(Option<&str>, [usize; 3])> = plan
+            .jobs
+            .iter()
+            .map(|j| match j.kind {
+                JobKind::Library(index) => (j.id.id.as_deref(), index),
+                _ => panic!("a library job"),
+            })
+            .collect();
+        let item = |i| crate::protocol::item_index(1, i).unwrap();
+        assert_eq!(
+            jobs,
+            [
+                (Some("one"), [0, 0, 0]),
+                (Some("many_0"), [0, 0, item(0)]),
+                (Some("many_1"), [0, 0, item(1)]),
+                (Some("many_2"), [0, 0, item(2)]),
+            ]
+        );
+        assert!(plan.jobs.iter().all(|j| j.max_parallel == Some(2)));
+    }
+
+    #[test]
+    fn max_parallel_0_is_no_limit() {
+        let plan = plan_of(&main_of(Some(0), vec![bench("one", None)])).unwrap();
+        assert_eq!(plan.jobs[0].max_parallel, None);
+    }
+
+    #[test]
+    fn an_id_that_an_iter_makes_twice_is_an_error_naming_it() {
+        let main = main_of(
+            None,
+            vec![bench("many_1", None), bench("many", Some(three))],
+        );
+        let Err(err) = plan_of(&main) else {
+            panic!("no plan error");
+        };
+        assert!(
+            err.contains("`f` in group `g` has two benches with the id `many_1`"),
+            "{err}"
+        );
+    }
 }

@@ -1,0 +1,9 @@
+use benchgrind::library_benchmark;
+
+#[library_benchmark]
+#[benches::many(args = [1, 2], iter = 0..2u64)]
+fn bench(n: u64) -> u64 {
+    n
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use benchgrind::{library_benchmark, library_benchmark_group};
+
+#[library_benchmark]
+fn bench() {}
+
+library_benchmark_group!(
+    name = my_group,
+    max_parallel = ,
+    benchmarks = [bench]
+);
+
+fn main() {}
