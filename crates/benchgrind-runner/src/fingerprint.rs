@@ -12,7 +12,7 @@
 //! pair in the home directory and the probe runs once per machine and Valgrind.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde::{Deserialize, Serialize};
 
@@ -230,7 +230,7 @@ pub fn cpu_under_valgrind(valgrind: &Path, version: &str, exe: &Path, home: &Pat
     if let Some(answer) = cached_answer(&cached, &key) {
         return answer.to_owned();
     }
-    let Ok(output) = Command::new(valgrind)
+    let Ok(output) = crate::execute::valgrind::command(valgrind)
         .args(["--tool=none", "-q"])
         .arg(exe)
         .arg(PROBE_FLAG)

@@ -75,6 +75,19 @@ pub(crate) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--tool-runner",
+        env: "BENCHGRIND_TOOL_RUNNER",
+        takes: Takes::Value,
+        value: "=CMD",
+        help: "start Valgrind through CMD and its arguments (separated by spaces): a container \
+               runner (ci/container/valgrind-in-docker.sh), sudo, a wrapper",
+        repeats: false,
+        set: |cli, g| {
+            cli.tool_runner = g.value.split_whitespace().map(str::to_owned).collect();
+            Ok(())
+        },
+    },
+    Flag {
         name: "--tools",
         env: "BENCHGRIND_TOOLS",
         takes: Takes::Value,

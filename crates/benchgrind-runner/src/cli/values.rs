@@ -25,6 +25,8 @@ pub struct Cli {
     pub callgrind_args: Vec<String>,
     /// `--valgrind-args`: Valgrind's core arguments for every tool, after those from the code.
     pub valgrind_args: Vec<String>,
+    /// `--tool-runner`: the command (and its arguments) Valgrind is started through.
+    pub tool_runner: Vec<String>,
     /// `--tools`: other Valgrind tools to run on every benchmark, besides the code's.
     pub tools: Vec<ValgrindTool>,
     /// `--regression`: limits for every benchmark, over the code's.

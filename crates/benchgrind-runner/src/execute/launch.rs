@@ -82,7 +82,7 @@ impl ProcessExecutor {
         let mut cmd = if self.native {
             Command::new(program)
         } else {
-            let mut cmd = Command::new(&self.valgrind);
+            let mut cmd = super::valgrind::command(&self.valgrind);
             cmd.args(valgrind_args).arg(program);
             cmd
         };

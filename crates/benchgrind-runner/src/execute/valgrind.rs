@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// The oldest Valgrind whose Callgrind has every option the runner passes.
 pub const MIN_VERSION: (u32, u32) = (3, 16);
@@ -19,15 +20,40 @@ const INSTALL_HINT: &str = "install it with your package manager (Debian/Ubuntu:
 install valgrind`, Fedora: `sudo dnf install valgrind`, Arch: `sudo pacman -S valgrind`), or set \
 BENCHGRIND_VALGRIND to the path of a `valgrind` binary";
 
-/// Finds Valgrind: `BENCHGRIND_VALGRIND` if set, else `valgrind` on `PATH`; checks the version.
+/// The command Valgrind is started through (`--tool-runner`), set once when the command line is
+/// read; empty for none.
+static RUNNER: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Sets the [`command`]'s runner, once; later calls change nothing.
+pub fn set_runner(runner: Vec<String>) {
+    let _ = RUNNER.set(runner);
+}
+
+/// The command that starts Valgrind at `path`: through the runner when one was set (`CMD ARGS
+/// path`), else `path` itself. Valgrind's arguments come next.
+pub fn command(path: &Path) -> Command {
+    match RUNNER.get().map(Vec::as_slice) {
+        Some([runner, args @ ..]) => {
+            let mut cmd = Command::new(runner);
+            cmd.args(args).arg(path);
+            cmd
+        }
+        _ => Command::new(path),
+    }
+}
+
+/// Finds Valgrind: `BENCHGRIND_VALGRIND` if set, else `valgrind` on `PATH` (or, through a tool
+/// runner, on the runner's); checks the version.
 pub fn locate() -> Result<Valgrind, String> {
+    let through_runner = RUNNER.get().is_some_and(|r| !r.is_empty());
     let path = match std::env::var_os("BENCHGRIND_VALGRIND") {
         Some(p) => PathBuf::from(p),
+        None if through_runner => PathBuf::from("valgrind"),
         None => find_in_path("valgrind").ok_or_else(|| {
             format!("benchgrind needs Valgrind 3.16 or newer, but `valgrind` is not on PATH: {INSTALL_HINT}")
         })?,
     };
-    let output = Command::new(&path).arg("--version").output().map_err(|e| {
+    let output = command(&path).arg("--version").output().map_err(|e| {
         format!(
             "cannot run Valgrind at {}: {e}; {INSTALL_HINT}",
             path.display()

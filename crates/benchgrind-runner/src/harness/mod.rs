@@ -146,6 +146,7 @@ fn harness(
         Err(e) => return Err(Error::Usage(e.0)),
     };
     messages::set_level(cli.log);
+    crate::execute::valgrind::set_runner(cli.tool_runner.clone());
     if cli.help {
         let _ = write!(out, "{}", cli::usage());
         return Ok(End::Ok);
