@@ -26,10 +26,8 @@ fn counts_through_a_wrapper_equal_a_direct_run() {
     let wrapper = tmp.path().join("in-container");
     std::fs::write(
         &wrapper,
-        format!(
-            "#!/bin/sh\n# Valgrind is on this side only.\nPATH=/usr/local/bin:/usr/bin:/bin\n\
-             export PATH\nlog=\"$1\"\nshift\necho \"$*\" >> \"$log\"\nexec \"$@\"\n"
-        ),
+        "#!/bin/sh\n# Valgrind is on this side only.\nPATH=/usr/local/bin:/usr/bin:/bin\n\
+         export PATH\nlog=\"$1\"\nshift\necho \"$*\" >> \"$log\"\nexec \"$@\"\n",
     )
     .unwrap();
     std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
