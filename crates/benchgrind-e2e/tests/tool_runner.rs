@@ -36,10 +36,11 @@ fn counts_through_a_wrapper_equal_a_direct_run() {
     // (Not env_group: its benchmark counts the environment, which the wrapper changes.)
     let direct = run(BIN, &[&home("direct"), "fib_group"], tmp.path(), &[]);
     // The runner and its arguments: here the file it logs to.
-    let runner = format!("--tool-runner={} {}", wrapper.display(), log.display());
+    let runner = format!("--tool-runner={}", wrapper.display());
+    let runner_args = format!("--tool-runner-args={}", log.display());
     let wrapped = run(
         BIN,
-        &[&home("wrapped"), &runner, "fib_group"],
+        &[&home("wrapped"), &runner, &runner_args, "fib_group"],
         tmp.path(),
         &[("PATH", "/nonexistent")],
     );

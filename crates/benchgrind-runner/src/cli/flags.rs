@@ -88,6 +88,18 @@ pub(crate) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--tool-runner-args",
+        env: "BENCHGRIND_TOOL_RUNNER_ARGS",
+        takes: Takes::Value,
+        value: "=ARGS",
+        help: "arguments of the --tool-runner command (gungraun's spelling), after those in CMD",
+        repeats: false,
+        set: |cli, g| {
+            cli.tool_runner_args = g.value.split_whitespace().map(str::to_owned).collect();
+            Ok(())
+        },
+    },
+    Flag {
         name: "--tools",
         env: "BENCHGRIND_TOOLS",
         takes: Takes::Value,

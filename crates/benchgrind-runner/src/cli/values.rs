@@ -27,6 +27,8 @@ pub struct Cli {
     pub valgrind_args: Vec<String>,
     /// `--tool-runner`: the command (and its arguments) Valgrind is started through.
     pub tool_runner: Vec<String>,
+    /// `--tool-runner-args`: more arguments of the tool runner.
+    pub tool_runner_args: Vec<String>,
     /// `--tools`: other Valgrind tools to run on every benchmark, besides the code's.
     pub tools: Vec<ValgrindTool>,
     /// `--regression`: limits for every benchmark, over the code's.

@@ -146,7 +146,11 @@ fn harness(
         Err(e) => return Err(Error::Usage(e.0)),
     };
     messages::set_level(cli.log);
-    crate::execute::valgrind::set_runner(cli.tool_runner.clone());
+    let runner = match cli.tool_runner.as_slice() {
+        [] => Vec::new(),
+        given => [given, &cli.tool_runner_args].concat(),
+    };
+    crate::execute::valgrind::set_runner(runner);
     if cli.help {
         let _ = write!(out, "{}", cli::usage());
         return Ok(End::Ok);
