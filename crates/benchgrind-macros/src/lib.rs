@@ -21,6 +21,7 @@ mod main_macro;
 mod main_run;
 mod plain;
 mod pretty;
+mod renamed;
 mod window;
 mod workspace;
 
@@ -30,9 +31,11 @@ use proc_macro::TokenStream;
 #[proc_macro_attribute]
 pub fn library_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
-    library::expand(attr.into(), item.clone())
-        .unwrap_or_else(|e| stand_in(e, &item, Kind::Library))
-        .into()
+    renamed::rename(
+        library::expand(attr.into(), item.clone())
+            .unwrap_or_else(|e| stand_in(e, &item, Kind::Library)),
+    )
+    .into()
 }
 
 /// Which attribute a [`stand_in`] is for.
@@ -79,26 +82,32 @@ fn stand_in(
 /// Declares a group of library benchmarks; see the `benchgrind` crate.
 #[proc_macro]
 pub fn library_benchmark_group(input: TokenStream) -> TokenStream {
-    group::expand(input.into(), group::Kind::Library)
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    renamed::rename(
+        group::expand(input.into(), group::Kind::Library)
+            .unwrap_or_else(syn::Error::into_compile_error),
+    )
+    .into()
 }
 
 /// Turns a function returning a `Command` into a binary benchmark; see the `benchgrind` crate.
 #[proc_macro_attribute]
 pub fn binary_benchmark(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item = proc_macro2::TokenStream::from(item);
-    binary::expand(attr.into(), item.clone())
-        .unwrap_or_else(|e| stand_in(e, &item, Kind::Binary))
-        .into()
+    renamed::rename(
+        binary::expand(attr.into(), item.clone())
+            .unwrap_or_else(|e| stand_in(e, &item, Kind::Binary)),
+    )
+    .into()
 }
 
 /// Declares a group of binary benchmarks; see the `benchgrind` crate.
 #[proc_macro]
 pub fn binary_benchmark_group(input: TokenStream) -> TokenStream {
-    group::expand(input.into(), group::Kind::Binary)
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    renamed::rename(
+        group::expand(input.into(), group::Kind::Binary)
+            .unwrap_or_else(syn::Error::into_compile_error),
+    )
+    .into()
 }
 
 /// The `BinaryBenchmark` of a `#[binary_benchmark]` function, for the low-level API; see the
@@ -120,10 +129,9 @@ pub fn binary_benchmark_attribute(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn main(input: TokenStream) -> TokenStream {
     // On error an empty `main` comes along, so the only error shown is the one that matters.
-    main_macro::expand(input.into())
-        .unwrap_or_else(|e| {
-            let error = e.into_compile_error();
-            quote::quote! { #error fn main() {} }
-        })
-        .into()
+    renamed::rename(main_macro::expand(input.into()).unwrap_or_else(|e| {
+        let error = e.into_compile_error();
+        quote::quote! { #error fn main() {} }
+    }))
+    .into()
 }
