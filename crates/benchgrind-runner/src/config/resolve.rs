@@ -59,6 +59,11 @@ pub struct ResolvedConfig {
     pub callgrind_enable: Option<bool>,
     /// The tool that benchmarks (`default_tool`): Callgrind unless a level chose another.
     pub default_tool: ValgrindTool,
+    /// Changes within this many percent show as `(Tolerance)` (`OutputFormat::tolerance`,
+    /// `--tolerance`).
+    pub tolerance: Option<f64>,
+    /// Grid marks in the terminal report (`OutputFormat::show_grid`, `--show-grid`).
+    pub show_grid: bool,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -83,6 +88,8 @@ where
         callgrind_format: None,
         callgrind_enable: None,
         default_tool: ValgrindTool::Callgrind,
+        tolerance: None,
+        show_grid: false,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -94,6 +101,17 @@ where
         tool.args.splice(0..0, valgrind_args.iter().cloned());
     }
     out.raw_callgrind_args.splice(0..0, valgrind_args);
+    // The limits of other tools' values (`Dhat::soft_limits`, ...), merged over the limits of
+    // the levels.
+    for tool in &out.tools {
+        if let Some(value) =
+            (tool.value.as_deref()).filter(|v| v.has_limits || v.limits.fail_fast.is_some())
+        {
+            let regression = out.regression.get_or_insert_with(RegressionConfig::default);
+            regression.merge(&value.limits);
+            out.regression_fail_fast = regression.is_fail_fast();
+        }
+    }
     out
 }
 
@@ -165,6 +183,12 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
     }
     if let Some(entry_point) = &level.compat.entry_point {
         out.entry_point = Some(entry_point.clone());
+    }
+    if level.compat.tolerance.is_some() {
+        out.tolerance = level.compat.tolerance;
+    }
+    if let Some(grid) = level.compat.show_grid {
+        out.show_grid = grid;
     }
 }
 

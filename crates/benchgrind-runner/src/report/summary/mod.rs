@@ -16,6 +16,9 @@ use crate::explain::wire::WireExplanation;
 use crate::result::{BenchResult, Outcome};
 use crate::result::{ToolOutcome, ToolResult};
 
+mod rates;
+pub use rates::WireRate;
+
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
 pub const VERSION: u32 = 3;
 
@@ -76,6 +79,10 @@ pub struct Summary {
     pub old_source: String,
     /// Each metric by name (`Ir`, `L1hits`, `EstimatedCycles`, ...).
     pub metrics: BTreeMap<String, Metric>,
+    /// The rates in percent (`I1MissRate`, `L1HitRate`, ...) when the cache simulation ran;
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rates: BTreeMap<String, WireRate>,
     /// The limits passed.
     pub regressions: Vec<WireRegression>,
     /// The files of the run.
@@ -168,12 +175,17 @@ pub struct WireRegression {
     pub metric: String,
     /// `relative` (a percentage of the old value) or `absolute` (a cap).
     pub kind: String,
-    /// The limit: percent for `relative`, a count for `absolute`.
+    /// The limit: percent for `relative`, a count (or a rate) for `absolute`.
     pub limit: f64,
-    /// The new value.
-    pub new: u64,
+    /// The new value: a count (an integer), or a rate in percent.
+    #[serde(serialize_with = "rates::write_number")]
+    pub new: f64,
     /// The old value.
-    pub old: Option<u64>,
+    #[serde(
+        serialize_with = "rates::write_option",
+        deserialize_with = "rates::read_option"
+    )]
+    pub old: Option<f64>,
     /// The change in percent (for `relative`).
     pub diff_pct: Option<f64>,
 }
@@ -211,7 +223,7 @@ fn metric(value: u64, old_value: Option<u64>) -> Metric {
 }
 
 /// A limit's wire form.
-fn regression(metric: &str, limit: Limit, new: u64, old: Option<u64>) -> WireRegression {
+fn regression(metric: &str, limit: Limit, new: f64, old: Option<f64>) -> WireRegression {
     let (kind, limit, diff_pct) = match limit {
         Limit::Relative {
             limit_pct,
@@ -221,7 +233,7 @@ fn regression(metric: &str, limit: Limit, new: u64, old: Option<u64>) -> WireReg
             limit_pct,
             Some(diff_pct).filter(|d| d.is_finite()),
         ),
-        Limit::Absolute { cap } => ("absolute", cap as f64, None),
+        Limit::Absolute { cap } => ("absolute", cap, None),
     };
     WireRegression {
         metric: metric.to_owned(),
@@ -282,6 +294,10 @@ impl Summary {
     /// The summary of a result.
     pub fn from_result(result: &BenchResult) -> Summary {
         let id = &result.id;
+        let rates = match &result.outcome {
+            Outcome::Measured { new, old } => rates::wire_rates(new, old.as_ref()),
+            Outcome::Failed { .. } => BTreeMap::new(),
+        };
         let (status, error, metrics) = match &result.outcome {
             Outcome::Failed { reason } => ("failed", Some(reason.clone()), BTreeMap::new()),
             Outcome::Measured { new, old } => {
@@ -320,6 +336,7 @@ impl Summary {
             new_source: result.new_source.describe(),
             old_source: result.old_source.describe(),
             metrics,
+            rates,
             regressions,
             files: Files {
                 dir: result.dir.display().to_string(),
@@ -453,6 +470,7 @@ impl Summary {
                     })
                 })
                 .collect::<Result<_, String>>()?,
+            view: Default::default(),
         })
     }
 
@@ -485,9 +503,7 @@ impl WireRegression {
     /// The limit this wire form describes.
     fn limit(&self) -> Limit {
         match &self.kind[..] {
-            "absolute" => Limit::Absolute {
-                cap: self.limit as u64,
-            },
+            "absolute" => Limit::Absolute { cap: self.limit },
             _ => Limit::Relative {
                 limit_pct: self.limit,
                 diff_pct: self.diff_pct.unwrap_or(f64::INFINITY),
