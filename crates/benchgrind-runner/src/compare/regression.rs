@@ -42,6 +42,7 @@ pub enum Limit {
 impl Limit {
     /// One line for the report: the metric's `name`, the values, the change and this limit.
     pub fn describe(&self, name: &str, new: f64, old: Option<f64>) -> String {
+        let new = number(new);
         match *self {
             Limit::Relative {
                 limit_pct,
@@ -49,10 +50,21 @@ impl Limit {
             } => format!(
                 "{name} ({} -> {new}) changed by {diff_pct:+.5}%, past the limit of \
                  {limit_pct:+.5}%",
-                old.unwrap_or(0.0)
+                number(old.unwrap_or(0.0))
             ),
-            Limit::Absolute { cap } => format!("{name} is {new}, past the hard limit of {cap}"),
+            Limit::Absolute { cap } => {
+                format!("{name} is {new}, past the hard limit of {}", number(cap))
+            }
         }
+    }
+}
+
+/// A count as a whole number, a rate with five decimals.
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value}")
+    } else {
+        format!("{value:.5}")
     }
 }
 

@@ -263,8 +263,13 @@ fn tool_section(
     tool: &ToolResult,
 ) -> io::Result<()> {
     let title = format!("======= {} ", tool.tool.title().to_uppercase());
-    let rule = if style.grid { "|=" } else { "  " };
-    writeln!(out, "{rule}{title:=<50}")?;
+    let line = format!("  {title:=<50}");
+    if style.grid {
+        // `|=` takes the place of the indent and the first `=`.
+        writeln!(out, "|={}", &line[3..])?;
+    } else {
+        writeln!(out, "{line}")?;
+    }
     let (new, old) = match &tool.outcome {
         ToolOutcome::Ran { new, old } => (Some(new), old.as_ref()),
         ToolOutcome::Failed { new, .. } => (new.as_ref(), None),
