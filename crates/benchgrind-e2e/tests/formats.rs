@@ -74,6 +74,17 @@ fn labels(lines: &[Line]) -> Vec<&str> {
     lines.iter().map(|l| l.label.as_str()).collect()
 }
 
+/// Checks a summary against the committed schema.
+fn assert_valid(json: &serde_json::Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benchgrind-runner/schemas/summary.v3.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let errors: Vec<String> = validator.iter_errors(json).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?} in {json}");
+}
+
 fn code(output: &Output) -> Option<i32> {
     output.status.code()
 }
@@ -153,6 +164,7 @@ fn rates_follow_the_format_and_agree_with_the_counts() {
         &[],
     );
     let summary: serde_json::Value = serde_json::from_str(stdout(&json).trim()).unwrap();
+    assert_valid(&summary);
     let rates = summary["rates"].as_object().expect("rates in the summary");
     assert_eq!(rates.len(), 8, "{summary}");
     let l1 = rates["L1HitRate"]["new"].as_f64().unwrap();
@@ -164,8 +176,12 @@ fn rates_follow_the_format_and_agree_with_the_counts() {
     );
     assert_eq!(rates["L1HitRate"]["diff_points"].as_f64(), Some(0.0));
     assert_eq!(
-        summary["metrics"]["I1mr"]["new"].as_u64(),
-        Some(v("I1mr") as u64)
+        summary["metrics"]["Ir"]["new"].as_u64(),
+        Some(v("Instructions") as u64)
+    );
+    assert!(
+        summary["metrics"].get("I1mr").is_none(),
+        "the counts stay as before"
     );
 
     // `--callgrind-metrics` replaces the code's format.
@@ -235,6 +251,23 @@ fn soft_and_hard_limits_of_tool_values_fail_with_exit_code_3() {
             && regressed[0].ends_with("past the hard limit of 50"),
         "{report}"
     );
+
+    // In JSON the regression's values are the rate's, the limit the cap.
+    let args = [
+        &h[..],
+        "--output-format=json",
+        "e2e_formats::hard_limit_float",
+    ];
+    let json = run(BIN, &args, home.path(), &[]);
+    let summary: serde_json::Value = serde_json::from_str(stdout(&json).trim()).unwrap();
+    assert_valid(&summary);
+    let regression = &summary["regressions"][0];
+    assert_eq!(regression["metric"], "L1HitRate", "{summary}");
+    assert_eq!(regression["kind"], "absolute", "{summary}");
+    assert_eq!(regression["limit"].as_f64(), Some(50.0), "{summary}");
+    let new = regression["new"].as_f64().unwrap();
+    assert_eq!(Some(new), summary["rates"]["L1HitRate"]["new"].as_f64());
+    assert!(new > 50.0 && new <= 100.0, "{summary}");
 
     // DHAT's hard limit from `Dhat::hard_limits`, and its format's order.
     let dhat = run(BIN, &[&h, "e2e_formats::dhat_limit"], home.path(), &[]);

@@ -246,13 +246,14 @@ fn regression(metric: &str, limit: Limit, new: f64, old: Option<f64>) -> WireReg
 }
 
 /// Each metric of `new` by name, with the old value where `old` has it.
+/// (The cache simulation's own counts, `Dr` and the misses, are left out as before; its rates
+/// are in [`Summary::rates`].)
 fn wire_metrics(
     new: &crate::metrics::Metrics,
     old: Option<&crate::metrics::Metrics>,
 ) -> BTreeMap<String, Metric> {
-    new.values
-        .iter()
-        .map(|&(kind, value)| {
+    new.shown_by_default()
+        .map(|(kind, value)| {
             let old_value = old.and_then(|o| o.get(kind));
             (kind.name().to_owned(), metric(value, old_value))
         })
