@@ -102,8 +102,13 @@ where
     }
     out.raw_callgrind_args.splice(0..0, valgrind_args);
     // The limits of other tools' values (`Dhat::soft_limits`, ...), merged over the limits of
-    // the levels.
-    for tool in &out.tools {
+    // the levels. Not Cachegrind's: they name Callgrind's events, but Cachegrind's counts are
+    // not read, and they must not limit Callgrind's.
+    for tool in out
+        .tools
+        .iter()
+        .filter(|t| t.kind() != ValgrindTool::Cachegrind)
+    {
         if let Some(value) =
             (tool.value.as_deref()).filter(|v| v.has_limits || v.limits.fail_fast.is_some())
         {
@@ -233,6 +238,18 @@ mod tests {
         assert_eq!(random(&[&seeded, &off]), (false, 9));
         assert_eq!(random(&[&off, &seeded]), (false, 9));
         assert_eq!(random(&[&off, &seeded, &on]), (true, 9));
+    }
+
+    #[test]
+    fn limits_of_tool_values_join_the_regression_config_but_cachegrinds() {
+        use crate::config::{Cachegrind, CachegrindMetric, Dhat, DhatMetric, ToolMetric};
+        let mut main = LibraryBenchmarkConfig::default();
+        main.tool(Dhat::default().soft_limits([(DhatMetric::TotalBytes, 3.0)]))
+            .tool(Cachegrind::default().soft_limits([(CachegrindMetric::Ir, 1.0)]));
+        let r = resolve([Some(&main)]);
+        let regression = r.regression.unwrap();
+        assert_eq!(regression.tool_limits, [(ToolMetric::TotalBytes, 3.0)]);
+        assert!(regression.limits.is_empty());
     }
 
     #[test]
