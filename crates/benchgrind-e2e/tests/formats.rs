@@ -355,7 +355,7 @@ fn the_limit_flags_replace_the_codes_limits() {
         "{report}"
     );
     assert!(!report.contains("DHAT Total bytes is"), "{report}");
-    // Cachegrind's are checked for errors (its counts are not read).
+    // Cachegrind's are checked for errors; without Cachegrind running they do nothing.
     let out = run(
         BIN,
         &[&h, "--cachegrind-limits=@cachemisses=5%", plain],
@@ -370,6 +370,53 @@ fn the_limit_flags_replace_the_codes_limits() {
         &[],
     );
     assert_eq!(code(&out), Some(2));
+}
+
+#[test]
+fn cachegrind_values_and_flags() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home_arg(home.path());
+    let group = "e2e_formats::cachegrind";
+    let out = run(BIN, &[&h, group], home.path(), &[]);
+    let report = stdout(&out);
+    // Its hard limit (Ir <= 1000) fails: Cachegrind counts the whole process.
+    assert_eq!(code(&out), Some(3), "{report}");
+    let l = lines(&report, "cachegrind::cached");
+    let own = &l[6..];
+    assert_eq!(
+        labels(own),
+        ["Instructions", "L1 Hit Rate", "LL Hit Rate", "RAM Hit Rate"],
+        "{report}"
+    );
+    let ir = value(own, "Instructions");
+    assert!(ir > value(&l, "Instructions"), "{report}");
+    assert!(
+        report.contains(&format!(
+            "Performance has regressed: Cachegrind Instructions is {ir}, past the hard limit of 1000"
+        )),
+        "{report}"
+    );
+    let hits: f64 = own[1..]
+        .iter()
+        .map(|l| l.new.trim_end_matches('%').parse::<f64>().unwrap())
+        .sum();
+    assert!((hits - 100.0).abs() < 3e-5, "{report}");
+    // The flags replace the code's limits and format.
+    let args = [
+        &h[..],
+        "--cachegrind-limits=ir=1000000000",
+        "--cachegrind-metrics=@misses",
+        group,
+    ];
+    let out = run(BIN, &args, home.path(), &[]);
+    let report = stdout(&out);
+    assert_eq!(code(&out), Some(0), "{report}");
+    let l = lines(&report, "cachegrind::cached");
+    assert_eq!(
+        labels(&l[6..]),
+        ["I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"],
+        "{report}"
+    );
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! A bench program for what iai-callgrind 0.15+ and gungraun configure with tool values: the
 //! cache rates, `Callgrind::format`, soft and hard limits (whole and fractional), DHAT's
-//! limits, `OutputFormat::tolerance`, and a `compare_by_id` pair. The amount of work comes from
+//! and Cachegrind's limits and formats, `OutputFormat::tolerance`, and a `compare_by_id` pair. The amount of work comes from
 //! `E2E_WORK` (read in setup, passed through), so a test can change the counts without
 //! rebuilding; each group is run alone through a filter.
 
 use benchgrind::{
-    library_benchmark, library_benchmark_group, main, Callgrind, CallgrindMetrics, Dhat,
-    DhatMetric, EventKind, LibraryBenchmarkConfig, OutputFormat,
+    library_benchmark, library_benchmark_group, main, Cachegrind, CachegrindMetric,
+    CachegrindMetrics, Callgrind, CallgrindMetrics, Dhat, DhatMetric, EventKind,
+    LibraryBenchmarkConfig, OutputFormat,
 };
 use std::hint::black_box;
 
@@ -69,6 +70,12 @@ fn plain(n: u64) -> u64 {
 #[bench::loop_work(())]
 fn heap(n: u64) -> Vec<u64> {
     vec![work(n); black_box(256)]
+}
+
+#[library_benchmark(setup = work_size)]
+#[bench::loop_work(())]
+fn cached(n: u64) -> u64 {
+    work(n)
 }
 
 #[library_benchmark]
@@ -145,6 +152,16 @@ library_benchmark_group!(
 );
 
 library_benchmark_group!(
+    name = cachegrind;
+    config = LibraryBenchmarkConfig::default().tool(
+        Cachegrind::default()
+            .format([CachegrindMetric::Ir.into(), CachegrindMetrics::CacheHitRates])
+            .hard_limits([(CachegrindMetric::Ir, 1000u64)])
+    );
+    benchmarks = cached
+);
+
+library_benchmark_group!(
     name = compared;
     compare_by_id = true;
     benchmarks = cmp_first, cmp_second
@@ -153,5 +170,5 @@ library_benchmark_group!(
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_envs(["E2E_WORK"]);
     library_benchmark_groups = rates, soft_limit, hard_limit_int, hard_limit_float, tolerance,
-        unlimited, dhat_limit, compared
+        unlimited, dhat_limit, cachegrind, compared
 );

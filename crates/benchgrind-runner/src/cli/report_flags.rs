@@ -41,8 +41,7 @@ pub(crate) const REPORT_FLAGS: &[Flag] = &[
         env: "BENCHGRIND_CACHEGRIND_LIMITS",
         takes: Takes::Value,
         value: "=LIMITS",
-        help: "Cachegrind's limits, as --callgrind-limits; parsed and checked for errors, but \
-               without effect until benchgrind reads Cachegrind's counts",
+        help: "Cachegrind's limits, replacing the code's, as --callgrind-limits",
         repeats: false,
         set: |cli, g| {
             cli.cachegrind_limits = Some(spec(g, spec_text::cachegrind_limits(&g.value))?);
@@ -79,8 +78,7 @@ pub(crate) const REPORT_FLAGS: &[Flag] = &[
         env: "BENCHGRIND_CACHEGRIND_METRICS",
         takes: Takes::Value,
         value: "=METRICS",
-        help: "Cachegrind's metrics the report shows, in order; without effect until \
-               benchgrind reads Cachegrind's counts",
+        help: "Cachegrind's metrics the report shows, in order",
         repeats: false,
         set: |cli, g| {
             cli.cachegrind_metrics = Some(spec(g, spec_text::cachegrind_metrics(&g.value))?);

@@ -102,8 +102,8 @@ where
     }
     out.raw_callgrind_args.splice(0..0, valgrind_args);
     // The limits of other tools' values (`Dhat::soft_limits`, ...), merged over the limits of
-    // the levels. Not Cachegrind's: they name Callgrind's events, but Cachegrind's counts are
-    // not read, and they must not limit Callgrind's.
+    // the levels. Not Cachegrind's: they name the same events as Callgrind's, and apply to
+    // Cachegrind's counts alone (checked where Cachegrind runs).
     for tool in out
         .tools
         .iter()

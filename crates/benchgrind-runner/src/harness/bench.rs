@@ -11,8 +11,8 @@ use std::time::Duration;
 use super::baseline::{load, promote_and_save, read_old};
 use crate::cli::Cli;
 use crate::compare::regression;
-use crate::config::AnyMetric;
 use crate::config::ExplainPolicy;
+use crate::config::{AnyMetric, ValgrindTool};
 use crate::execute::{Captured, Executor, Status};
 use crate::messages;
 use crate::metrics::Metrics;
@@ -155,8 +155,19 @@ fn view(job: &Job, cli: &Cli) -> View {
         });
         Some((tool.kind(), metrics.collect()))
     });
+    let cachegrind = (job.config.tools.iter())
+        .find(|t| t.kind() == ValgrindTool::Cachegrind)
+        .and_then(|t| t.value.as_ref()?.format.as_ref())
+        .map(|format| {
+            let events = format.iter().filter_map(|m| match m {
+                AnyMetric::Event(e) => Some(*e),
+                AnyMetric::Tool(_) => None,
+            });
+            events.collect()
+        });
     View {
         callgrind: job.config.callgrind_format.clone(),
+        cachegrind,
         tools: tools.collect(),
         tolerance: job.config.tolerance,
         grid: job.config.show_grid,

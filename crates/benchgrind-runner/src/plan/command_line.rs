@@ -4,6 +4,7 @@
 //! a configuration value is parsed in `cli` and folded here, and nowhere else needs to know it.
 
 use crate::cli::Cli;
+use crate::config::ValgrindTool;
 use crate::config::{selected, AnyMetric, RegressionConfig, ResolvedConfig, ToolMetric};
 
 /// Folds what the command line says over a benchmark's configuration from the code.
@@ -36,8 +37,8 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
 }
 
 /// `--callgrind-limits` and `--dhat-limits`: each replaces the limits on its tool's metrics,
-/// whether from the code or `--regression` (`--cachegrind-limits` has nothing to replace:
-/// Cachegrind's counts are not read).
+/// whether from the code or `--regression` (`--cachegrind-limits` replaces those of the
+/// Cachegrind value, in [`fold_report`]).
 fn fold_limits(config: &mut ResolvedConfig, cli: &Cli) {
     if cli.callgrind_limits.is_none() && cli.dhat_limits.is_none() {
         return;
@@ -60,10 +61,21 @@ fn fold_limits(config: &mut ResolvedConfig, cli: &Cli) {
     }
 }
 
-/// What the report shows: the metrics by tool, the tolerance, the grid.
+/// What the report shows: the metrics by tool, the tolerance, the grid; and Cachegrind's limits,
+/// kept with its value.
 fn fold_report(config: &mut ResolvedConfig, cli: &Cli) {
     if let Some(metrics) = &cli.callgrind_metrics {
         config.callgrind_format = Some(metrics.clone());
+    }
+    if let Some(tool) = (config.tools.iter_mut()).find(|t| t.kind() == ValgrindTool::Cachegrind) {
+        let value = tool.value.get_or_insert_with(Default::default);
+        if let Some(metrics) = &cli.cachegrind_metrics {
+            value.format = Some(metrics.iter().map(|&e| AnyMetric::Event(e)).collect());
+        }
+        if let Some(limits) = &cli.cachegrind_limits {
+            value.limits = limits.clone();
+            value.has_limits = true;
+        }
     }
     for (kind, metrics) in &cli.tool_metrics {
         if let Some(tool) = config.tools.iter_mut().find(|t| t.kind() == *kind) {

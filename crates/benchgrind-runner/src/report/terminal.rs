@@ -10,7 +10,7 @@ use crate::compare::{change, change_f64, within_tolerance, Change};
 use crate::config::{EventKind, ToolMetric};
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
-use crate::result::{ToolOutcome, ToolResult};
+use crate::result::{ToolOutcome, ToolResult, View};
 
 /// Functions of an explanation (`--explain`) under the metrics, and source lines under each.
 const EXPLAIN_FUNCTIONS: usize = 5;
@@ -70,8 +70,7 @@ impl Reporter for Terminal {
                     e.write_terminal(out, EXPLAIN_FUNCTIONS, EXPLAIN_LINES)?;
                 }
                 for tool in &result.tools {
-                    let format = view.tools.iter().find(|(k, _)| *k == tool.tool);
-                    tool_section(out, style, format.map(|(_, f)| &f[..]), tool)?;
+                    tool_section(out, style, view, tool)?;
                 }
                 notes(out, style, result)?;
             }
@@ -259,9 +258,11 @@ fn metric_line(out: &mut dyn Write, style: Style, label: &str, value: Value) -> 
 fn tool_section(
     out: &mut dyn Write,
     style: Style,
-    format: Option<&[ToolMetric]>,
+    view: &View,
     tool: &ToolResult,
 ) -> io::Result<()> {
+    let format = view.tools.iter().find(|(k, _)| *k == tool.tool);
+    let format = format.map(|(_, f)| &f[..]);
     let title = format!("======= {} ", tool.tool.title().to_uppercase());
     let line = format!("  {title:=<50}");
     if style.grid {
@@ -274,6 +275,15 @@ fn tool_section(
         ToolOutcome::Ran { new, old } => (Some(new), old.as_ref()),
         ToolOutcome::Failed { new, .. } => (new.as_ref(), None),
     };
+    if let Some(events) = &tool.events {
+        metrics(
+            out,
+            style,
+            view.cachegrind.as_deref(),
+            &events.new,
+            events.old.as_ref(),
+        )?;
+    }
     let all: Vec<ToolMetric> = new
         .iter()
         .flat_map(|n| &n.values)
@@ -299,6 +309,14 @@ fn tool_section(
     }
     for r in &tool.regressions {
         let line = format!("Performance has regressed: {}", r.describe(tool.tool));
+        writeln!(out, "  {}", style.paint("1;31", &line))?;
+    }
+    for r in tool.event_regressions() {
+        let line = format!(
+            "Performance has regressed: {} {}",
+            tool.tool.title(),
+            r.describe()
+        );
         writeln!(out, "  {}", style.paint("1;31", &line))?;
     }
     Ok(())

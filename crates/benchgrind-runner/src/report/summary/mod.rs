@@ -543,6 +543,7 @@ impl WireTool {
             regressions,
             out: self.out.clone().map(Into::into),
             log: self.log.clone().into(),
+            events: None,
         })
     }
 }
