@@ -401,6 +401,20 @@ fn cachegrind_values_and_flags() {
         .map(|l| l.new.trim_end_matches('%').parse::<f64>().unwrap())
         .sum();
     assert!((hits - 100.0).abs() < 3e-5, "{report}");
+    // In JSON: its counts by Callgrind's names, its limit passed.
+    let args = [&h[..], "--output-format=json", group];
+    let json = run(BIN, &args, home.path(), &[]);
+    let summary: serde_json::Value = serde_json::from_str(stdout(&json).trim()).unwrap();
+    assert_valid(&summary);
+    let cachegrind = &summary["tools"]["cachegrind"];
+    assert_eq!(cachegrind["status"], "regressed", "{summary}");
+    assert_eq!(
+        cachegrind["metrics"]["Ir"]["new"].as_f64(),
+        Some(ir),
+        "{summary}"
+    );
+    assert_eq!(cachegrind["regressions"][0]["metric"], "Ir", "{summary}");
+    assert_eq!(summary["status"], "regressed", "{summary}");
     // The flags replace the code's limits and format.
     let args = [
         &h[..],

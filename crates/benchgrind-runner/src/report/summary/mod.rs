@@ -14,10 +14,11 @@ use crate::compare::regression::{Limit, Regression};
 use crate::compare::{change, Change};
 use crate::explain::wire::WireExplanation;
 use crate::result::{BenchResult, Outcome};
-use crate::result::{ToolOutcome, ToolResult};
 
 mod rates;
+mod tool;
 pub use rates::WireRate;
+use tool::wire_tool;
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
 pub const VERSION: u32 = 3;
@@ -260,37 +261,6 @@ fn wire_metrics(
         .collect()
 }
 
-fn wire_tool(result: &ToolResult) -> WireTool {
-    let (status, error, old) = match &result.outcome {
-        ToolOutcome::Failed { reason, .. } => ("failed", Some(reason.clone()), None),
-        ToolOutcome::Ran { old, .. } if result.regressions.is_empty() => ("ok", None, old.as_ref()),
-        ToolOutcome::Ran { old, .. } => ("regressed", None, old.as_ref()),
-    };
-    let metrics = crate::result::tool_metrics(&result.outcome)
-        .map(|new| {
-            new.values
-                .iter()
-                .map(|&(m, v)| {
-                    let old_value = old.and_then(|o| o.get(m));
-                    (m.name().to_owned(), metric(v, old_value))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    WireTool {
-        status: status.to_owned(),
-        error,
-        metrics,
-        regressions: result
-            .regressions
-            .iter()
-            .map(|r| regression(r.metric.name(), r.limit, r.new, r.old))
-            .collect(),
-        out: result.out.as_ref().map(|p| p.display().to_string()),
-        log: result.log.display().to_string(),
-    }
-}
-
 impl Summary {
     /// The summary of a result.
     pub fn from_result(result: &BenchResult) -> Summary {
@@ -510,41 +480,6 @@ impl WireRegression {
                 diff_pct: self.diff_pct.unwrap_or(f64::INFINITY),
             },
         }
-    }
-}
-
-impl WireTool {
-    /// The tool result this wire form describes (see [`Summary::to_result`]).
-    fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
-        use crate::config::{ToolMetric, ValgrindTool};
-        use crate::metrics::ToolMetrics;
-        let tool = ValgrindTool::from_name(name)
-            .ok_or_else(|| format!("unknown tool `{name}` in the summary of {id}"))?;
-        let metric = |name: &str| {
-            ToolMetric::from_name(name)
-                .ok_or_else(|| format!("unknown {tool:?} metric `{name}` in the summary of {id}"))
-        };
-        let (new, old) = read_values(&self.metrics, metric)?;
-        let new = ToolMetrics { values: new };
-        let outcome = match &self.status[..] {
-            "failed" => ToolOutcome::Failed {
-                reason: self.error.clone().unwrap_or_else(|| "failed".into()),
-                new: (!new.values.is_empty()).then_some(new),
-            },
-            _ => ToolOutcome::Ran {
-                new,
-                old: (!old.is_empty()).then_some(ToolMetrics { values: old }),
-            },
-        };
-        let regressions = read_regressions(&self.regressions, metric)?;
-        Ok(ToolResult {
-            tool,
-            outcome,
-            regressions,
-            out: self.out.clone().map(Into::into),
-            log: self.log.clone().into(),
-            events: None,
-        })
     }
 }
 
