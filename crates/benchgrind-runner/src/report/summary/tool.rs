@@ -5,7 +5,7 @@ use crate::config::{EventKind, ToolMetric, ValgrindTool};
 use crate::metrics::{Metrics, ToolMetrics};
 use crate::result::{EventValues, ToolOutcome, ToolResult};
 
-use super::{metric, read_regressions, read_values, regression, wire_metrics, WireTool};
+use super::wire::{metric, read_regressions, read_values, regression, wire_metrics, WireTool};
 
 /// A tool's result in wire form.
 pub(super) fn wire_tool(result: &ToolResult) -> WireTool {
