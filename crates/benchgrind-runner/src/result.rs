@@ -108,6 +108,28 @@ pub struct BenchResult {
     pub warnings: Vec<String>,
     /// Its counts per thread and process, when asked for (`separate_threads`).
     pub parts: Vec<PartResult>,
+    /// How the terminal report shows its metrics.
+    pub view: View,
+}
+
+/// How the terminal report shows a benchmark's metrics, from its configuration and the command
+/// line: which metrics in which order (`format`, `--callgrind-metrics`, ...), the tolerance
+/// under which a change shows as `(Tolerance)`, and the grid.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct View {
+    /// Callgrind's metrics in order; `None`: the default ones (those of `@default` that were
+    /// collected, in the order they were, as before formats existed).
+    pub callgrind: Option<Vec<crate::config::EventKind>>,
+    /// Cachegrind's metrics in order (`Cachegrind::format`, `--cachegrind-metrics`).
+    pub cachegrind: Option<Vec<crate::config::EventKind>>,
+    /// The other tools' metrics in order, for the tools that have a format.
+    pub tools: Vec<(ValgrindTool, Vec<crate::config::ToolMetric>)>,
+    /// Changes within this many percent either way show as `(Tolerance)`.
+    pub tolerance: Option<f64>,
+    /// Whether the lines have grid marks (`|-` before a metric, `|=` before a tool's title).
+    pub grid: bool,
+    /// Of a benchmark with `compare_by_id` comparisons, only those (`--show-only-comparison`).
+    pub only_comparison: bool,
 }
 
 /// One thread's counts in a benchmark's result.
@@ -203,7 +225,9 @@ impl BenchResult {
 
     /// Whether a limit was passed, of Callgrind or another tool.
     pub fn regressed(&self) -> bool {
-        !self.regressions.is_empty() || self.tools.iter().any(|t| !t.regressions.is_empty())
+        !self.regressions.is_empty()
+            || (self.tools.iter())
+                .any(|t| !t.regressions.is_empty() || !t.event_regressions().is_empty())
     }
 }
 
@@ -249,6 +273,27 @@ pub struct ToolResult {
     pub out: Option<PathBuf>,
     /// The log.
     pub log: PathBuf,
+    /// Cachegrind's counts, as Callgrind's metrics (absent for other tools, or when its file
+    /// could not be read).
+    pub events: Option<EventValues>,
+}
+
+/// Cachegrind's counts as Callgrind's metrics: new, old, and the limits they passed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventValues {
+    /// The new counts.
+    pub new: Metrics,
+    /// Those compared with.
+    pub old: Option<Metrics>,
+    /// Cachegrind's limits passed.
+    pub regressions: Vec<Regression>,
+}
+
+impl ToolResult {
+    /// The limits Cachegrind's counts passed.
+    pub fn event_regressions(&self) -> &[Regression] {
+        self.events.as_ref().map_or(&[], |e| &e.regressions[..])
+    }
 }
 
 impl ToolResult {

@@ -28,6 +28,15 @@ pub fn esc(text: &str) -> String {
     out
 }
 
+/// A whole number as [`num`] does, any other (a rate in percent) with five decimals.
+pub fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value >= 0.0 && value < u64::MAX as f64 {
+        num(value as u64)
+    } else {
+        format!("{value:.5}")
+    }
+}
+
 /// A count with thousands separated by commas: `1,234,567`.
 pub fn num(value: u64) -> String {
     let digits = value.to_string();

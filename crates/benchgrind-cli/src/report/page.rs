@@ -121,14 +121,14 @@ fn regressions(out: &mut String, bench: &Bench) {
             .iter()
             .map(|r| {
                 let limit = match r.kind.as_str() {
-                    "absolute" => format!("the cap of {}", num(r.limit as u64)),
+                    "absolute" => format!("the cap of {}", html::number(r.limit)),
                     _ => format!("the limit of +{}%", r.limit),
                 };
                 format!(
                     "{}: {} \u{2192} {} ({}), past {limit}",
                     html::label(&r.metric),
-                    r.old.map_or("\u{2014}".into(), num),
-                    num(r.new),
+                    r.old.map_or("\u{2014}".into(), html::number),
+                    html::number(r.new),
                     html::pct(r.diff_pct).0
                 )
             })

@@ -10,7 +10,16 @@ use super::gbfilter::GbFilter;
 use super::values::{BenchmarkOutFormat, Isolation, JsonStyle, Labels, Nocapture, ReportFormat};
 use crate::config::{normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList};
 
-/// Every flag, in the order of the help.
+/// Every flag, in the order of the help: [`FLAGS`], then those of the report
+/// ([`super::report_flags::REPORT_FLAGS`]).
+pub(crate) static ALL: std::sync::LazyLock<Vec<&'static Flag>> = std::sync::LazyLock::new(|| {
+    FLAGS
+        .iter()
+        .chain(super::report_flags::REPORT_FLAGS)
+        .collect()
+});
+
+/// The flags of this table, in the order of the help.
 pub(crate) const FLAGS: &[Flag] = &[
     Flag {
         name: "--exact",

@@ -10,6 +10,7 @@ mod flag;
 mod flags;
 mod gbfilter;
 mod parse;
+mod report_flags;
 mod usage;
 mod values;
 

@@ -1,4 +1,4 @@
-//! The parser: command-line words and variables, matched against [`FLAGS`], each flag's value
+//! The parser: command-line words and variables, matched against [`ALL`], each flag's value
 //! converted by the flag's own function; then the checks between flags and the variables that
 //! are not flags (`BENCHGRIND_FILTER`, `BENCHGRIND_COLOR`, `BENCHGRIND_LOG`).
 
@@ -6,17 +6,17 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::flag::{Given, Takes, UsageError};
-use super::flags::{FLAGS, LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::flags::{ALL, LIBTEST_SWITCHES, LIBTEST_VALUES};
 use super::values::{Cli, Color, LogLevel};
 
 /// Parses the arguments (without the program name) over the given environment lookup.
 pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {
     let mut cli = Cli::default();
-    // Per flag (by position in `FLAGS`): the values given, on the command line, else in the
+    // Per flag (by position in `ALL`): the values given, on the command line, else in the
     // variable.
-    let mut given: Vec<Vec<Given>> = FLAGS.iter().map(|_| Vec::new()).collect();
+    let mut given: Vec<Vec<Given>> = ALL.iter().map(|_| Vec::new()).collect();
     read_command_line(args, &mut cli, &mut given)?;
-    for (flag, values) in FLAGS.iter().zip(&mut given) {
+    for (flag, values) in ALL.iter().zip(&mut given) {
         if !values.is_empty() && !flag.repeats {
             continue;
         }
@@ -29,7 +29,7 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         cli.filters
             .extend(env("BENCHGRIND_FILTER").filter(|f| !f.is_empty()));
     }
-    for (flag, values) in FLAGS.iter().zip(&given) {
+    for (flag, values) in ALL.iter().zip(&given) {
         for value in values {
             (flag.set)(&mut cli, value)?;
         }
@@ -71,8 +71,8 @@ fn read_command_line(
         };
         if name == "-h" || name == "--help" {
             cli.help = true;
-        } else if let Some(i) = FLAGS.iter().position(|f| f.name == name) {
-            let value = match (FLAGS[i].takes, inline) {
+        } else if let Some(i) = ALL.iter().position(|f| f.name == name) {
+            let value = match (ALL[i].takes, inline) {
                 (Takes::Switch, Some(_)) => {
                     return Err(UsageError(format!("{name} takes no value")));
                 }
@@ -81,7 +81,7 @@ fn read_command_line(
                 (Takes::Value, Some(v)) => v,
                 (Takes::Value, None) => next_value(name)?,
             };
-            if !FLAGS[i].repeats {
+            if !ALL[i].repeats {
                 given[i].clear();
             }
             let source = name.to_owned();

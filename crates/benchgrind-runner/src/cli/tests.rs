@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::flag::Takes;
-use super::flags::FLAGS;
+use super::flags::ALL;
 use super::*;
 use crate::config::EventKind;
 
@@ -83,10 +83,22 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--benchmark_metric", "estimatedcycles"),
         ("--benchmark_filter", "^e2e::.*fib"),
         ("--benchmark_list_tests", "true"),
+        ("--callgrind-limits", "ir=5%,@hits=100"),
+        ("--cachegrind-limits", "ir=5%"),
+        ("--dhat-limits", "@all=3%,tb=10"),
+        ("--callgrind-metrics", "@all"),
+        ("--cachegrind-metrics", "@cachesim"),
+        ("--dhat-metrics", "tb,gb"),
+        ("--memcheck-metrics", "errors"),
+        ("--helgrind-metrics", "@all"),
+        ("--drd-metrics", "ctx"),
+        ("--tolerance", "0.5"),
+        ("--show-grid", "yes"),
+        ("--show-only-comparison", "yes"),
     ];
-    assert_eq!(cases.len(), FLAGS.len());
+    assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {
-        let def = FLAGS.iter().find(|f| f.name == *flag).unwrap();
+        let def = ALL.iter().find(|f| f.name == *flag).unwrap();
         let mut args = vec![if def.takes == Takes::Switch {
             flag.to_string()
         } else {

@@ -100,6 +100,25 @@ pub struct Cli {
     /// `--benchmark_metric`: what fills Google Benchmark's time fields (default: Ir); see
     /// [`Cli::benchmark_metric`].
     pub benchmark_metric: Option<EventKind>,
+    /// `--callgrind-limits`: Callgrind's limits, replacing the code's.
+    pub callgrind_limits: Option<RegressionConfig>,
+    /// `--cachegrind-limits`: Cachegrind's limits, replacing the code's.
+    pub cachegrind_limits: Option<RegressionConfig>,
+    /// `--dhat-limits`: DHAT's limits, replacing the code's.
+    pub dhat_limits: Option<RegressionConfig>,
+    /// `--callgrind-metrics`: Callgrind's metrics the report shows, in order.
+    pub callgrind_metrics: Option<Vec<EventKind>>,
+    /// `--cachegrind-metrics`: Cachegrind's metrics the report shows, in order.
+    pub cachegrind_metrics: Option<Vec<EventKind>>,
+    /// `--dhat-metrics`, `--memcheck-metrics`, `--helgrind-metrics`, `--drd-metrics`: the
+    /// metrics of these tools the report shows, in order.
+    pub tool_metrics: Vec<(ValgrindTool, Vec<crate::config::ToolMetric>)>,
+    /// `--tolerance`: changes within this many percent show as `(Tolerance)`.
+    pub tolerance: Option<f64>,
+    /// `--show-grid`: grid marks in the terminal report.
+    pub show_grid: Option<bool>,
+    /// `--show-only-comparison`: of a benchmark with `compare_by_id` comparisons, only those.
+    pub show_only_comparison: Option<bool>,
 }
 
 /// The formats of `--benchmark_out`, Google Benchmark's.

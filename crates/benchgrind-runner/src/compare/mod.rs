@@ -22,6 +22,15 @@ pub enum Change {
     },
 }
 
+/// Whether a change is within `tolerance` percent either way (`OutputFormat::tolerance`,
+/// `--tolerance`): shown as `(Tolerance)` instead of its percentage.
+pub fn within_tolerance(change: Change, tolerance: Option<f64>) -> bool {
+    match (change, tolerance) {
+        (Change::Diff { pct, .. }, Some(t)) => pct.abs() <= t.abs(),
+        _ => false,
+    }
+}
+
 /// Compares a new value with an optional old one.
 pub fn change(new: u64, old: Option<u64>) -> Change {
     let Some(old) = old else {
@@ -30,19 +39,30 @@ pub fn change(new: u64, old: Option<u64>) -> Change {
     if new == old {
         return Change::Same;
     }
-    let (n, o) = (new as f64, old as f64);
-    let pct = if old == 0 {
+    change_f64(new as f64, Some(old as f64))
+}
+
+/// [`change`] of numbers with a fraction (the rates, in percent): their change in percent of
+/// the old value, as for counts.
+pub fn change_f64(n: f64, old: Option<f64>) -> Change {
+    let Some(o) = old else {
+        return Change::NoOld;
+    };
+    if n == o {
+        return Change::Same;
+    }
+    let pct = if o == 0.0 {
         f64::INFINITY
     } else {
         (n - o) / o * 100.0
     };
-    let factor = if new > old {
-        if old == 0 {
+    let factor = if n > o {
+        if o == 0.0 {
             f64::INFINITY
         } else {
             n / o
         }
-    } else if new == 0 {
+    } else if n == 0.0 {
         f64::NEG_INFINITY
     } else {
         -(o / n)

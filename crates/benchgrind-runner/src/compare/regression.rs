@@ -2,8 +2,8 @@
 //! Callgrind's metrics and the other tools' values are both [`Measured`], and a limit is
 //! relative to the old value or an absolute cap on the new one. Pure functions.
 
-use crate::compare::{change, Change};
-use crate::config::{EventKind, RegressionConfig, ToolMetric, ValgrindTool};
+use crate::compare::{change_f64, Change};
+use crate::config::{AnyMetric, EventKind, RegressionConfig, ToolMetric, ValgrindTool};
 use crate::metrics::{Metrics, ToolMetrics};
 
 /// One limit a benchmark went past, of a Callgrind metric or (`ToolRegression`) another tool's.
@@ -11,10 +11,10 @@ use crate::metrics::{Metrics, ToolMetrics};
 pub struct Regression<M = EventKind> {
     /// The metric.
     pub metric: M,
-    /// The new value.
-    pub new: u64,
+    /// The new value (a count, or a rate in percent).
+    pub new: f64,
     /// The old value (absent for an absolute limit on a first run).
-    pub old: Option<u64>,
+    pub old: Option<f64>,
     /// Which limit.
     pub limit: Limit,
 }
@@ -34,14 +34,15 @@ pub enum Limit {
     },
     /// An absolute cap.
     Absolute {
-        /// The cap.
-        cap: u64,
+        /// The cap (a count, or a rate in percent: `Limit::Float`).
+        cap: f64,
     },
 }
 
 impl Limit {
     /// One line for the report: the metric's `name`, the values, the change and this limit.
-    pub fn describe(&self, name: &str, new: u64, old: Option<u64>) -> String {
+    pub fn describe(&self, name: &str, new: f64, old: Option<f64>) -> String {
+        let new = number(new);
         match *self {
             Limit::Relative {
                 limit_pct,
@@ -49,10 +50,21 @@ impl Limit {
             } => format!(
                 "{name} ({} -> {new}) changed by {diff_pct:+.5}%, past the limit of \
                  {limit_pct:+.5}%",
-                old.unwrap_or(0)
+                number(old.unwrap_or(0.0))
             ),
-            Limit::Absolute { cap } => format!("{name} is {new}, past the hard limit of {cap}"),
+            Limit::Absolute { cap } => {
+                format!("{name} is {new}, past the hard limit of {}", number(cap))
+            }
         }
+    }
+}
+
+/// A count as a whole number, a rate with five decimals.
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value}")
+    } else {
+        format!("{value:.5}")
     }
 }
 
@@ -72,14 +84,14 @@ impl Regression<ToolMetric> {
 }
 
 /// Relative limits (in percent) and absolute caps on one kind of metric.
-pub type Limits<M> = (Vec<(M, f64)>, Vec<(M, u64)>);
+pub type Limits<M> = (Vec<(M, f64)>, Vec<(M, f64)>);
 
 /// The values of one run that limits apply to: Callgrind's metrics or another tool's.
 pub trait Measured {
     /// The kind of metric.
     type Metric: Copy;
-    /// One value, if the run has it.
-    fn value(&self, metric: Self::Metric) -> Option<u64>;
+    /// One value, if the run has it: a count, or a rate in percent.
+    fn value(&self, metric: Self::Metric) -> Option<f64>;
     /// The relative and absolute limits of `config` on this kind of metric.
     fn limits(config: &RegressionConfig) -> Limits<Self::Metric>;
 }
@@ -87,24 +99,48 @@ pub trait Measured {
 impl Measured for Metrics {
     type Metric = EventKind;
 
-    fn value(&self, metric: EventKind) -> Option<u64> {
-        self.get(metric)
+    fn value(&self, metric: EventKind) -> Option<f64> {
+        self.number(metric)
     }
 
     fn limits(config: &RegressionConfig) -> Limits<EventKind> {
-        (config.effective_limits(), config.hard_limits.clone())
+        let mut hard: Vec<(EventKind, f64)> = (config.hard_limits.iter())
+            .map(|&(k, n)| (k, n as f64))
+            .collect();
+        hard.extend(
+            config
+                .float_hard_limits
+                .iter()
+                .filter_map(|&(m, x)| match m {
+                    AnyMetric::Event(k) => Some((k, x)),
+                    AnyMetric::Tool(_) => None,
+                }),
+        );
+        (config.effective_limits(), hard)
     }
 }
 
 impl Measured for ToolMetrics {
     type Metric = ToolMetric;
 
-    fn value(&self, metric: ToolMetric) -> Option<u64> {
-        self.get(metric)
+    fn value(&self, metric: ToolMetric) -> Option<f64> {
+        self.get(metric).map(|v| v as f64)
     }
 
     fn limits(config: &RegressionConfig) -> Limits<ToolMetric> {
-        (config.tool_limits.clone(), config.tool_hard_limits.clone())
+        let mut hard: Vec<(ToolMetric, f64)> = (config.tool_hard_limits.iter())
+            .map(|&(k, n)| (k, n as f64))
+            .collect();
+        hard.extend(
+            config
+                .float_hard_limits
+                .iter()
+                .filter_map(|&(m, x)| match m {
+                    AnyMetric::Tool(k) => Some((k, x)),
+                    AnyMetric::Event(_) => None,
+                }),
+        );
+        (config.tool_limits.clone(), hard)
     }
 }
 
@@ -122,7 +158,7 @@ pub fn check<V: Measured>(
         let (Some(n), Some(o)) = (new.value(metric), old.and_then(|o| o.value(metric))) else {
             continue;
         };
-        let Change::Diff { pct, .. } = change(n, Some(o)) else {
+        let Change::Diff { pct, .. } = change_f64(n, Some(o)) else {
             continue;
         };
         let over = if limit_pct >= 0.0 {
@@ -216,6 +252,29 @@ mod tests {
     }
 
     #[test]
+    fn rates_have_soft_and_float_hard_limits() {
+        use crate::config::Limit as Cap;
+        let with_misses = |i1mr: u64| Metrics {
+            values: vec![
+                (EventKind::Ir, 1000),
+                (EventKind::Dr, 0),
+                (EventKind::Dw, 0),
+                (EventKind::I1mr, i1mr),
+            ],
+        };
+        let mut c = RegressionConfig::default();
+        c.set_hard(AnyMetric::Event(EventKind::I1MissRate), Cap::Float(1.5));
+        let r = check(&c, &with_misses(20), None);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].new, 2.0);
+        assert!(check(&c, &with_misses(15), None).is_empty());
+        let mut c = RegressionConfig::default();
+        c.limits([(EventKind::I1MissRate, 10.0)]);
+        assert_eq!(check(&c, &with_misses(12), Some(&with_misses(10))).len(), 1);
+        assert!(check(&c, &with_misses(11), Some(&with_misses(10))).is_empty());
+    }
+
+    #[test]
     fn tool_limits_relative_and_absolute() {
         let mut config = RegressionConfig::default();
         config
@@ -235,6 +294,6 @@ mod tests {
         );
         assert!(check(&config, &m(104, 0), Some(&m(100, 0))).is_empty());
         let found = check(&config, &m(1, 2), None);
-        assert_eq!(found[0].limit, Limit::Absolute { cap: 0 });
+        assert_eq!(found[0].limit, Limit::Absolute { cap: 0.0 });
     }
 }

@@ -28,6 +28,10 @@ pub struct Extra {
     pub(crate) entry_point: Option<EntryPoint>,
     /// Valgrind core arguments for Callgrind and every other tool.
     pub(crate) valgrind_args: Vec<String>,
+    /// `OutputFormat::tolerance`: changes within this many percent show as `(Tolerance)`.
+    pub(crate) tolerance: Option<f64>,
+    /// `OutputFormat::show_grid`: grid marks in the terminal report.
+    pub(crate) show_grid: Option<bool>,
 }
 
 /// The id of a bench of the low-level API, with iai-callgrind's constructors.
@@ -116,12 +120,15 @@ impl From<&BenchmarkId> for String {
 /// [`truncate_description`](Self::truncate_description) cuts the header,
 /// [`show_intermediate`](Self::show_intermediate) shows each thread's and process's counts (as
 /// [`LibraryBenchmarkConfig::separate_threads`](super::LibraryBenchmarkConfig::separate_threads));
-/// [`show_grid`](Self::show_grid) is accepted and changes nothing yet.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// [`show_grid`](Self::show_grid) marks the lines (`|-` before a metric, `|=` before another
+/// tool's title), and [`tolerance`](Self::tolerance) (iai-callgrind 0.16+, gungraun) shows small
+/// changes as `(Tolerance)`.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct OutputFormat {
     pub(crate) truncate_description: Option<Option<usize>>,
     pub(crate) show_intermediate: Option<bool>,
     pub(crate) show_grid: Option<bool>,
+    pub(crate) tolerance: Option<f64>,
 }
 
 impl OutputFormat {
@@ -139,9 +146,18 @@ impl OutputFormat {
         self
     }
 
-    /// Accepted for compatibility; see the type's documentation.
+    /// Grid marks in the terminal report: `|-` before each metric line, `|=` before another
+    /// tool's title (default off).
     pub fn show_grid(&mut self, value: bool) -> &mut Self {
         self.show_grid = Some(value);
+        self
+    }
+
+    /// Changes of at most this many percent either way (a negative value counts as its
+    /// absolute value) show as `(Tolerance)` instead of their percentage; limits still see
+    /// them. Default: none.
+    pub fn tolerance(&mut self, value: f64) -> &mut Self {
+        self.tolerance = Some(value.abs());
         self
     }
 }

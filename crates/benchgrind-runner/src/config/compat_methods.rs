@@ -85,6 +85,12 @@ impl LibraryBenchmarkConfig {
         if let Some(value) = format.show_intermediate {
             self.separate_threads = Some(value);
         }
+        if format.tolerance.is_some() {
+            self.compat.tolerance = format.tolerance;
+        }
+        if format.show_grid.is_some() {
+            self.compat.show_grid = format.show_grid;
+        }
         self
     }
 

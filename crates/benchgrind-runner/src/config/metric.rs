@@ -368,6 +368,9 @@ impl ToolMetric {
         ToolMetric::SuppressedContexts,
     ];
 
+    /// DHAT's metrics (the first 13 of [`ALL`](Self::ALL)).
+    pub const DHAT: &'static [ToolMetric] = Self::ALL.split_at(13).0;
+
     /// The name in JSON and regression specs.
     pub fn name(self) -> &'static str {
         match self {

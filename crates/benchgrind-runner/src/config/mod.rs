@@ -22,6 +22,7 @@ pub mod metric;
 pub mod regression;
 pub mod resolve;
 mod settings;
+pub mod spec_text;
 pub mod tool;
 pub mod tools;
 

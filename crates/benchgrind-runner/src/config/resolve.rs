@@ -59,6 +59,11 @@ pub struct ResolvedConfig {
     pub callgrind_enable: Option<bool>,
     /// The tool that benchmarks (`default_tool`): Callgrind unless a level chose another.
     pub default_tool: ValgrindTool,
+    /// Changes within this many percent show as `(Tolerance)` (`OutputFormat::tolerance`,
+    /// `--tolerance`).
+    pub tolerance: Option<f64>,
+    /// Grid marks in the terminal report (`OutputFormat::show_grid`, `--show-grid`).
+    pub show_grid: bool,
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -83,6 +88,8 @@ where
         callgrind_format: None,
         callgrind_enable: None,
         default_tool: ValgrindTool::Callgrind,
+        tolerance: None,
+        show_grid: false,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -94,6 +101,22 @@ where
         tool.args.splice(0..0, valgrind_args.iter().cloned());
     }
     out.raw_callgrind_args.splice(0..0, valgrind_args);
+    // The limits of other tools' values (`Dhat::soft_limits`, ...), merged over the limits of
+    // the levels. Not Cachegrind's: they name the same events as Callgrind's, and apply to
+    // Cachegrind's counts alone (checked where Cachegrind runs).
+    for tool in out
+        .tools
+        .iter()
+        .filter(|t| t.kind() != ValgrindTool::Cachegrind)
+    {
+        if let Some(value) =
+            (tool.value.as_deref()).filter(|v| v.has_limits || v.limits.fail_fast.is_some())
+        {
+            let regression = out.regression.get_or_insert_with(RegressionConfig::default);
+            regression.merge(&value.limits);
+            out.regression_fail_fast = regression.is_fail_fast();
+        }
+    }
     out
 }
 
@@ -166,6 +189,12 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
     if let Some(entry_point) = &level.compat.entry_point {
         out.entry_point = Some(entry_point.clone());
     }
+    if level.compat.tolerance.is_some() {
+        out.tolerance = level.compat.tolerance;
+    }
+    if let Some(grid) = level.compat.show_grid {
+        out.show_grid = grid;
+    }
 }
 
 #[cfg(test)]
@@ -209,6 +238,18 @@ mod tests {
         assert_eq!(random(&[&seeded, &off]), (false, 9));
         assert_eq!(random(&[&off, &seeded]), (false, 9));
         assert_eq!(random(&[&off, &seeded, &on]), (true, 9));
+    }
+
+    #[test]
+    fn limits_of_tool_values_join_the_regression_config_but_cachegrinds() {
+        use crate::config::{Cachegrind, CachegrindMetric, Dhat, DhatMetric, ToolMetric};
+        let mut main = LibraryBenchmarkConfig::default();
+        main.tool(Dhat::default().soft_limits([(DhatMetric::TotalBytes, 3.0)]))
+            .tool(Cachegrind::default().soft_limits([(CachegrindMetric::Ir, 1.0)]));
+        let r = resolve([Some(&main)]);
+        let regression = r.regression.unwrap();
+        assert_eq!(regression.tool_limits, [(ToolMetric::TotalBytes, 3.0)]);
+        assert!(regression.limits.is_empty());
     }
 
     #[test]

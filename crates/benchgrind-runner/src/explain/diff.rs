@@ -30,7 +30,7 @@ pub fn common_metrics(old: &Profile, new: &Profile) -> Vec<EventKind> {
 fn values(events: &[String], costs: &[u64], kinds: Option<&[EventKind]>) -> Vec<(EventKind, u64)> {
     let metrics = Metrics::from_costs(events, costs);
     match kinds {
-        None => metrics.values,
+        None => metrics.shown_by_default().collect(),
         Some(kinds) => kinds
             .iter()
             .map(|&k| (k, metrics.get(k).unwrap_or(0)))

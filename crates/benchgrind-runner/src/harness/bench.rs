@@ -12,13 +12,14 @@ use super::baseline::{load, promote_and_save, read_old};
 use crate::cli::Cli;
 use crate::compare::regression;
 use crate::config::ExplainPolicy;
+use crate::config::{AnyMetric, ValgrindTool};
 use crate::execute::{Captured, Executor, Status};
 use crate::messages;
 use crate::metrics::Metrics;
 use crate::parse::profile::{self, Profile, Read};
 use crate::plan::{Job, JobKind};
 use crate::report::flamegraph;
-use crate::result::{BenchResult, Outcome, Source};
+use crate::result::{BenchResult, Outcome, Source, View};
 use crate::spec::Main;
 use crate::store::Which;
 
@@ -62,6 +63,7 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         .or_else(|| cli.save_baseline.clone())
         .map_or(Source::PreviousRun, Source::Baseline);
     let mut result = empty_result(main, job, &compare_with);
+    result.view = view(job, cli);
     let measured = match &cli.load_baseline {
         Some(name) => load_saved(job, cli, name, &compare_with, &mut result),
         None => measure(job, cli, executor, &compare_with, &mut result),
@@ -139,6 +141,37 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         machine: Vec::new(),
         warnings: Vec::new(),
         parts: Vec::new(),
+        view: View::default(),
+    }
+}
+
+/// How the report shows the benchmark: its configuration's formats, tolerance and grid.
+fn view(job: &Job, cli: &Cli) -> View {
+    let tools = job.config.tools.iter().filter_map(|tool| {
+        let format = tool.value.as_ref()?.format.as_ref()?;
+        let metrics = format.iter().filter_map(|m| match m {
+            AnyMetric::Tool(t) => Some(*t),
+            AnyMetric::Event(_) => None,
+        });
+        Some((tool.kind(), metrics.collect()))
+    });
+    let cachegrind = (job.config.tools.iter())
+        .find(|t| t.kind() == ValgrindTool::Cachegrind)
+        .and_then(|t| t.value.as_ref()?.format.as_ref())
+        .map(|format| {
+            let events = format.iter().filter_map(|m| match m {
+                AnyMetric::Event(e) => Some(*e),
+                AnyMetric::Tool(_) => None,
+            });
+            events.collect()
+        });
+    View {
+        callgrind: job.config.callgrind_format.clone(),
+        cachegrind,
+        tools: tools.collect(),
+        tolerance: job.config.tolerance,
+        grid: job.config.show_grid,
+        only_comparison: cli.show_only_comparison.unwrap_or(false),
     }
 }
 

@@ -102,6 +102,12 @@ impl Emitter<'_> {
         for (tool, r) in tool_regressions(&result.tools) {
             summary.regressions.push((job.id.full(), r.describe(tool)));
         }
+        for tool in &result.tools {
+            for r in tool.event_regressions() {
+                let line = format!("{} {}", tool.tool.title(), r.describe());
+                summary.regressions.push((job.id.full(), line));
+            }
+        }
     }
 }
 

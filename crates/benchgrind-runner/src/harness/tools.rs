@@ -7,9 +7,10 @@ use crate::compare::regression::check;
 use crate::config::{RegressionConfig, Tool, ValgrindTool};
 use crate::execute::{Executor, RunOutput, Status};
 use crate::messages;
+use crate::metrics::Metrics;
 use crate::metrics::{add_children, describe_errors, dhat_second_ballast, read_metrics, Context};
 use crate::plan::{Job, JobKind};
-use crate::result::{Source, ToolOutcome, ToolResult};
+use crate::result::{EventValues, Source, ToolOutcome, ToolResult};
 use crate::store::Which;
 
 use super::baseline::{old_file, promote_and_save};
@@ -89,8 +90,16 @@ fn run_one(
             old
         });
 
+    let old_events = (kind == ValgrindTool::Cachegrind)
+        .then(|| old_file(paths, &metrics_file, compare_with))
+        .flatten()
+        .and_then(|p| read_events(&p));
+
     let new_file = paths.file(&metrics_file, Which::New);
     let output = run(job, executor, tool, &new_file);
+    let new_events = (kind == ValgrindTool::Cachegrind)
+        .then(|| read_events(&new_file))
+        .flatten();
     let new = read_metrics(kind, &new_file, cx).map(|mut new| {
         add_children(kind, &children, &metrics_file, cx, &mut new);
         new
@@ -104,6 +113,7 @@ fn run_one(
         regressions: Vec::new(),
         out: kind.out_file().map(|f| paths.file(f, Which::New)),
         log: paths.file(&kind.log_file(), Which::New),
+        events: None,
     };
     match (output.status, new) {
         (Status::Failed(how), new) => {
@@ -130,6 +140,17 @@ fn run_one(
                     if let Some(config) = regression {
                         result.regressions = check(config, &new, old.as_ref());
                     }
+                    if let Some(new) = new_events {
+                        let limits = tool.value.as_deref().filter(|v| v.has_limits);
+                        let regressions = limits
+                            .map(|v| check(&v.limits, &new, old_events.as_ref()))
+                            .unwrap_or_default();
+                        result.events = Some(EventValues {
+                            new,
+                            old: old_events,
+                            regressions,
+                        });
+                    }
                     result.outcome = ToolOutcome::Ran { new, old };
                 }
                 Err(reason) => {
@@ -142,4 +163,10 @@ fn run_one(
         }
     }
     result
+}
+
+/// Cachegrind's counts from its file, as Callgrind's metrics; `None` when it cannot be read.
+fn read_events(path: &std::path::Path) -> Option<Metrics> {
+    let profile = crate::parse::profile::parse_file(path, crate::parse::profile::Read::Totals);
+    profile.ok().map(|p| Metrics::from_profile(&p))
 }

@@ -2,7 +2,16 @@
 //!
 //! With the cache simulation on, hits per level follow from accesses and misses:
 //! `L1 hits = Ir + Dr + Dw - (I1mr + D1mr + D1mw)`, `LL hits = L1 misses - LL misses`,
-//! `RAM hits = LL misses`, and the estimate `cycles = L1 + 5 LL + 35 RAM`.
+//! `RAM hits = LL misses`, and the estimate `cycles = L1 + 5 LL + 35 RAM`. The counts
+//! themselves (`Dr`, `Dw`, the misses) are kept too, after those, and the eight rates are
+//! computed from them on demand ([`Metrics::rate`]), in percent:
+//!
+//! - `I1MissRate = I1mr / Ir`, `LLiMissRate = ILmr / Ir`;
+//! - `D1MissRate = (D1mr + D1mw) / (Dr + Dw)`, `LLdMissRate = (DLmr + DLmw) / (Dr + Dw)`;
+//! - `LLMissRate = (ILmr + DLmr + DLmw) / (Ir + Dr + Dw)`;
+//! - `L1HitRate`, `LLHitRate`, `RamHitRate`: `L1hits`, `LLhits`, `RamHits` over `TotalRW`;
+//!
+//! each times 100, and 0 when nothing was accessed.
 
 mod tools;
 
@@ -12,6 +21,11 @@ pub use tools::{
 
 use crate::config::EventKind;
 use crate::parse::profile::Profile;
+
+/// The cache simulation's events, in Callgrind's spelling and [`EventKind::ALL`]'s order.
+const CACHE_EVENTS: [&str; 9] = [
+    "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
+];
 
 /// The metrics of one run, in report order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +43,72 @@ impl Metrics {
             .map(|(_, v)| *v)
     }
 
+    /// A metric's value as a number: a count, or a rate in percent ([`Self::rate`]).
+    pub fn number(&self, kind: EventKind) -> Option<f64> {
+        if kind.is_rate() {
+            self.rate(kind)
+        } else {
+            self.get(kind).map(|v| v as f64)
+        }
+    }
+
+    /// One of the eight rates in percent, when the cache simulation's counts are there.
+    pub fn rate(&self, kind: EventKind) -> Option<f64> {
+        let pct = |part: u64, whole: u64| {
+            if whole == 0 {
+                0.0
+            } else {
+                part as f64 / whole as f64 * 100.0
+            }
+        };
+        let g = |k| self.get(k);
+        let (ir, dr, dw) = (g(EventKind::Ir)?, g(EventKind::Dr)?, g(EventKind::Dw)?);
+        let data = dr.saturating_add(dw);
+        let total = ir.saturating_add(data);
+        Some(match kind {
+            EventKind::I1MissRate => pct(g(EventKind::I1mr)?, ir),
+            EventKind::LLiMissRate => pct(g(EventKind::ILmr)?, ir),
+            EventKind::D1MissRate => pct(
+                g(EventKind::D1mr)?.saturating_add(g(EventKind::D1mw)?),
+                data,
+            ),
+            EventKind::LLdMissRate => pct(
+                g(EventKind::DLmr)?.saturating_add(g(EventKind::DLmw)?),
+                data,
+            ),
+            EventKind::LLMissRate => {
+                let ll = [EventKind::ILmr, EventKind::DLmr, EventKind::DLmw];
+                let mut misses = 0u64;
+                for k in ll {
+                    misses = misses.saturating_add(g(k)?);
+                }
+                pct(misses, total)
+            }
+            EventKind::L1HitRate => pct(g(EventKind::L1hits)?, g(EventKind::TotalRW)?),
+            EventKind::LLHitRate => pct(g(EventKind::LLhits)?, g(EventKind::TotalRW)?),
+            EventKind::RamHitRate => pct(g(EventKind::RamHits)?, g(EventKind::TotalRW)?),
+            _ => return None,
+        })
+    }
+
+    /// The rates this run has (all eight with the cache simulation, else none), in order.
+    pub fn rates(&self) -> Vec<(EventKind, f64)> {
+        EventKind::RATES
+            .into_iter()
+            .filter_map(|k| Some((k, self.rate(k)?)))
+            .collect()
+    }
+
+    /// The metrics the report shows unless told otherwise: all but the cache simulation's own
+    /// counts (`Dr`, `Dw` and the misses), which are there for the rates and for a format or a
+    /// limit that names them.
+    pub fn shown_by_default(&self) -> impl Iterator<Item = (EventKind, u64)> + '_ {
+        self.values
+            .iter()
+            .copied()
+            .filter(|(k, _)| *k == EventKind::Ir || !CACHE_EVENTS.contains(&k.name()))
+    }
+
     /// Derives the report metrics from a profile: with the cache simulation, instructions, the
     /// hits per level, their total and the cycle estimate; without it, the counted events. Other
     /// counted events (branches, system calls) follow.
@@ -43,10 +123,7 @@ impl Metrics {
             Some(costs.get(i).copied().unwrap_or(0))
         };
         let mut values = Vec::new();
-        let cache = [
-            "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
-        ]
-        .map(get);
+        let cache = CACHE_EVENTS.map(get);
         if let [Some(ir), Some(dr), Some(dw), Some(i1), Some(d1r), Some(d1w), Some(il), Some(dlr), Some(dlw)] =
             cache
         {
@@ -69,14 +146,18 @@ impl Metrics {
                     sum(l1, ll.saturating_mul(5), ram.saturating_mul(35)),
                 ),
             ]);
+            // The counts, for the rates and for formats and limits that name them.
+            values.extend(
+                EventKind::ALL[6..14]
+                    .iter()
+                    .zip(&cache[1..])
+                    .filter_map(|(k, v)| Some((*k, (*v)?))),
+            );
         } else if let Some(ir) = get("Ir") {
             values.push((EventKind::Ir, ir));
         }
-        let cache_events = [
-            "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
-        ];
         for (name, total) in events.iter().zip(costs) {
-            if cache_events.contains(&name.as_str()) {
+            if CACHE_EVENTS.contains(&name.as_str()) {
                 continue;
             }
             if let Some(kind) = EventKind::from_callgrind(name) {
@@ -121,6 +202,29 @@ mod tests {
             m.get(EventKind::EstimatedCycles),
             Some(l1 + 5 * ll + 35 * ram)
         );
+    }
+
+    #[test]
+    fn rates_in_percent_from_the_counts() {
+        let m = Metrics::from_profile(&profile(
+            "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw",
+            &[1000, 300, 100, 10, 20, 4, 5, 2, 1],
+        ));
+        let r = |k| m.rate(k).unwrap();
+        assert_eq!(r(EventKind::I1MissRate), 1.0);
+        assert_eq!(r(EventKind::LLiMissRate), 0.5);
+        assert_eq!(r(EventKind::D1MissRate), 6.0);
+        assert_eq!(r(EventKind::LLdMissRate), 0.75);
+        assert_eq!(r(EventKind::LLMissRate), 8.0 / 1400.0 * 100.0);
+        let hits = r(EventKind::L1HitRate) + r(EventKind::LLHitRate) + r(EventKind::RamHitRate);
+        assert!((hits - 100.0).abs() < 1e-9, "{hits}");
+        assert_eq!(r(EventKind::RamHitRate), 8.0 / 1400.0 * 100.0);
+        assert_eq!(m.rates().len(), 8);
+        let shown: Vec<_> = m.shown_by_default().map(|(k, _)| k).collect();
+        assert_eq!(shown, EventKind::ALL[..6]);
+        assert_eq!(m.get(EventKind::D1mw), Some(4));
+        let none = Metrics::from_profile(&profile("Ir", &[10]));
+        assert!(none.rates().is_empty());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! a configuration value is parsed in `cli` and folded here, and nowhere else needs to know it.
 
 use crate::cli::Cli;
-use crate::config::{selected, ResolvedConfig};
+use crate::config::ValgrindTool;
+use crate::config::{selected, AnyMetric, RegressionConfig, ResolvedConfig, ToolMetric};
 
 /// Folds what the command line says over a benchmark's configuration from the code.
 pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
@@ -28,9 +29,64 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
         config.regression_fail_fast = regression.is_fail_fast();
         config.regression = Some(regression.clone());
     }
+    fold_limits(config, cli);
     if let Some(fail_fast) = cli.regression_fail_fast {
         config.regression_fail_fast = fail_fast;
     }
+    fold_report(config, cli);
+}
+
+/// `--callgrind-limits` and `--dhat-limits`: each replaces the limits on its tool's metrics,
+/// whether from the code or `--regression` (`--cachegrind-limits` replaces those of the
+/// Cachegrind value, in [`fold_report`]).
+fn fold_limits(config: &mut ResolvedConfig, cli: &Cli) {
+    if cli.callgrind_limits.is_none() && cli.dhat_limits.is_none() {
+        return;
+    }
+    let regression = config
+        .regression
+        .get_or_insert_with(RegressionConfig::default);
+    if let Some(limits) = &cli.callgrind_limits {
+        regression.limits.clear();
+        regression.hard_limits.clear();
+        (regression.float_hard_limits).retain(|(m, _)| !matches!(m, AnyMetric::Event(_)));
+        regression.merge(limits);
+    }
+    if let Some(limits) = &cli.dhat_limits {
+        let dhat = |m: &ToolMetric| ToolMetric::DHAT.contains(m);
+        regression.tool_limits.retain(|(m, _)| !dhat(m));
+        regression.tool_hard_limits.retain(|(m, _)| !dhat(m));
+        (regression.float_hard_limits).retain(|(m, _)| !matches!(m, AnyMetric::Tool(t) if dhat(t)));
+        regression.merge(limits);
+    }
+}
+
+/// What the report shows: the metrics by tool, the tolerance, the grid; and Cachegrind's limits,
+/// kept with its value.
+fn fold_report(config: &mut ResolvedConfig, cli: &Cli) {
+    if let Some(metrics) = &cli.callgrind_metrics {
+        config.callgrind_format = Some(metrics.clone());
+    }
+    if let Some(tool) = (config.tools.iter_mut()).find(|t| t.kind() == ValgrindTool::Cachegrind) {
+        let value = tool.value.get_or_insert_with(Default::default);
+        if let Some(metrics) = &cli.cachegrind_metrics {
+            value.format = Some(metrics.iter().map(|&e| AnyMetric::Event(e)).collect());
+        }
+        if let Some(limits) = &cli.cachegrind_limits {
+            value.limits = limits.clone();
+            value.has_limits = true;
+        }
+    }
+    for (kind, metrics) in &cli.tool_metrics {
+        if let Some(tool) = config.tools.iter_mut().find(|t| t.kind() == *kind) {
+            let value = tool.value.get_or_insert_with(Default::default);
+            value.format = Some(metrics.iter().map(|&m| AnyMetric::Tool(m)).collect());
+        }
+    }
+    if cli.tolerance.is_some() {
+        config.tolerance = cli.tolerance;
+    }
+    config.show_grid = cli.show_grid.unwrap_or(config.show_grid);
 }
 
 #[cfg(test)]
@@ -64,6 +120,31 @@ mod tests {
         assert_eq!(config.tools[0].args, ["--time-stamp=yes", "--mode=heap"]);
         assert!(config.regression_fail_fast);
         assert_eq!(config.random_seed, DEFAULT_SEED);
+    }
+
+    #[test]
+    fn limits_by_tool_replace_that_tools_and_report_flags_fold() {
+        use crate::config::spec_text;
+        let mut config = from_code();
+        let cli = Cli {
+            callgrind_limits: Some(spec_text::callgrind_limits("ir=10000").unwrap()),
+            dhat_limits: Some(spec_text::dhat_limits("tb=5%").unwrap()),
+            callgrind_metrics: Some(vec![EventKind::I1MissRate]),
+            tool_metrics: vec![(ValgrindTool::DHAT, vec![ToolMetric::TotalBytes])],
+            tolerance: Some(2.0),
+            show_grid: Some(true),
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        let r = config.regression.as_ref().unwrap();
+        assert!(r.limits.is_empty(), "the code's Ir limit is replaced");
+        assert_eq!(r.hard_limits, [(EventKind::Ir, 10_000)]);
+        assert_eq!(r.tool_limits, [(ToolMetric::TotalBytes, 5.0)]);
+        assert!(config.regression_fail_fast, "fail_fast stays the code's");
+        assert_eq!(config.callgrind_format, Some(vec![EventKind::I1MissRate]));
+        let format = config.tools[0].value.as_ref().unwrap().format.clone();
+        assert_eq!(format, Some(vec![AnyMetric::Tool(ToolMetric::TotalBytes)]));
+        assert_eq!((config.tolerance, config.show_grid), (Some(2.0), true));
     }
 
     #[test]

@@ -6,11 +6,11 @@ use std::io::{self, IsTerminal, Write};
 use crate::cli::{Color, Labels};
 
 use super::reporter::{write_output, write_tally, Reporter, RunSummary};
-use crate::compare::{change, Change};
-use crate::config::EventKind;
+use crate::compare::{change, change_f64, within_tolerance, Change};
+use crate::config::{EventKind, ToolMetric};
 use crate::metrics::Metrics;
 use crate::result::{BenchResult, Outcome, Source};
-use crate::result::{ToolOutcome, ToolResult};
+use crate::result::{ToolOutcome, ToolResult, View};
 
 /// Functions of an explanation (`--explain`) under the metrics, and source lines under each.
 const EXPLAIN_FUNCTIONS: usize = 5;
@@ -24,7 +24,13 @@ pub struct Terminal {
 
 impl Reporter for Terminal {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
-        let style = self.style;
+        let view = &result.view;
+        let style = Style {
+            grid: view.grid,
+            tolerance: view.tolerance,
+            ..self.style
+        };
+        let format = view.callgrind.as_deref();
         header(out, style, &result.id.path(), &result.id.id_and_args())?;
         write_output(out, &result.output, false)?;
         let baselines = [&result.new_source, &result.old_source]
@@ -47,11 +53,13 @@ impl Reporter for Terminal {
                 }
             }
             Outcome::Measured { new, old } => {
-                metrics(out, style, new, old.as_ref())?;
-                parts(out, style, result)?;
+                if !view.only_comparison || result.comparisons.is_empty() {
+                    metrics(out, style, format, new, old.as_ref())?;
+                    parts(out, style, result)?;
+                }
                 for c in &result.comparisons {
                     writeln!(out, "  Comparison with {} {}", c.function, c.id_and_args)?;
-                    metrics(out, style, &c.metrics, Some(new))?;
+                    metrics(out, style, format, &c.metrics, Some(new))?;
                 }
                 for r in &result.regressions {
                     let line = format!("Performance has regressed: {}", r.describe());
@@ -62,7 +70,7 @@ impl Reporter for Terminal {
                     e.write_terminal(out, EXPLAIN_FUNCTIONS, EXPLAIN_LINES)?;
                 }
                 for tool in &result.tools {
-                    tool_section(out, style, tool)?;
+                    tool_section(out, style, view, tool)?;
                 }
                 notes(out, style, result)?;
             }
@@ -91,7 +99,8 @@ fn parts(out: &mut dyn Write, style: Style, result: &BenchResult) -> io::Result<
             name.push_str(&format!(": {}", part.command));
         }
         writeln!(out, "  {}", style.paint("2", &name))?;
-        metrics(out, style, &part.new, part.old.as_ref())?;
+        let format = result.view.callgrind.as_deref();
+        metrics(out, style, format, &part.new, part.old.as_ref())?;
     }
     Ok(())
 }
@@ -108,13 +117,18 @@ fn notes(out: &mut dyn Write, style: Style, result: &BenchResult) -> io::Result<
     Ok(())
 }
 
-/// How the report looks: colors, and the names of the metric lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How the report looks: colors, the names of the metric lines, a benchmark's grid and
+/// tolerance.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Style {
     /// ANSI colors on.
     pub color: bool,
     /// iai-callgrind's metric names (`L2 Hits`) or benchgrind's (`LL Hits`).
     pub labels: Labels,
+    /// Grid marks: `|-` before a metric line, `|=` before a tool's title.
+    pub grid: bool,
+    /// Changes within this many percent either way show as `(Tolerance)`.
+    pub tolerance: Option<f64>,
 }
 
 impl Style {
@@ -125,7 +139,21 @@ impl Style {
             Color::Never => false,
             Color::Auto => std::io::stdout().is_terminal(),
         };
-        Style { color, labels }
+        Style {
+            color,
+            labels,
+            grid: false,
+            tolerance: None,
+        }
+    }
+
+    /// The start of a metric line.
+    fn indent(self) -> &'static str {
+        if self.grid {
+            "|-"
+        } else {
+            "  "
+        }
     }
 
     /// The name of a metric's line.
@@ -155,56 +183,118 @@ pub fn header(out: &mut dyn Write, style: Style, path: &str, id_and_args: &str) 
     }
 }
 
-/// Writes one line per metric of `new`, each compared with the same metric of `old`.
+/// Writes one line per metric of `new`, each compared with the same metric of `old`: those of
+/// `format` in its order (a metric the run lacks is left out; rates in percent), or without
+/// one the metrics shown by default.
 pub fn metrics(
     out: &mut dyn Write,
     style: Style,
+    format: Option<&[EventKind]>,
     new: &Metrics,
     old: Option<&Metrics>,
 ) -> io::Result<()> {
-    for &(kind, value) in &new.values {
-        metric_line(
-            out,
-            style,
-            style.label(kind),
-            value,
-            old.and_then(|o| o.get(kind)),
-        )?;
+    let Some(format) = format else {
+        for (kind, value) in new.shown_by_default() {
+            let old_value = old.and_then(|o| o.get(kind));
+            metric_line(
+                out,
+                style,
+                style.label(kind),
+                Value::Count(value, old_value),
+            )?;
+        }
+        return Ok(());
+    };
+    for &kind in format {
+        let value = if kind.is_rate() {
+            new.rate(kind)
+                .map(|v| Value::Rate(v, old.and_then(|o| o.rate(kind))))
+        } else {
+            new.get(kind)
+                .map(|v| Value::Count(v, old.and_then(|o| o.get(kind))))
+        };
+        if let Some(value) = value {
+            metric_line(out, style, style.label(kind), value)?;
+        }
     }
     Ok(())
 }
 
-/// One `label: new|old (change)` line.
-fn metric_line(
-    out: &mut dyn Write,
-    style: Style,
-    label: &str,
-    value: u64,
-    old_value: Option<u64>,
-) -> io::Result<()> {
-    let label = format!("{label}:");
-    let old_text = old_value.map_or_else(|| "N/A".to_owned(), |v| v.to_string());
-    let change = change_text(style, change(value, old_value));
-    let value = style.paint("1", &format!("{value:>15}"));
-    writeln!(out, "  {label:<18}{value}|{old_text:<16}{change}")
+/// A metric's new and old value: a count, or a rate in percent.
+#[derive(Debug, Clone, Copy)]
+enum Value {
+    Count(u64, Option<u64>),
+    Rate(f64, Option<f64>),
 }
 
-/// Another tool's part: a rule with its name, its metrics, and its failure or limits.
-fn tool_section(out: &mut dyn Write, style: Style, tool: &ToolResult) -> io::Result<()> {
+/// One `label: new|old (change)` line; a rate has five decimals and a `%`.
+fn metric_line(out: &mut dyn Write, style: Style, label: &str, value: Value) -> io::Result<()> {
+    let label = format!("{label}:");
+    let (new_text, old_text, change) = match value {
+        Value::Count(new, old) => (
+            new.to_string(),
+            old.map(|v| v.to_string()),
+            change(new, old),
+        ),
+        Value::Rate(new, old) => (
+            format!("{new:.5}%"),
+            old.map(|v| format!("{v:.5}%")),
+            change_f64(new, old),
+        ),
+    };
+    let old_text = old_text.unwrap_or_else(|| "N/A".to_owned());
+    let change = if within_tolerance(change, style.tolerance) {
+        style.paint("90", "(Tolerance)")
+    } else {
+        change_text(style, change)
+    };
+    let value = style.paint("1", &format!("{new_text:>15}"));
+    let indent = style.indent();
+    writeln!(out, "{indent}{label:<18}{value}|{old_text:<16}{change}")
+}
+
+/// Another tool's part: a rule with its name, its metrics (those of `format` in its order, if
+/// given), and its failure or limits.
+fn tool_section(
+    out: &mut dyn Write,
+    style: Style,
+    view: &View,
+    tool: &ToolResult,
+) -> io::Result<()> {
+    let format = view.tools.iter().find(|(k, _)| *k == tool.tool);
+    let format = format.map(|(_, f)| &f[..]);
     let title = format!("======= {} ", tool.tool.title().to_uppercase());
-    writeln!(out, "  {title:=<50}")?;
+    let line = format!("  {title:=<50}");
+    if style.grid {
+        // `|=` takes the place of the indent and the first `=`.
+        writeln!(out, "|={}", &line[3..])?;
+    } else {
+        writeln!(out, "{line}")?;
+    }
     let (new, old) = match &tool.outcome {
         ToolOutcome::Ran { new, old } => (Some(new), old.as_ref()),
         ToolOutcome::Failed { new, .. } => (new.as_ref(), None),
     };
-    for &(metric, value) in new.iter().flat_map(|n| &n.values) {
-        metric_line(
+    if let Some(events) = &tool.events {
+        metrics(
             out,
             style,
-            metric.label(),
-            value,
-            old.and_then(|o| o.get(metric)),
+            view.cachegrind.as_deref(),
+            &events.new,
+            events.old.as_ref(),
         )?;
+    }
+    let all: Vec<ToolMetric> = new
+        .iter()
+        .flat_map(|n| &n.values)
+        .map(|(m, _)| *m)
+        .collect();
+    for &metric in format.unwrap_or(&all) {
+        let Some(value) = new.and_then(|n| n.get(metric)) else {
+            continue;
+        };
+        let old_value = old.and_then(|o| o.get(metric));
+        metric_line(out, style, metric.label(), Value::Count(value, old_value))?;
     }
     match &tool.outcome {
         ToolOutcome::Failed { reason, .. } => {
@@ -219,6 +309,14 @@ fn tool_section(out: &mut dyn Write, style: Style, tool: &ToolResult) -> io::Res
     }
     for r in &tool.regressions {
         let line = format!("Performance has regressed: {}", r.describe(tool.tool));
+        writeln!(out, "  {}", style.paint("1;31", &line))?;
+    }
+    for r in tool.event_regressions() {
+        let line = format!(
+            "Performance has regressed: {} {}",
+            tool.tool.title(),
+            r.describe()
+        );
         writeln!(out, "  {}", style.paint("1;31", &line))?;
     }
     Ok(())
@@ -283,10 +381,10 @@ mod tests {
     fn render_with(labels: Labels, new: &Metrics, old: Option<&Metrics>) -> String {
         let mut out = Vec::new();
         let style = Style {
-            color: false,
             labels,
+            ..Style::new(Color::Never, labels)
         };
-        metrics(&mut out, style, new, old).unwrap();
+        metrics(&mut out, style, None, new, old).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -320,6 +418,43 @@ mod tests {
         assert!(iai.contains("\n  L1 Hits:"), "{iai}");
         let own = render_with(Labels::Benchgrind, &new, None);
         assert!(own.starts_with("  LL Hits:"), "{own}");
+    }
+
+    #[test]
+    fn a_format_orders_the_lines_adds_rates_and_skips_what_is_missing() {
+        let new = m(&[
+            (EventKind::Ir, 1000),
+            (EventKind::Dr, 0),
+            (EventKind::Dw, 0),
+            (EventKind::I1mr, 20),
+        ]);
+        let old = m(&[
+            (EventKind::Ir, 1000),
+            (EventKind::Dr, 0),
+            (EventKind::Dw, 0),
+            (EventKind::I1mr, 10),
+        ]);
+        let mut out = Vec::new();
+        let style = Style {
+            grid: true,
+            ..Style::new(Color::Never, Labels::Benchgrind)
+        };
+        let format = [EventKind::I1MissRate, EventKind::Bc, EventKind::Ir];
+        metrics(&mut out, style, Some(&format), &new, Some(&old)).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "|-I1 Miss Rate:            2.00000%|1.00000%        (+100.000%) [+2.00000x]\n\
+             |-Instructions:                1000|1000            (No change)\n"
+        );
+        let mut out = Vec::new();
+        let style = Style {
+            tolerance: Some(100.0),
+            ..Style::new(Color::Never, Labels::Benchgrind)
+        };
+        metrics(&mut out, style, Some(&format[..1]), &new, Some(&old)).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.ends_with("(Tolerance)\n"), "{text}");
     }
 
     #[test]

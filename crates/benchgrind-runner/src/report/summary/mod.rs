@@ -10,11 +10,16 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::compare::regression::{Limit, Regression};
-use crate::compare::{change, Change};
 use crate::explain::wire::WireExplanation;
 use crate::result::{BenchResult, Outcome};
-use crate::result::{ToolOutcome, ToolResult};
+
+mod rates;
+mod tool;
+mod wire;
+pub use rates::WireRate;
+use tool::wire_tool;
+use wire::{read_regressions, read_values, regression, wire_metrics};
+pub use wire::{Metric, WireRegression, WireTool};
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
 pub const VERSION: u32 = 3;
@@ -76,6 +81,10 @@ pub struct Summary {
     pub old_source: String,
     /// Each metric by name (`Ir`, `L1hits`, `EstimatedCycles`, ...).
     pub metrics: BTreeMap<String, Metric>,
+    /// The rates in percent (`I1MissRate`, `L1HitRate`, ...) when the cache simulation ran;
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rates: BTreeMap<String, WireRate>,
     /// The limits passed.
     pub regressions: Vec<WireRegression>,
     /// The files of the run.
@@ -130,54 +139,6 @@ pub struct WireDifference {
     pub new: String,
 }
 
-/// One other tool's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireTool {
-    /// `ok`, `regressed` or `failed`.
-    pub status: String,
-    /// Why it failed.
-    pub error: Option<String>,
-    /// Each metric by name (`TotalBytes`, `Errors`, ...).
-    pub metrics: BTreeMap<String, Metric>,
-    /// The limits passed.
-    pub regressions: Vec<WireRegression>,
-    /// The tool's output file, if it writes one besides the log.
-    pub out: Option<String>,
-    /// The tool's log.
-    pub log: String,
-}
-
-/// A metric's new and old value and their relation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Metric {
-    /// The new value.
-    pub new: u64,
-    /// The old value, absent without a previous run or baseline.
-    pub old: Option<u64>,
-    /// `(new - old) / old * 100`; absent without an old value or when it is zero.
-    pub diff_pct: Option<f64>,
-    /// `new / old` when it grew, `-(old / new)` when it shrank, `1` when equal; absent without
-    /// an old value or when either is zero.
-    pub factor: Option<f64>,
-}
-
-/// A limit that was passed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireRegression {
-    /// The metric's name.
-    pub metric: String,
-    /// `relative` (a percentage of the old value) or `absolute` (a cap).
-    pub kind: String,
-    /// The limit: percent for `relative`, a count for `absolute`.
-    pub limit: f64,
-    /// The new value.
-    pub new: u64,
-    /// The old value.
-    pub old: Option<u64>,
-    /// The change in percent (for `relative`).
-    pub diff_pct: Option<f64>,
-}
-
 /// Paths of the run's files.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Files {
@@ -192,96 +153,14 @@ pub struct Files {
     pub flamegraphs: Vec<String>,
 }
 
-/// A metric's wire form.
-fn metric(value: u64, old_value: Option<u64>) -> Metric {
-    let (diff_pct, factor) = match change(value, old_value) {
-        Change::NoOld => (None, None),
-        Change::Same => (Some(0.0), Some(1.0)),
-        Change::Diff { pct, factor } => (
-            Some(pct).filter(|p| p.is_finite()),
-            Some(factor).filter(|f| f.is_finite()),
-        ),
-    };
-    Metric {
-        new: value,
-        old: old_value,
-        diff_pct,
-        factor,
-    }
-}
-
-/// A limit's wire form.
-fn regression(metric: &str, limit: Limit, new: u64, old: Option<u64>) -> WireRegression {
-    let (kind, limit, diff_pct) = match limit {
-        Limit::Relative {
-            limit_pct,
-            diff_pct,
-        } => (
-            "relative",
-            limit_pct,
-            Some(diff_pct).filter(|d| d.is_finite()),
-        ),
-        Limit::Absolute { cap } => ("absolute", cap as f64, None),
-    };
-    WireRegression {
-        metric: metric.to_owned(),
-        kind: kind.to_owned(),
-        limit,
-        new,
-        old,
-        diff_pct,
-    }
-}
-
-/// Each metric of `new` by name, with the old value where `old` has it.
-fn wire_metrics(
-    new: &crate::metrics::Metrics,
-    old: Option<&crate::metrics::Metrics>,
-) -> BTreeMap<String, Metric> {
-    new.values
-        .iter()
-        .map(|&(kind, value)| {
-            let old_value = old.and_then(|o| o.get(kind));
-            (kind.name().to_owned(), metric(value, old_value))
-        })
-        .collect()
-}
-
-fn wire_tool(result: &ToolResult) -> WireTool {
-    let (status, error, old) = match &result.outcome {
-        ToolOutcome::Failed { reason, .. } => ("failed", Some(reason.clone()), None),
-        ToolOutcome::Ran { old, .. } if result.regressions.is_empty() => ("ok", None, old.as_ref()),
-        ToolOutcome::Ran { old, .. } => ("regressed", None, old.as_ref()),
-    };
-    let metrics = crate::result::tool_metrics(&result.outcome)
-        .map(|new| {
-            new.values
-                .iter()
-                .map(|&(m, v)| {
-                    let old_value = old.and_then(|o| o.get(m));
-                    (m.name().to_owned(), metric(v, old_value))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    WireTool {
-        status: status.to_owned(),
-        error,
-        metrics,
-        regressions: result
-            .regressions
-            .iter()
-            .map(|r| regression(r.metric.name(), r.limit, r.new, r.old))
-            .collect(),
-        out: result.out.as_ref().map(|p| p.display().to_string()),
-        log: result.log.display().to_string(),
-    }
-}
-
 impl Summary {
     /// The summary of a result.
     pub fn from_result(result: &BenchResult) -> Summary {
         let id = &result.id;
+        let rates = match &result.outcome {
+            Outcome::Measured { new, old } => rates::wire_rates(new, old.as_ref()),
+            Outcome::Failed { .. } => BTreeMap::new(),
+        };
         let (status, error, metrics) = match &result.outcome {
             Outcome::Failed { reason } => ("failed", Some(reason.clone()), BTreeMap::new()),
             Outcome::Measured { new, old } => {
@@ -320,6 +199,7 @@ impl Summary {
             new_source: result.new_source.describe(),
             old_source: result.old_source.describe(),
             metrics,
+            rates,
             regressions,
             files: Files {
                 dir: result.dir.display().to_string(),
@@ -453,6 +333,7 @@ impl Summary {
                     })
                 })
                 .collect::<Result<_, String>>()?,
+            view: Default::default(),
         })
     }
 
@@ -479,92 +360,6 @@ impl Summary {
                 shown: !self.regressions.is_empty(),
             })
     }
-}
-
-impl WireRegression {
-    /// The limit this wire form describes.
-    fn limit(&self) -> Limit {
-        match &self.kind[..] {
-            "absolute" => Limit::Absolute {
-                cap: self.limit as u64,
-            },
-            _ => Limit::Relative {
-                limit_pct: self.limit,
-                diff_pct: self.diff_pct.unwrap_or(f64::INFINITY),
-            },
-        }
-    }
-}
-
-impl WireTool {
-    /// The tool result this wire form describes (see [`Summary::to_result`]).
-    fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
-        use crate::config::{ToolMetric, ValgrindTool};
-        use crate::metrics::ToolMetrics;
-        let tool = ValgrindTool::from_name(name)
-            .ok_or_else(|| format!("unknown tool `{name}` in the summary of {id}"))?;
-        let metric = |name: &str| {
-            ToolMetric::from_name(name)
-                .ok_or_else(|| format!("unknown {tool:?} metric `{name}` in the summary of {id}"))
-        };
-        let (new, old) = read_values(&self.metrics, metric)?;
-        let new = ToolMetrics { values: new };
-        let outcome = match &self.status[..] {
-            "failed" => ToolOutcome::Failed {
-                reason: self.error.clone().unwrap_or_else(|| "failed".into()),
-                new: (!new.values.is_empty()).then_some(new),
-            },
-            _ => ToolOutcome::Ran {
-                new,
-                old: (!old.is_empty()).then_some(ToolMetrics { values: old }),
-            },
-        };
-        let regressions = read_regressions(&self.regressions, metric)?;
-        Ok(ToolResult {
-            tool,
-            outcome,
-            regressions,
-            out: self.out.clone().map(Into::into),
-            log: self.log.clone().into(),
-        })
-    }
-}
-
-/// New and old values of the metrics of a summary, by `metric`'s reading of their names.
-type Values<M> = (Vec<(M, u64)>, Vec<(M, u64)>);
-
-/// The new and old values of wire metrics.
-fn read_values<M: Copy>(
-    metrics: &BTreeMap<String, Metric>,
-    metric: impl Fn(&str) -> Result<M, String>,
-) -> Result<Values<M>, String> {
-    let mut new = Vec::new();
-    let mut old = Vec::new();
-    for (name, m) in metrics {
-        let kind = metric(name)?;
-        new.push((kind, m.new));
-        if let Some(o) = m.old {
-            old.push((kind, o));
-        }
-    }
-    Ok((new, old))
-}
-
-/// The regressions of wire regressions, of Callgrind or another tool.
-fn read_regressions<M>(
-    wire: &[WireRegression],
-    metric: impl Fn(&str) -> Result<M, String>,
-) -> Result<Vec<Regression<M>>, String> {
-    wire.iter()
-        .map(|r| {
-            Ok(Regression {
-                metric: metric(&r.metric)?,
-                new: r.new,
-                old: r.old,
-                limit: r.limit(),
-            })
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,236 @@
+//! The text forms of limits and metric lists by tool, as the command line takes them
+//! (`--callgrind-limits`, `--dhat-limits`, `--callgrind-metrics`, `--memcheck-metrics`, ...):
+//! comma-separated items, each a metric's name or a `@group`, without regard to case.
+//!
+//! A limit item is `KEY=LIMIT`: `N%` is a soft limit (in percent of the old value, negative for
+//! a fall), a bare `N` a hard one (a whole number for counts, any number for rates, which are in
+//! percent), and `N%|M` both. A group sets every member; later items replace earlier ones of the
+//! same metric. An error names the item and what to write instead.
+
+use std::str::FromStr;
+
+use super::groups::{CachegrindMetrics, CallgrindMetrics, DhatMetrics, ErrorMetric, Limit};
+use super::metric::{AnyMetric, EventKind, ToolMetric};
+use super::regression::RegressionConfig;
+
+/// `--callgrind-limits`: limits on Callgrind's metrics.
+pub fn callgrind_limits(text: &str) -> Result<RegressionConfig, String> {
+    limits(text, |g: CallgrindMetrics| events(g.expand()))
+}
+
+/// `--cachegrind-limits`: limits on Cachegrind's metrics.
+pub fn cachegrind_limits(text: &str) -> Result<RegressionConfig, String> {
+    limits(text, |g: CachegrindMetrics| events(g.expand()))
+}
+
+/// `--dhat-limits`: limits on DHAT's metrics.
+pub fn dhat_limits(text: &str) -> Result<RegressionConfig, String> {
+    limits(text, |g: DhatMetrics| {
+        let metrics = g.expand().into_iter();
+        metrics
+            .map(|m| (AnyMetric::Tool(m.tool_metric()), false))
+            .collect()
+    })
+}
+
+/// `--callgrind-metrics`: Callgrind's metrics in order, each once (the first occurrence wins).
+pub fn callgrind_metrics(text: &str) -> Result<Vec<EventKind>, String> {
+    list(text, |g: CallgrindMetrics| g.expand())
+}
+
+/// `--cachegrind-metrics`: Cachegrind's metrics in order, as Callgrind's events.
+pub fn cachegrind_metrics(text: &str) -> Result<Vec<EventKind>, String> {
+    list(text, |g: CachegrindMetrics| g.expand())
+}
+
+/// `--dhat-metrics`: DHAT's metrics in order.
+pub fn dhat_metrics(text: &str) -> Result<Vec<ToolMetric>, String> {
+    list(text, |g: DhatMetrics| {
+        g.expand().into_iter().map(|m| m.tool_metric()).collect()
+    })
+}
+
+/// `--memcheck-metrics`, `--helgrind-metrics`, `--drd-metrics`: error counts in order, or
+/// `@all`.
+pub fn error_metrics(text: &str) -> Result<Vec<ToolMetric>, String> {
+    list(text, |g: ErrorGroup| match g {
+        ErrorGroup::All => ErrorMetric::ALL.map(ErrorMetric::tool_metric).to_vec(),
+        ErrorGroup::One(m) => vec![m.tool_metric()],
+    })
+}
+
+/// An error count or `@all` of them.
+#[derive(Clone, Copy)]
+enum ErrorGroup {
+    All,
+    One(ErrorMetric),
+}
+
+impl FromStr for ErrorGroup {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ErrorGroup, String> {
+        match text.trim() {
+            t if t.eq_ignore_ascii_case("@all") => Ok(ErrorGroup::All),
+            t if t.starts_with('@') => Err(format!("unknown error metric group `{t}`; use @all")),
+            t => t.parse().map(ErrorGroup::One),
+        }
+    }
+}
+
+/// Callgrind's events as metrics, each marked whether it is a rate.
+fn events(all: Vec<EventKind>) -> Vec<(AnyMetric, bool)> {
+    all.into_iter()
+        .map(|e| (AnyMetric::Event(e), e.is_rate()))
+        .collect()
+}
+
+/// The comma-separated items of `text`, each named in errors.
+fn items(text: &str) -> Result<Vec<&str>, String> {
+    let items: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|i| !i.is_empty())
+        .collect();
+    if items.is_empty() {
+        return Err("nothing given; write a metric's name or a @group".into());
+    }
+    Ok(items)
+}
+
+/// A list of metrics and groups, expanded, each metric once.
+fn list<G: FromStr<Err = String>, M: PartialEq>(
+    text: &str,
+    expand: impl Fn(G) -> Vec<M>,
+) -> Result<Vec<M>, String> {
+    let mut out = Vec::new();
+    for item in items(text)? {
+        for metric in expand(item.parse()?) {
+            if !out.contains(&metric) {
+                out.push(metric);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Limits of `KEY=LIMIT` items; `expand` gives a key's metrics, each marked whether it is a
+/// rate (which takes hard limits with a fraction).
+fn limits<G: FromStr<Err = String>>(
+    text: &str,
+    expand: impl Fn(G) -> Vec<(AnyMetric, bool)>,
+) -> Result<RegressionConfig, String> {
+    let mut config = RegressionConfig::default();
+    for item in items(text)? {
+        let fail = |what: String| format!("`{item}`: {what}");
+        let (key, value) = item.split_once('=').ok_or_else(|| {
+            fail("not a limit; write KEY=N% (soft), KEY=N (hard) or KEY=N%|M (both)".into())
+        })?;
+        let metrics = expand(key.parse().map_err(fail)?);
+        for part in value.split('|').map(str::trim) {
+            if let Some(pct) = part.strip_suffix('%') {
+                let pct = pct
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|p| p.is_finite())
+                    .ok_or_else(|| fail(format!("`{part}` is not a percentage")))?;
+                for &(metric, _) in &metrics {
+                    config.set_soft(metric, pct);
+                }
+            } else {
+                let hard = part
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "`{part}` is not a limit; write N% for a change in percent or a \
+                             number (0 or more) for a hard limit"
+                        ))
+                    })?;
+                for &(metric, rate) in &metrics {
+                    let limit = if rate {
+                        Limit::Float(hard)
+                    } else if hard.fract() == 0.0 {
+                        Limit::Int(hard as u64)
+                    } else {
+                        return Err(fail(format!(
+                            "`{part}` has a fraction, but {} is a count; write a whole number",
+                            name(metric)
+                        )));
+                    };
+                    config.set_hard(metric, limit);
+                }
+            }
+        }
+    }
+    Ok(config)
+}
+
+fn name(metric: AnyMetric) -> &'static str {
+    match metric {
+        AnyMetric::Event(e) => e.name(),
+        AnyMetric::Tool(t) => t.name(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_soft_hard_both_and_groups() {
+        let c = callgrind_limits("ir=5%, @hits=10000, EstimatedCycles=-2%|900").unwrap();
+        assert_eq!(
+            c.limits,
+            [(EventKind::Ir, 5.0), (EventKind::EstimatedCycles, -2.0)]
+        );
+        assert_eq!(
+            c.hard_limits,
+            [
+                (EventKind::L1hits, 10_000),
+                (EventKind::LLhits, 10_000),
+                (EventKind::RamHits, 10_000),
+                (EventKind::EstimatedCycles, 900)
+            ]
+        );
+        let c = callgrind_limits("@hitrates=99.5,i1missrate=1").unwrap();
+        assert_eq!(c.float_hard_limits.len(), 4);
+        let e = callgrind_limits("ir=1.5").unwrap_err();
+        assert!(e.contains("`ir=1.5`") && e.contains("count"), "{e}");
+        let e = callgrind_limits("ir=5%,nope=3").unwrap_err();
+        assert!(e.starts_with("`nope=3`: unknown Callgrind metric"), "{e}");
+        assert!(callgrind_limits("ir").unwrap_err().contains("KEY=N%"));
+        assert!(callgrind_limits("ir=x%")
+            .unwrap_err()
+            .contains("percentage"));
+        assert!(callgrind_limits("").is_err());
+        let d = dhat_limits("@all=5%,tb=100").unwrap();
+        assert_eq!(d.tool_limits.len(), 13);
+        assert_eq!(d.tool_hard_limits, [(ToolMetric::TotalBytes, 100)]);
+        assert!(cachegrind_limits("@ms=1%").is_ok());
+    }
+
+    #[test]
+    fn metric_lists_in_order_each_once() {
+        assert_eq!(
+            callgrind_metrics("ir,@hits,l1hits,i1missrate").unwrap(),
+            [
+                EventKind::Ir,
+                EventKind::L1hits,
+                EventKind::LLhits,
+                EventKind::RamHits,
+                EventKind::I1MissRate
+            ]
+        );
+        assert_eq!(
+            dhat_metrics("wb,tb").unwrap(),
+            [ToolMetric::WritesBytes, ToolMetric::TotalBytes]
+        );
+        assert_eq!(error_metrics("@all").unwrap().len(), 4);
+        assert_eq!(error_metrics("ctx").unwrap(), [ToolMetric::ErrorContexts]);
+        assert!(error_metrics("@x").is_err());
+        assert!(cachegrind_metrics("@cachesim").unwrap().len() > 10);
+    }
+}
