@@ -95,6 +95,9 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--tolerance", "0.5"),
         ("--show-grid", "yes"),
         ("--show-only-comparison", "yes"),
+        ("--output-file", "bencher.json"),
+        ("--tool-runner", "sudo -E"),
+        ("--tool-runner-args", "--preserve-env"),
     ];
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {

@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Map, Value};
 
 use super::reporter::{write_output, write_tally, Reporter, RunSummary};
-use super::summary::{Metric, Summary, WireRegression};
+use super::summary::{Metric, Summary, WireRate, WireRegression};
 use crate::result::BenchResult;
 
 /// The summary version gungraun 0.20 writes.
@@ -129,21 +129,48 @@ fn metrics(tool: &str, all: &BTreeMap<String, Metric>) -> Map<String, Value> {
         .collect()
 }
 
+/// A value as gungraun writes a metric: an integer when it is whole, else a float.
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value >= 0.0 && value < u64::MAX as f64 {
+        json!(value as u64)
+    } else {
+        json!(value)
+    }
+}
+
+/// A rate (a percentage, a float in gungraun's summaries).
+fn rate(rate: &WireRate) -> Value {
+    let mut values = Map::new();
+    values.insert("new".into(), json!(rate.new));
+    if let Some(old) = rate.old {
+        values.insert("old".into(), json!(old));
+    }
+    let change = match (rate.old, rate.diff_pct) {
+        (Some(old), Some(diff)) if old != 0.0 => {
+            json!({ "diff_pct": number_text(diff), "factor": number_text(rate.new / old) })
+        }
+        (Some(old), _) if old == rate.new => json!({ "diff_pct": "0", "factor": "1" }),
+        (Some(_), _) => json!({ "diff_pct": "inf", "factor": "inf" }),
+        _ => Value::Null,
+    };
+    json!({ "change": change, "values": values })
+}
+
 fn regression(tool: &str, r: &WireRegression) -> Option<Value> {
     let name = metric_name(tool, &r.metric)?;
     let kind = json!({ tool_name(tool): name });
     Some(if r.kind == "absolute" {
         json!({ "Hard": {
             "metric": kind,
-            "new": r.new,
-            "diff": r.new.saturating_sub(r.limit as u64),
-            "limit": r.limit as u64,
+            "new": number(r.new),
+            "diff": number((r.new - r.limit).max(0.0)),
+            "limit": number(r.limit),
         }})
     } else {
         json!({ "Soft": {
             "metric": kind,
-            "new": r.new,
-            "old": r.old.unwrap_or(0),
+            "new": number(r.new),
+            "old": number(r.old.unwrap_or(0.0)),
             "diff_pct": number_text(r.diff_pct.unwrap_or(0.0)),
             "limit": number_text(r.limit),
         }})
@@ -189,7 +216,10 @@ pub fn to_gungraun(summary: &Summary, context: &Context) -> Option<Value> {
         .clone()
         .unwrap_or_else(|| context.exe.clone());
 
-    let total = metrics("callgrind", &summary.metrics);
+    let mut total = metrics("callgrind", &summary.metrics);
+    for (name, r) in &summary.rates {
+        total.insert(name.clone(), rate(r));
+    }
     let parts = if summary.parts.is_empty() {
         vec![part(&command, 0, 1, 1, total.clone())]
     } else {
