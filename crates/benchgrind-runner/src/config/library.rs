@@ -56,6 +56,8 @@ pub(crate) struct ValueSettings {
     pub callgrind_enable: Option<bool>,
     pub default_tool: Option<super::ValgrindTool>,
     pub limits: Option<RegressionConfig>,
+    pub sandbox: Option<super::Sandbox>,
+    pub current_dir: Option<std::path::PathBuf>,
 }
 
 impl LibraryBenchmarkConfig {
@@ -83,6 +85,30 @@ impl LibraryBenchmarkConfig {
     /// enabled with `Callgrind::default().enable(true)` or `--tools`.
     pub fn default_tool<T: Into<super::ValgrindTool>>(&mut self, tool: T) -> &mut Self {
         self.values.default_tool = Some(tool.into());
+        self
+    }
+
+    /// Runs the benchmark's process in a new temporary directory, with the sandbox's fixtures
+    /// copied in (relative fixture paths start at the workspace root), removed after each run;
+    /// as binary benchmarks' [`BinaryBenchmarkConfig::sandbox`](super::BinaryBenchmarkConfig::sandbox)
+    /// (gungraun 0.19+). The most specific level's sandbox wins whole. Without one, benchmarks
+    /// run in the package's directory, as under `cargo bench`.
+    ///
+    /// ```rust
+    /// use benchgrind_runner::{LibraryBenchmarkConfig, Sandbox};
+    ///
+    /// let mut config = LibraryBenchmarkConfig::default();
+    /// config.sandbox(Sandbox::new(true).fixtures(["benches/fixtures/input.txt"]));
+    /// ```
+    pub fn sandbox<T: Into<super::Sandbox>>(&mut self, sandbox: T) -> &mut Self {
+        self.values.sandbox = Some(sandbox.into());
+        self
+    }
+
+    /// The working directory of the benchmark's process: a relative path starts at the sandbox
+    /// when there is one, else at the package's directory (gungraun 0.19+).
+    pub fn current_dir<T: Into<std::path::PathBuf>>(&mut self, dir: T) -> &mut Self {
+        self.values.current_dir = Some(dir.into());
         self
     }
 

@@ -59,6 +59,19 @@ pub struct ResolvedConfig {
     pub callgrind_enable: Option<bool>,
     /// The tool that benchmarks (`default_tool`): Callgrind unless a level chose another.
     pub default_tool: ValgrindTool,
+    /// The sandbox a library benchmark's process runs in, if a level gave one.
+    pub sandbox: Option<super::Sandbox>,
+    /// The working directory of a library benchmark's process, if a level gave one.
+    pub current_dir: Option<std::path::PathBuf>,
+}
+
+impl ResolvedConfig {
+    /// Whether Callgrind runs: where a level (or, once folded, the command line) said so, else
+    /// when it is the default tool.
+    pub fn runs_callgrind(&self) -> bool {
+        self.callgrind_enable
+            .unwrap_or(self.default_tool == ValgrindTool::Callgrind)
+    }
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -83,6 +96,8 @@ where
         callgrind_format: None,
         callgrind_enable: None,
         default_tool: ValgrindTool::Callgrind,
+        sandbox: None,
+        current_dir: None,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -131,6 +146,12 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
     }
     if let Some(tool) = level.values.default_tool {
         out.default_tool = tool;
+    }
+    if level.values.sandbox.is_some() {
+        out.sandbox.clone_from(&level.values.sandbox);
+    }
+    if level.values.current_dir.is_some() {
+        out.current_dir.clone_from(&level.values.current_dir);
     }
     // `tool_override` replaces the tools of the more general levels and this level's `tool`s.
     let tools = match &level.compat.tools_override {

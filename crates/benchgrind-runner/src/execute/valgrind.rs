@@ -19,9 +19,20 @@ const INSTALL_HINT: &str = "install it with your package manager (Debian/Ubuntu:
 install valgrind`, Fedora: `sudo dnf install valgrind`, Arch: `sudo pacman -S valgrind`), or set \
 BENCHGRIND_VALGRIND to the path of a `valgrind` binary";
 
-/// Finds Valgrind: `BENCHGRIND_VALGRIND` if set, else `valgrind` on `PATH`; checks the version.
+/// `--valgrind-bin`, set once when the command line is read.
+static CHOSEN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Makes [`locate`] take this launcher (`--valgrind-bin`) over `BENCHGRIND_VALGRIND` and `PATH`;
+/// the first call of a process wins.
+pub fn choose(path: PathBuf) {
+    let _ = CHOSEN.set(path);
+}
+
+/// Finds Valgrind: `--valgrind-bin` if given, else `BENCHGRIND_VALGRIND` if set, else
+/// `valgrind` on `PATH`; checks the version.
 pub fn locate() -> Result<Valgrind, String> {
-    let path = match std::env::var_os("BENCHGRIND_VALGRIND") {
+    let chosen = CHOSEN.get().map(|p| p.as_os_str().to_owned());
+    let path = match chosen.or_else(|| std::env::var_os("BENCHGRIND_VALGRIND")) {
         Some(p) => PathBuf::from(p),
         None => find_in_path("valgrind").ok_or_else(|| {
             format!("benchgrind needs Valgrind 3.16 or newer, but `valgrind` is not on PATH: {INSTALL_HINT}")

@@ -62,6 +62,9 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         .or_else(|| cli.save_baseline.clone())
         .map_or(Source::PreviousRun, Source::Baseline);
     let mut result = empty_result(main, job, &compare_with);
+    if !job.config.runs_callgrind() {
+        return without_callgrind(job, cli, executor, &compare_with, result);
+    }
     let measured = match &cli.load_baseline {
         Some(name) => load_saved(job, cli, name, &compare_with, &mut result),
         None => measure(job, cli, executor, &compare_with, &mut result),
@@ -108,6 +111,34 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
             }
         }
     }
+    result
+}
+
+/// A benchmark whose default tool is another (`default_tool`, `--default-tool`) or whose
+/// Callgrind is off: its tools alone, no Callgrind metrics.
+fn without_callgrind(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    compare_with: &Source,
+    mut result: BenchResult,
+) -> BenchResult {
+    if cli.load_baseline.is_some() {
+        result.outcome = Outcome::Failed {
+            reason: "--load-baseline compares Callgrind's saved profiles, and this benchmark                      does not run Callgrind (its default tool is another or Callgrind is                      disabled); compare it with --baseline instead"
+                .into(),
+        };
+        return result;
+    }
+    let limits = job.config.regression.as_ref();
+    let started = std::time::Instant::now();
+    result.tools = super::tools::run_all(job, cli, executor, compare_with, limits);
+    result.duration = started.elapsed();
+    result.log = result.tools.first().map(|t| t.log.clone());
+    result.outcome = Outcome::Measured {
+        new: Metrics { values: Vec::new() },
+        old: None,
+    };
     result
 }
 

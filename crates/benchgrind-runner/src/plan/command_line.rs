@@ -4,7 +4,7 @@
 //! a configuration value is parsed in `cli` and folded here, and nowhere else needs to know it.
 
 use crate::cli::Cli;
-use crate::config::{selected, ResolvedConfig};
+use crate::config::{selected, ResolvedConfig, Tool, ValgrindTool};
 
 /// Folds what the command line says over a benchmark's configuration from the code.
 pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
@@ -14,7 +14,20 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
     config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
     config.timeout = cli.timeout.unwrap_or(config.timeout);
     config.separate_threads = cli.separate_threads.unwrap_or(config.separate_threads);
-    config.tools = selected(&config.tools, &cli.tools);
+    config.default_tool = cli.default_tool.unwrap_or(config.default_tool);
+    let callgrind_listed = cli.tools.contains(&ValgrindTool::Callgrind);
+    let others: Vec<ValgrindTool> = cli
+        .tools
+        .iter()
+        .copied()
+        .filter(|t| *t != ValgrindTool::Callgrind)
+        .collect();
+    let code_tools = std::mem::take(&mut config.tools);
+    config.tools = selected(&code_tools, &others);
+    default_tool_first(config, &code_tools);
+    // Callgrind runs when it is the default tool (unless a level turned it off), when a level
+    // turned it on, or when `--tools` names it.
+    config.callgrind_enable = Some(callgrind_listed || config.runs_callgrind());
     // Valgrind's core arguments for every tool, after the code's: the command line wins.
     for args in std::iter::once(&mut config.raw_callgrind_args)
         .chain(config.tools.iter_mut().map(|t| &mut t.args))
@@ -24,6 +37,23 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
     config
         .raw_callgrind_args
         .extend(cli.callgrind_args.iter().cloned());
+    // Each tool's `--*-args` after everything else given to that tool.
+    for (kind, args) in &cli.tool_args {
+        for tool in config.tools.iter_mut().filter(|t| t.kind == *kind) {
+            tool.args.extend(args.iter().cloned());
+        }
+    }
+    if let Some(clear) = cli.env_clear {
+        config.env_clear = clear;
+    }
+    for (key, value) in &cli.envs {
+        config
+            .envs
+            .push((key.into(), value.as_ref().map(|v| v.into())));
+    }
+    if let Some(truncate) = cli.truncate_description {
+        config.truncate_description = truncate;
+    }
     if let Some(regression) = &cli.regression {
         config.regression_fail_fast = regression.is_fail_fast();
         config.regression = Some(regression.clone());
@@ -31,6 +61,23 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
     if let Some(fail_fast) = cli.regression_fail_fast {
         config.regression_fail_fast = fail_fast;
     }
+}
+
+/// A default tool other than Callgrind runs, first, with what the code configured for it (on
+/// even where a level turned it off).
+fn default_tool_first(config: &mut ResolvedConfig, code_tools: &[Tool]) {
+    let kind = config.default_tool;
+    if kind == ValgrindTool::Callgrind {
+        return;
+    }
+    let tool = match config.tools.iter().position(|t| t.kind == kind) {
+        Some(i) => config.tools.remove(i),
+        None => code_tools
+            .iter()
+            .find(|t| t.kind == kind)
+            .map_or_else(|| Tool::new(kind), |t| t.clone().enable(true)),
+    };
+    config.tools.insert(0, tool);
 }
 
 #[cfg(test)]

@@ -171,7 +171,7 @@ impl Planner<'_> {
         &mut self,
         group: usize,
         kind: JobKind,
-        id: BenchId,
+        mut id: BenchId,
         function_path: &'static str,
         mut config: ResolvedConfig,
     ) -> Result<(), String> {
@@ -196,6 +196,7 @@ impl Planner<'_> {
             }
         }
         command_line::fold(&mut config, cli);
+        id.truncate = config.truncate_description;
         let paths = BenchPaths::new(
             &self.home,
             self.main.package,

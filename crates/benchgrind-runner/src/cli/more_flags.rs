@@ -1,0 +1,320 @@
+//! The flags iai-callgrind 0.15+ and gungraun have that [`super::flags`] has not: each tool's
+//! `--*-args`, `--default-tool`, `--nosummary`, `--show-intermediate`, `--truncate-description`,
+//! `--env-clear`, `--envs`, `--allow-aslr`, `--valgrind-bin` and `--parallel`; and libtest's
+//! switches that cargo and nextest may pass, accepted and ignored. Defined as the flags of
+//! [`super::flags`] are; the parser and the help read both tables.
+
+use std::path::PathBuf;
+
+use super::flag::{yes_no, Flag, Given, Takes, UsageError};
+use super::values::Cli;
+use crate::config::compat::DEFAULT_TRUNCATE;
+use crate::config::{normalize_valgrind_arg, ValgrindTool};
+
+/// Splits a value as a shell would split a command line: on whitespace, with `'...'`, `"..."`
+/// and `\` keeping what they quote together.
+pub(crate) fn shell_words(given: &Given) -> Result<Vec<String>, UsageError> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    let mut chars = given.value.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                let next = chars.next().ok_or_else(|| {
+                    given.invalid("it ends in a lone `\\`; remove it or quote it")
+                })?;
+                word.get_or_insert_with(String::new).push(next);
+            }
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(given.invalid(&format!("a {q} is not closed; close it or leave it out")));
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+/// Puts a tool's `--*-args` into the [`Cli`], replacing an earlier value of the same tool.
+fn tool_args(cli: &mut Cli, tool: ValgrindTool, given: &Given) -> Result<(), UsageError> {
+    let args: Vec<String> = shell_words(given)?
+        .iter()
+        .map(|a| normalize_valgrind_arg(a))
+        .collect();
+    cli.tool_args.retain(|(t, _)| *t != tool);
+    cli.tool_args.push((tool, args));
+    Ok(())
+}
+
+/// A `--*-args` flag of one tool.
+macro_rules! tool_args_flag {
+    ($name:literal, $env:literal, $tool:ident, $help:literal) => {
+        Flag {
+            name: $name,
+            env: $env,
+            takes: Takes::Value,
+            value: "=ARGS",
+            help: $help,
+            repeats: false,
+            set: |cli, g| tool_args(cli, ValgrindTool::$tool, g),
+        }
+    };
+}
+
+/// A summary switch of the end of the run: `--nosummary` and its alias.
+fn nosummary(cli: &mut Cli, given: &Given) -> Result<(), UsageError> {
+    cli.nosummary = yes_no(given)?;
+    Ok(())
+}
+
+/// The flags of this module, in the order of the help (after those of [`super::flags`]).
+pub(crate) const MORE_FLAGS: &[Flag] = &[
+    tool_args_flag!(
+        "--cachegrind-args",
+        "BENCHGRIND_CACHEGRIND_ARGS",
+        Cachegrind,
+        "extra Cachegrind arguments, split as a shell would"
+    ),
+    tool_args_flag!(
+        "--dhat-args",
+        "BENCHGRIND_DHAT_ARGS",
+        DHAT,
+        "extra DHAT arguments, split as a shell would"
+    ),
+    tool_args_flag!(
+        "--memcheck-args",
+        "BENCHGRIND_MEMCHECK_ARGS",
+        Memcheck,
+        "extra Memcheck arguments, split as a shell would"
+    ),
+    tool_args_flag!(
+        "--helgrind-args",
+        "BENCHGRIND_HELGRIND_ARGS",
+        Helgrind,
+        "extra Helgrind arguments, split as a shell would"
+    ),
+    tool_args_flag!(
+        "--drd-args",
+        "BENCHGRIND_DRD_ARGS",
+        DRD,
+        "extra DRD arguments, split as a shell would"
+    ),
+    tool_args_flag!(
+        "--massif-args",
+        "BENCHGRIND_MASSIF_ARGS",
+        Massif,
+        "extra Massif arguments, split as a shell would"
+    ),
+    tool_args_flag!(
+        "--bbv-args",
+        "BENCHGRIND_BBV_ARGS",
+        BBV,
+        "extra BBV (exp-bbv) arguments, split as a shell would"
+    ),
+    Flag {
+        name: "--default-tool",
+        env: "BENCHGRIND_DEFAULT_TOOL",
+        takes: Takes::Value,
+        value: "=TOOL",
+        help: "benchmark with this tool instead of Callgrind (which then runs only if the code \
+               enables it or --tools names it): callgrind, cachegrind, dhat, memcheck, helgrind, \
+               drd, massif or exp-bbv; overrides the code's `default_tool`",
+        repeats: false,
+        set: |cli, g| {
+            if g.lowercase().trim() == "perf" {
+                return Err(g.invalid(
+                    "benchgrind does not run perf; use callgrind (instruction counts) or \
+                     cachegrind",
+                ));
+            }
+            cli.default_tool = Some(g.parse::<ValgrindTool>()?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--nosummary",
+        env: "BENCHGRIND_NOSUMMARY",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "leave out the line that sums up the run at its end",
+        repeats: false,
+        set: nosummary,
+    },
+    Flag {
+        name: "--no-summary",
+        env: "BENCHGRIND_NO_SUMMARY",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "the same as --nosummary",
+        repeats: false,
+        set: nosummary,
+    },
+    Flag {
+        name: "--show-intermediate",
+        env: "BENCHGRIND_SHOW_INTERMEDIATE",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "the same as --separate-threads (its name in iai-callgrind and gungraun)",
+        repeats: false,
+        set: |cli, g| {
+            cli.separate_threads = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--truncate-description",
+        env: "BENCHGRIND_TRUNCATE_DESCRIPTION",
+        takes: Takes::Optional("yes"),
+        value: "[=N|yes|no]",
+        help: "cut the arguments in the header after N characters (yes: 50; no: never); \
+               overrides the code's `truncate_description`",
+        repeats: false,
+        set: |cli, g| {
+            cli.truncate_description = Some(match g.lowercase().trim() {
+                "yes" | "true" | "on" | "y" | "t" => Some(DEFAULT_TRUNCATE),
+                "no" | "false" | "off" | "none" | "n" | "f" => None,
+                n => Some(n.parse::<usize>().map_err(|_| {
+                    g.invalid_lowercase("use a number of characters, yes (50) or no (never cut)")
+                })?),
+            });
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--env-clear",
+        env: "BENCHGRIND_ENV_CLEAR",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "start benchmark processes with an empty environment (yes) or the harness' (no); \
+               overrides the code's `env_clear`",
+        repeats: false,
+        set: |cli, g| {
+            cli.env_clear = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--envs",
+        env: "BENCHGRIND_ENVS",
+        takes: Takes::Value,
+        value: "=VARS",
+        help: "set KEY=VALUE or pass KEY through in benchmark processes, after the code's \
+               variables; several separated by spaces; repeatable",
+        repeats: true,
+        set: |cli, g| {
+            for word in shell_words(g)? {
+                let (key, value) = match word.split_once('=') {
+                    Some((k, v)) => (k.to_owned(), Some(v.to_owned())),
+                    None => (word.clone(), None),
+                };
+                if key.is_empty() {
+                    return Err(g.invalid(&format!(
+                        "`{word}` has no variable name; write KEY=VALUE or KEY"
+                    )));
+                }
+                cli.envs.push((key, value));
+            }
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--allow-aslr",
+        env: "BENCHGRIND_ALLOW_ASLR",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "leave address space layout randomization on in benchmark processes (off by \
+               default, so that addresses and with them the counts repeat)",
+        repeats: false,
+        set: |cli, g| {
+            cli.allow_aslr = yes_no(g)?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--valgrind-bin",
+        env: "BENCHGRIND_VALGRIND_BIN",
+        takes: Takes::Value,
+        value: "=PATH",
+        help: "the valgrind launcher to run; over BENCHGRIND_VALGRIND and PATH",
+        repeats: false,
+        set: |cli, g| {
+            if g.value.trim().is_empty() {
+                return Err(g.invalid("give the path of a valgrind binary"));
+            }
+            cli.valgrind_bin = Some(PathBuf::from(&g.value));
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--parallel",
+        env: "BENCHGRIND_PARALLEL",
+        takes: Takes::Optional("auto"),
+        value: "[=N|auto]",
+        help: "the same as --jobs=N; auto (or no value): the available cores",
+        repeats: false,
+        set: |cli, g| {
+            let jobs = match g.lowercase().trim() {
+                "auto" => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => match n.parse::<usize>() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(g.invalid("use a whole number of at least 1, or auto")),
+                },
+            };
+            cli.jobs = Some(jobs);
+            Ok(())
+        },
+    },
+];
+
+/// libtest's switches that cargo, nextest or habit pass and iai-callgrind and gungraun accept:
+/// accepted and ignored (benchgrind runs every selected benchmark in its own order, has no
+/// `should_panic` benchmarks and no time limits of that kind).
+pub(crate) const MORE_LIBTEST_SWITCHES: &[&str] = &[
+    "--fail-fast",
+    "--shuffle",
+    "--exclude-should-panic",
+    "--ensure-time",
+];
+
+/// libtest's options with a value in the same case: `--shuffle-seed N`.
+pub(crate) const MORE_LIBTEST_VALUES: &[&str] = &["--shuffle-seed"];
+
+/// Every flag: those of [`super::flags`], then these.
+pub(crate) fn all_flags() -> impl Iterator<Item = &'static Flag> {
+    super::flags::FLAGS.iter().chain(MORE_FLAGS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Result<Vec<String>, UsageError> {
+        shell_words(&Given {
+            value: text.to_owned(),
+            source: "--x".to_owned(),
+        })
+    }
+
+    #[test]
+    fn values_split_as_a_shell_splits_them() {
+        assert_eq!(
+            words(r#"--a=1  "--b=x y" --c='q "r"' d\ e"#).unwrap(),
+            ["--a=1", "--b=x y", r#"--c=q "r""#, "d e"]
+        );
+        assert_eq!(words("  ").unwrap(), Vec::<String>::new());
+        assert_eq!(words("''").unwrap(), [""]);
+        let open = words("--a='1").unwrap_err().0;
+        assert!(
+            open.contains("--x is `--a='1`") && open.contains("not closed"),
+            "{open}"
+        );
+    }
+}
