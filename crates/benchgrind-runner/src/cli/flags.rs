@@ -80,7 +80,8 @@ pub(crate) const FLAGS: &[Flag] = &[
         takes: Takes::Value,
         value: "=TOOLS",
         help: "also run these Valgrind tools on every benchmark, comma-separated: dhat, massif, \
-               memcheck, helgrind, drd, bbv, cachegrind",
+               memcheck, helgrind, drd, bbv, cachegrind; callgrind where another is the default \
+               tool",
         repeats: false,
         set: |cli, g| {
             cli.tools = g.parse::<ToolList>()?.0;

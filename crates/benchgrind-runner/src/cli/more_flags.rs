@@ -303,6 +303,95 @@ mod tests {
         })
     }
 
+    fn parse(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
+        let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
+        crate::cli::parse(&args, &|k| {
+            env.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn every_flag_works_by_flag_and_by_variable_and_does_something() {
+        let cases: &[(&str, &str)] = &[
+            ("--cachegrind-args", "--branch-sim=yes"),
+            ("--dhat-args", "mode=copy"),
+            ("--memcheck-args", "--leak-check=full '--suppressions=a b'"),
+            ("--helgrind-args", "--history-level=none"),
+            ("--drd-args", "--check-stack-var=yes"),
+            ("--massif-args", "--stacks=yes"),
+            ("--bbv-args", "--interval-size=1000"),
+            ("--default-tool", "exp-bbv"),
+            ("--nosummary", "yes"),
+            ("--no-summary", "yes"),
+            ("--show-intermediate", "yes"),
+            ("--truncate-description", "12"),
+            ("--env-clear", "no"),
+            ("--envs", "A=1 B"),
+            ("--allow-aslr", "yes"),
+            ("--valgrind-bin", "/opt/valgrind/bin/valgrind"),
+            ("--parallel", "3"),
+        ];
+        assert_eq!(cases.len(), MORE_FLAGS.len());
+        for (name, value) in cases {
+            let flag = MORE_FLAGS.iter().find(|f| f.name == *name).unwrap();
+            let by_flag = parse(&[&format!("{name}={value}")], &[]).unwrap();
+            let by_env = parse(&[], &[(flag.env, value)]).unwrap();
+            assert_eq!(by_flag, by_env, "{name}");
+            assert_ne!(by_flag, Cli::default(), "{name} has an effect");
+        }
+        let cli = parse(
+            &["--memcheck-args=--leak-check=full '--suppressions=a b'"],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            cli.tool_args,
+            [(
+                ValgrindTool::Memcheck,
+                vec![
+                    "--leak-check=full".to_owned(),
+                    "--suppressions=a b".to_owned()
+                ]
+            )]
+        );
+        let cli = parse(&["--envs=A=1 B", "--envs", "C=x=y"], &[]).unwrap();
+        let envs: Vec<(&str, Option<&str>)> = cli
+            .envs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_deref()))
+            .collect();
+        assert_eq!(envs, [("A", Some("1")), ("B", None), ("C", Some("x=y"))]);
+        let cli = parse(&["--truncate-description", "--parallel=2"], &[]).unwrap();
+        assert_eq!(cli.truncate_description, Some(Some(DEFAULT_TRUNCATE)));
+        assert_eq!(cli.jobs, Some(2));
+        let cli = parse(&["--truncate-description=none"], &[]).unwrap();
+        assert_eq!(cli.truncate_description, Some(None));
+        let cli = parse(&["--default-tool=callgrind"], &[]).unwrap();
+        assert_eq!(cli.default_tool, Some(ValgrindTool::Callgrind));
+    }
+
+    #[test]
+    fn bad_values_name_the_flag_and_what_to_write() {
+        let err = |args: &[&str]| parse(args, &[]).unwrap_err().0;
+        assert!(err(&["--default-tool=valgrind"]).contains("unknown tool `valgrind`"));
+        assert!(err(&["--default-tool=Perf"]).contains("does not run perf"));
+        assert!(err(&["--truncate-description=x"]).starts_with("--truncate-description is `x`"));
+        assert!(err(&["--envs==1"]).contains("`=1` has no variable name"));
+        assert!(err(&[r"--dhat-args=\"]).starts_with(r"--dhat-args is `\`"));
+        assert!(err(&["--parallel=-1"]).starts_with("--parallel is `-1`"));
+        assert!(err(&["--valgrind-bin="]).starts_with("--valgrind-bin is ``"));
+        assert!(err(&["--nosummary=maybe"]).contains("use yes or no"));
+        // libtest's switches are accepted; `--shuffle-seed` takes its value along.
+        let cli = parse(
+            &["--shuffle", "--shuffle-seed", "7", "--fail-fast", "fib"],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(cli.filters, ["fib"]);
+    }
+
     #[test]
     fn values_split_as_a_shell_splits_them() {
         assert_eq!(

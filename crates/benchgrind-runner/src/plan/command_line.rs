@@ -153,4 +153,55 @@ mod tests {
         fold(&mut config, &cli);
         assert!(config.regression_fail_fast);
     }
+
+    #[test]
+    fn another_default_tool_runs_first_and_callgrind_only_when_asked() {
+        let mut config = from_code();
+        let cli = Cli {
+            default_tool: Some(ValgrindTool::Massif),
+            tool_args: vec![(ValgrindTool::Massif, vec!["--stacks=yes".into()])],
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        let kinds: Vec<ValgrindTool> = config.tools.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [ValgrindTool::Massif, ValgrindTool::DHAT]);
+        assert_eq!(config.tools[0].args, ["--stacks=yes"]);
+        assert!(!config.runs_callgrind());
+        // `--tools=callgrind` brings it back; the code's disabled Memcheck as default tool runs.
+        let mut config = from_code();
+        let cli = Cli {
+            default_tool: Some(ValgrindTool::Memcheck),
+            tools: vec![ValgrindTool::Callgrind],
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert!(config.runs_callgrind());
+        assert_eq!(config.tools[0].kind, ValgrindTool::Memcheck);
+        // Callgrind's `enable(false)` in the code.
+        let mut config = from_code();
+        config.callgrind_enable = Some(false);
+        fold(&mut config, &Cli::default());
+        assert!(!config.runs_callgrind());
+        let mut config = from_code();
+        fold(&mut config, &Cli::default());
+        assert!(config.runs_callgrind());
+    }
+
+    #[test]
+    fn environment_and_header_flags_fold_over_the_code() {
+        let mut config = from_code();
+        let cli = Cli {
+            env_clear: Some(false),
+            envs: vec![("A".into(), Some("1".into())), ("B".into(), None)],
+            truncate_description: Some(None),
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert!(!config.env_clear);
+        assert_eq!(
+            config.envs,
+            [("A".into(), Some("1".into())), ("B".into(), None)]
+        );
+        assert_eq!(config.truncate_description, None);
+    }
 }
