@@ -350,3 +350,41 @@ fn libtest_switches_and_parallel_are_accepted() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--parallel is `0`"), "{err}");
 }
+
+#[test]
+fn binary_benchmarks_expect_signals_read_a_path_and_run_dhat_alone() {
+    const BIN_BENCH: &str = env!("CARGO_BIN_EXE_e2e_values_bin");
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let out = run(BIN_BENCH, &[&home_arg], home.path(), &[]);
+    let report = stdout(&out);
+    // Two benchmarks expect another end than the one they have.
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    let found = blocks(&report);
+    let block = |part: &str| {
+        found
+            .iter()
+            .find(|b| b.header.contains(part))
+            .unwrap_or_else(|| panic!("no `{part}` in {report}"))
+    };
+    for measured in [" signal:", " signals:", "stdin_from_path"] {
+        let b = block(measured);
+        assert!(b.failed.is_none(), "{measured}: {report}");
+        assert!(b.get("Instructions") > 100_000, "{report}");
+    }
+    let failed = |part: &str| block(part).failed.clone().unwrap_or_default();
+    assert!(
+        failed(" not_a_code:").ends_with("was killed by signal 6, expected code 6"),
+        "{report}"
+    );
+    assert!(
+        failed(" other_signal:").ends_with("was killed by signal 6, expected signal 15"),
+        "{report}"
+    );
+    let dhat = block("dhat_only");
+    assert!(dhat.get("Total bytes") > 0, "{report}");
+    assert!(
+        dhat.metrics.iter().all(|m| m.0 != "Instructions"),
+        "{report}"
+    );
+}

@@ -8,6 +8,7 @@
 //! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
 
 pub mod binary;
+mod binary_io;
 pub mod compat;
 mod compat_methods;
 pub mod delay;
