@@ -18,6 +18,14 @@ pub const DEFAULT_SEED: u64 = 0;
 /// up CI for long.
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// The default tool unless a level or the command line chooses one: Callgrind, or Cachegrind
+/// with the `cachegrind` feature.
+pub const BUILT_IN_DEFAULT_TOOL: ValgrindTool = if cfg!(feature = "cachegrind") {
+    ValgrindTool::Cachegrind
+} else {
+    ValgrindTool::Callgrind
+};
+
 /// The configuration one benchmark runs with, all levels folded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedConfig {
@@ -95,7 +103,7 @@ where
         separate_threads: false,
         callgrind_format: None,
         callgrind_enable: None,
-        default_tool: ValgrindTool::Callgrind,
+        default_tool: BUILT_IN_DEFAULT_TOOL,
         sandbox: None,
         current_dir: None,
     };
