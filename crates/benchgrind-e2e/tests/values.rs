@@ -387,4 +387,11 @@ fn binary_benchmarks_expect_signals_read_a_path_and_run_dhat_alone() {
         dhat.metrics.iter().all(|m| m.0 != "Instructions"),
         "{report}"
     );
+    // `Bench::file`: `seq 1 10` and `seq 1 100000`, one bench per line.
+    let (short, long) = (block("ends_0"), block("ends_1"));
+    assert!(short.header.ends_with("/usr/bin/seq 1 10"), "{report}");
+    assert!(
+        long.get("Instructions") > short.get("Instructions") + 1_000_000,
+        "{report}"
+    );
 }

@@ -1,13 +1,13 @@
 //! Binary benchmarks written as for gungraun 0.20: expected signals (`ExitWith::Signal`,
-//! `ExitWith::Signals`), a path as standard input, a `Delay` built by value, and DHAT as the
-//! default tool of a binary benchmark.
+//! `ExitWith::Signals`), a path as standard input, a `Delay` built by value, DHAT as the
+//! default tool of a binary benchmark, and `Bench::file` (a command per line of a file).
 
 use std::path::Path;
 use std::time::Duration;
 
 use benchgrind::{
-    binary_benchmark, binary_benchmark_group, main, BinaryBenchmarkConfig, Command, Delay,
-    ExitWith, ValgrindTool,
+    binary_benchmark, binary_benchmark_group, main, Bench, BinaryBenchmark, BinaryBenchmarkConfig,
+    BinaryBenchmarkGroup, Command, Delay, ExitWith, ValgrindTool,
 };
 
 /// Killed by SIGABRT (6): expected as one signal, as one of several, and (failing) as code 6.
@@ -50,4 +50,24 @@ binary_benchmark_group!(
     benchmarks = aborts, stdin_from_path, dhat_only
 );
 
-main!(binary_benchmark_groups = values_bin);
+/// `seq 1 N` for each N in the file.
+fn seq_to(line: String) -> Result<Command, String> {
+    line.trim()
+        .parse::<u64>()
+        .map_err(|e| format!("not a number: {e}"))?;
+    Ok(Command::new("/usr/bin/seq")
+        .args(["1", line.trim()])
+        .build())
+}
+
+binary_benchmark_group!(
+    name = from_file;
+    benchmarks = |group: &mut BinaryBenchmarkGroup| {
+        let file = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/seq_ends.txt");
+        let mut bench = Bench::new("ends");
+        bench.file(file, seq_to).expect("the file's commands");
+        group.binary_benchmark(BinaryBenchmark::new("seq").bench(bench));
+    }
+);
+
+main!(binary_benchmark_groups = values_bin, from_file);

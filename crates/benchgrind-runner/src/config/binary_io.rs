@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::binary::{ExitWith, Stdin, Stdio};
+use super::binary::{Bench, Command, ExitWith, Stdin, Stdio};
 
 /// A path as standard input or output: that file.
 macro_rules! from_paths {
@@ -79,6 +79,28 @@ impl ExitWith {
     }
 }
 
+impl Bench {
+    /// One command per line of the file at `path` (relative to the bench binary's working
+    /// directory, the package's under `cargo bench`), each made by `generator` from the line;
+    /// more than one makes benches `id_0`, `id_1`, ... An unreadable file or a line the
+    /// generator rejects is the error, naming the file and the line.
+    pub fn file<T: AsRef<Path>>(
+        &mut self,
+        path: T,
+        generator: fn(String) -> Result<Command, String>,
+    ) -> Result<&mut Self, String> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("Bench::file: cannot read {}: {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let command = generator(line.to_owned())
+                .map_err(|e| format!("Bench::file: {} line {}: {e}", path.display(), n + 1))?;
+            self.commands.push(command);
+        }
+        Ok(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +121,31 @@ mod tests {
         assert!(signals.accepts_signal(9) && !signals.accepts_signal(15));
         assert_eq!(signals.describe(), "one of the signals 6, 9");
         assert_eq!(ExitWith::from(&ExitWith::Failure), ExitWith::Failure);
+    }
+
+    #[test]
+    fn a_file_makes_a_command_per_line_or_names_its_bad_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("args.txt");
+        std::fs::write(&file, "1\n22\nx\n").unwrap();
+        let numbers = |line: String| match line.parse::<u32>() {
+            Ok(_) => Ok(Command::new("/bin/echo").arg(line).build()),
+            Err(e) => Err(format!("`{line}` is not a number: {e}")),
+        };
+        let mut bench = Bench::new("lines");
+        let err = bench.file(&file, numbers).unwrap_err();
+        assert!(
+            err.ends_with("args.txt line 3: `x` is not a number: invalid digit found in string"),
+            "{err}"
+        );
+        std::fs::write(&file, "1\n22\n").unwrap();
+        let mut bench = Bench::new("lines");
+        bench.file(&file, numbers).unwrap();
+        assert_eq!(bench.commands.len(), 2);
+        assert_eq!(bench.commands[1].args, ["22"]);
+        let err = Bench::new("x")
+            .file(dir.path().join("none"), numbers)
+            .unwrap_err();
+        assert!(err.starts_with("Bench::file: cannot read "), "{err}");
     }
 }
