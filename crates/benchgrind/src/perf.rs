@@ -40,6 +40,7 @@ enum Never {}
 
 impl Perf {
     /// A compile error: benchgrind does not run perf.
+    #[allow(clippy::should_implement_trait)]
     pub fn default() -> Perf
     where
         for<'a> &'a Perf: PerfSupported,

@@ -11,6 +11,7 @@ use super::entry_point::EntryPoint;
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;
+pub use super::sandbox::Sandbox;
 use super::tool::{Tool, ValgrindTool};
 use super::tools::ToolSpec;
 
@@ -242,44 +243,6 @@ pub enum ExitWith {
     Signal(i32),
     /// Killed by any of these signals (gungraun 0.20).
     Signals(Vec<i32>),
-}
-
-/// A temporary directory in which setup, the command and teardown run, removed afterwards
-/// whether the benchmark passed or failed.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Sandbox {
-    pub(crate) enabled: bool,
-    pub(crate) fixtures: Vec<PathBuf>,
-    /// `Some(false)`: symbolic links in fixtures are copied as links, not what they point to.
-    pub(crate) follow_symlinks: Option<bool>,
-}
-
-impl Sandbox {
-    /// A sandbox, on or off.
-    pub fn new(enabled: bool) -> Sandbox {
-        Sandbox {
-            enabled,
-            fixtures: Vec::new(),
-            follow_symlinks: None,
-        }
-    }
-
-    /// Files or directories copied into the sandbox's root; relative paths start at the
-    /// workspace root.
-    pub fn fixtures<I, P>(&mut self, fixtures: I) -> &mut Self
-    where
-        I: IntoIterator<Item = P>,
-        P: Into<PathBuf>,
-    {
-        self.fixtures.extend(fixtures.into_iter().map(Into::into));
-        self
-    }
-}
-
-impl From<&mut Sandbox> for Sandbox {
-    fn from(value: &mut Sandbox) -> Self {
-        value.clone()
-    }
 }
 
 /// Configuration of binary benchmarks, at `main!`, group, `#[binary_benchmark]` or `#[bench]`

@@ -56,7 +56,7 @@ pub(crate) struct ValueSettings {
     pub callgrind_enable: Option<bool>,
     pub default_tool: Option<super::ValgrindTool>,
     pub limits: Option<RegressionConfig>,
-    pub sandbox: Option<super::Sandbox>,
+    pub sandbox: Option<super::sandbox::Sandbox>,
     pub current_dir: Option<std::path::PathBuf>,
 }
 
@@ -100,7 +100,7 @@ impl LibraryBenchmarkConfig {
     /// let mut config = LibraryBenchmarkConfig::default();
     /// config.sandbox(Sandbox::new(true).fixtures(["benches/fixtures/input.txt"]));
     /// ```
-    pub fn sandbox<T: Into<super::Sandbox>>(&mut self, sandbox: T) -> &mut Self {
+    pub fn sandbox<T: Into<super::sandbox::Sandbox>>(&mut self, sandbox: T) -> &mut Self {
         self.values.sandbox = Some(sandbox.into());
         self
     }

@@ -22,6 +22,7 @@ pub mod library;
 pub mod metric;
 pub mod regression;
 pub mod resolve;
+mod sandbox;
 mod settings;
 pub mod tool;
 pub mod tools;

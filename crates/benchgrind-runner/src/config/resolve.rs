@@ -68,7 +68,7 @@ pub struct ResolvedConfig {
     /// The tool that benchmarks (`default_tool`): Callgrind unless a level chose another.
     pub default_tool: ValgrindTool,
     /// The sandbox a library benchmark's process runs in, if a level gave one.
-    pub sandbox: Option<super::Sandbox>,
+    pub sandbox: Option<super::sandbox::Sandbox>,
     /// The working directory of a library benchmark's process, if a level gave one.
     pub current_dir: Option<std::path::PathBuf>,
 }
