@@ -92,6 +92,19 @@ fn dhat_as_the_default_tool_runs_alone_and_compares_with_the_previous_run_and_a_
 }
 
 #[test]
+fn a_callgrind_value_runs_callgrind_beside_another_default_tool() {
+    let home = tempfile::tempdir().unwrap();
+    let report = ok(home.path(), &["dhat_and_callgrind"], &[]);
+    let block = only_block(&report);
+    assert!(block.get("Instructions") > 0, "{report}");
+    assert_eq!(block.get("Total bytes"), 2048, "{report}");
+    // `--dump-instr=yes` reached Callgrind: its profile has instruction addresses.
+    let dir = bench_dir(home.path(), "dhat_and_callgrind.two_kib");
+    let profile = std::fs::read_to_string(dir.join("callgrind.out")).unwrap();
+    assert!(profile.contains("positions: instr"), "{profile}");
+}
+
+#[test]
 fn callgrind_turned_off_leaves_cachegrind_alone_until_tools_names_it() {
     let home = tempfile::tempdir().unwrap();
     let dir = bench_dir(home.path(), "cachegrind_only.thousand");

@@ -59,8 +59,8 @@
 
 //!
 //! - `cachegrind`: Cachegrind instead of Callgrind is every benchmark's default tool (a level's
-//!   `default_tool` or `--default-tool` still choose another). Callgrind then runs only where
-//!   enabled (`Callgrind::default().enable(true)`, `--tools=callgrind`). benchgrind's Cachegrind
+//!   `default_tool` or `--default-tool` still choose another). Callgrind then runs only where a
+//!   `Callgrind` value is given (`.tool(Callgrind::with_args([..]))`) or `--tools=callgrind`. benchgrind's Cachegrind
 //!   runs cover the whole benchmark process: it has no Cachegrind window around the benchmark
 //!   function, and the report shows no Cachegrind metrics yet.
 //! - `perf`, `perf_stubs`: accepted so that gungraun 0.20 manifests resolve; they do nothing.

@@ -19,6 +19,15 @@ fn dhat_only(len: usize) -> Vec<u8> {
     vec![3u8; black_box(len)]
 }
 
+/// DHAT as the default tool, Callgrind given as a value: both run.
+#[library_benchmark(config = LibraryBenchmarkConfig::default()
+    .default_tool(ValgrindTool::DHAT)
+    .tool(Callgrind::with_args(["--dump-instr=yes"])))]
+#[bench::two_kib(2048)]
+fn dhat_and_callgrind(len: usize) -> Vec<u8> {
+    vec![5u8; black_box(len)]
+}
+
 /// Callgrind turned off, Cachegrind on.
 #[library_benchmark(config = LibraryBenchmarkConfig::default()
     .tool(Callgrind::default().enable(false))
@@ -91,7 +100,7 @@ fn long_args(text: &str) -> usize {
 
 library_benchmark_group!(
     name = values;
-    benchmarks = dhat_only, cachegrind_only, callgrind_args, sandboxed, sandboxed_dir,
+    benchmarks = dhat_only, dhat_and_callgrind, cachegrind_only, callgrind_args, sandboxed, sandboxed_dir,
         env_and_aslr, long_args
 );
 

@@ -54,6 +54,9 @@ pub struct LibraryBenchmarkConfig {
 pub(crate) struct ValueSettings {
     pub callgrind_format: Option<Vec<super::EventKind>>,
     pub callgrind_enable: Option<bool>,
+    /// A Callgrind value was given (`tool(Callgrind::...)`): Callgrind runs, also beside another
+    /// default tool, unless some level turned it off.
+    pub callgrind_given: bool,
     pub default_tool: Option<super::ValgrindTool>,
     pub limits: Option<RegressionConfig>,
     pub sandbox: Option<super::sandbox::Sandbox>,
@@ -81,8 +84,9 @@ impl LibraryBenchmarkConfig {
     }
 
     /// Benchmarks with this tool instead of Callgrind (iai-callgrind 0.15+ and gungraun):
-    /// `ValgrindTool::DHAT` or gungraun 0.20's `Tool::DHAT`. Callgrind then runs only when
-    /// enabled with `Callgrind::default().enable(true)` or `--tools`.
+    /// `ValgrindTool::DHAT` or gungraun 0.20's `Tool::DHAT`. Callgrind then runs only when a
+    /// level gives a [`Callgrind`](super::Callgrind) value (not turned off with
+    /// `enable(false)`), or `--tools=callgrind`.
     pub fn default_tool<T: Into<super::ValgrindTool>>(&mut self, tool: T) -> &mut Self {
         self.values.default_tool = Some(tool.into());
         self
@@ -128,6 +132,7 @@ impl LibraryBenchmarkConfig {
         if settings.enable.is_some() {
             self.values.callgrind_enable = settings.enable;
         }
+        self.values.callgrind_given = true;
         if settings.has_limits || settings.limits.fail_fast.is_some() {
             self.values
                 .limits

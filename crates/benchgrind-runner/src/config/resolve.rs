@@ -151,6 +151,10 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
     }
     if level.values.callgrind_enable.is_some() {
         out.callgrind_enable = level.values.callgrind_enable;
+    } else if level.values.callgrind_given && out.callgrind_enable.is_none() {
+        // A Callgrind value configures Callgrind, so it runs; a general level's `enable(false)`
+        // stays until a level turns it on again.
+        out.callgrind_enable = Some(true);
     }
     if let Some(tool) = level.values.default_tool {
         out.default_tool = tool;
@@ -238,6 +242,27 @@ mod tests {
         assert_eq!(random(&[&seeded, &off]), (false, 9));
         assert_eq!(random(&[&off, &seeded]), (false, 9));
         assert_eq!(random(&[&off, &seeded, &on]), (true, 9));
+    }
+
+    #[test]
+    fn callgrind_runs_as_default_tool_or_when_given_and_not_turned_off() {
+        use crate::config::{Callgrind, ValgrindTool};
+        let runs = |levels: &[&LibraryBenchmarkConfig]| {
+            resolve(levels.iter().copied().map(Some)).runs_callgrind()
+        };
+        let mut dhat = LibraryBenchmarkConfig::default();
+        dhat.default_tool(ValgrindTool::DHAT);
+        let mut given = LibraryBenchmarkConfig::default();
+        given.tool(Callgrind::with_args(["--dump-instr=yes"]));
+        let mut off = LibraryBenchmarkConfig::default();
+        off.tool(Callgrind::default().enable(false));
+        let mut on = LibraryBenchmarkConfig::default();
+        on.tool(Callgrind::default().enable(true));
+        assert_eq!(runs(&[]), BUILT_IN_DEFAULT_TOOL == ValgrindTool::Callgrind);
+        assert!(!runs(&[&dhat]));
+        assert!(runs(&[&given, &dhat]) && runs(&[&dhat, &given]));
+        assert!(!runs(&[&off]) && !runs(&[&off, &given]) && !runs(&[&given, &off]));
+        assert!(runs(&[&off, &on]) && runs(&[&dhat, &on]));
     }
 
     #[test]
