@@ -55,7 +55,37 @@ fn time_stamped(log: &Path) -> bool {
 fn dhat_as_the_default_tool_runs_alone_and_compares_with_the_previous_run_and_a_baseline() {
     let home = tempfile::tempdir().unwrap();
     let dir = bench_dir(home.path(), "dhat_only.four_kib");
-    let first = ok(home.path(), &["dhat_only", "--save-baseline=b"], &[]);
+    let first = ok(
+        home.path(),
+        &["dhat_only", "--save-baseline=b", "--save-summary"],
+        &[],
+    );
+    // The summary names DHAT as the benchmark's tool and its file, and passes the schema.
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["tool"], "dhat", "{summary}");
+    assert_eq!(summary["metrics"], serde_json::json!({}), "{summary}");
+    assert!(
+        summary["files"]["profile"]
+            .as_str()
+            .unwrap()
+            .ends_with("dhat.out"),
+        "{summary}"
+    );
+    assert_eq!(
+        summary["tools"]["dhat"]["metrics"]["TotalBytes"]["new"],
+        4096
+    );
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benchgrind-runner/schemas/summary.v3.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&summary)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
     let block = only_block(&first);
     assert!(first.contains("======= DHAT"), "{first}");
     // The 4 KiB the benchmark allocates, and no Callgrind metric or file.

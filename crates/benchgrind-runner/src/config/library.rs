@@ -99,7 +99,8 @@ impl LibraryBenchmarkConfig {
     /// run in the package's directory, as under `cargo bench`.
     ///
     /// ```rust
-    /// use benchgrind_runner::{LibraryBenchmarkConfig, Sandbox};
+    /// use benchgrind_runner::config::Sandbox;
+    /// use benchgrind_runner::LibraryBenchmarkConfig;
     ///
     /// let mut config = LibraryBenchmarkConfig::default();
     /// config.sandbox(Sandbox::new(true).fixtures(["benches/fixtures/input.txt"]));

@@ -123,6 +123,7 @@ fn without_callgrind(
     compare_with: &Source,
     mut result: BenchResult,
 ) -> BenchResult {
+    result.tool = job.config.default_tool;
     if cli.load_baseline.is_some() {
         result.outcome = Outcome::Failed {
             reason: "--load-baseline compares Callgrind's saved profiles, and this benchmark                      does not run Callgrind (its default tool is another or Callgrind is                      disabled); compare it with --baseline instead"
@@ -134,7 +135,11 @@ fn without_callgrind(
     let started = std::time::Instant::now();
     result.tools = super::tools::run_all(job, cli, executor, compare_with, limits);
     result.duration = started.elapsed();
-    result.log = result.tools.first().map(|t| t.log.clone());
+    if let Some(first) = result.tools.first() {
+        result.tool = first.tool;
+        result.log = Some(first.log.clone());
+        result.profile = first.out.clone().unwrap_or_else(|| first.log.clone());
+    }
     result.outcome = Outcome::Measured {
         new: Metrics { values: Vec::new() },
         old: None,
@@ -154,6 +159,7 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         outcome: Outcome::Failed {
             reason: String::new(),
         },
+        tool: crate::config::ValgrindTool::Callgrind,
         new_source: Source::Run,
         old_source: compare_with.clone(),
         regressions: Vec::new(),

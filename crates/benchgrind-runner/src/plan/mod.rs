@@ -185,8 +185,9 @@ impl Planner<'_> {
             .any(|t| t.kind() == ValgrindTool::Callgrind)
         {
             return Err(format!(
-                "{}: Tool::new(ValgrindTool::Callgrind) in its config; Callgrind always runs, \
-                 give its arguments with raw_callgrind_args",
+                "{}: Tool::new(ValgrindTool::Callgrind) in its config; configure Callgrind with \
+                 a Callgrind value (`.tool(Callgrind::with_args([...]))`) or raw_callgrind_args, \
+                 choose the tool that benchmarks with default_tool",
                 id.full()
             ));
         }
