@@ -1,13 +1,13 @@
 //! The flags iai-callgrind 0.15+ and gungraun have that [`super::flags`] has not: each tool's
 //! `--*-args`, `--default-tool`, `--nosummary`, `--show-intermediate`, `--truncate-description`,
-//! `--env-clear`, `--envs`, `--allow-aslr`, `--valgrind-bin` and `--parallel`; and libtest's
-//! switches that cargo and nextest may pass, accepted and ignored. Defined as the flags of
-//! [`super::flags`] are; the parser and the help read both tables.
+//! `--env-clear`, `--envs`, `--allow-aslr`, `--valgrind-bin`, `--no-capture` and `--parallel`;
+//! and libtest's switches that cargo and nextest may pass, accepted and ignored. Defined as the
+//! flags of [`super::flags`] are; the parser and the help read both tables.
 
 use std::path::PathBuf;
 
 use super::flag::{yes_no, Flag, Given, Takes, UsageError};
-use super::values::Cli;
+use super::values::{Cli, Nocapture};
 use crate::config::compat::DEFAULT_TRUNCATE;
 use crate::config::{normalize_valgrind_arg, ValgrindTool};
 
@@ -254,6 +254,24 @@ pub(crate) const MORE_FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--no-capture",
+        env: "BENCHGRIND_NO_CAPTURE",
+        takes: Takes::Optional("true"),
+        value: "[=true|false|stdout|stderr]",
+        help: "the same as --nocapture",
+        repeats: false,
+        set: |cli, g| {
+            cli.nocapture = match g.lowercase().trim() {
+                "true" | "yes" | "y" | "t" | "on" | "1" => Nocapture::All,
+                "false" | "no" | "n" | "f" | "off" | "0" => Nocapture::None,
+                "stdout" => Nocapture::Stdout,
+                "stderr" => Nocapture::Stderr,
+                _ => return Err(g.invalid_lowercase("use true, false, stdout or stderr")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
         name: "--parallel",
         env: "BENCHGRIND_PARALLEL",
         takes: Takes::Optional("auto"),
@@ -331,6 +349,7 @@ mod tests {
             ("--envs", "A=1 B"),
             ("--allow-aslr", "yes"),
             ("--valgrind-bin", "/opt/valgrind/bin/valgrind"),
+            ("--no-capture", "stderr"),
             ("--parallel", "3"),
         ];
         assert_eq!(cases.len(), MORE_FLAGS.len());
