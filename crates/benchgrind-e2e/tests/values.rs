@@ -315,7 +315,8 @@ fn printed(report: &str) -> String {
 fn env_clear_envs_and_allow_aslr_reach_the_benchmark_process() {
     let home = tempfile::tempdir().unwrap();
     let outer = [("E2E_OUTER", "outer")];
-    let base = ["env_and_aslr", "--nocapture"];
+    // gungraun's spelling of --nocapture.
+    let base = ["env_and_aslr", "--no-capture"];
     let with = |extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend_from_slice(extra);
