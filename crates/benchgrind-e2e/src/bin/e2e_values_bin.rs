@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use benchgrind::{
     binary_benchmark, binary_benchmark_group, main, Bench, BinaryBenchmark, BinaryBenchmarkConfig,
-    BinaryBenchmarkGroup, Command, Delay, ExitWith, ValgrindTool,
+    BinaryBenchmarkGroup, Command, Delay, ExitWith, Tool,
 };
 
 /// Killed by SIGABRT (6): expected as one signal, as one of several, and (failing) as code 6.
@@ -36,8 +36,8 @@ fn stdin_from_path() -> Command {
         .build()
 }
 
-/// DHAT alone on a command.
-#[binary_benchmark(config = BinaryBenchmarkConfig::default().default_tool(ValgrindTool::DHAT))]
+/// DHAT alone on a command, named as gungraun 0.20 names it (`Tool::DHAT`).
+#[binary_benchmark(config = BinaryBenchmarkConfig::default().default_tool(Tool::DHAT))]
 #[bench::sort()]
 fn dhat_only() -> Command {
     Command::new("/usr/bin/sort")
