@@ -258,6 +258,11 @@ fn default_tool_on_the_command_line_replaces_callgrind() {
     assert!(!bench_dir(home.path(), "env_and_aslr.env")
         .join("callgrind.out")
         .exists());
+    // A default tool the code did not configure gets the code's core arguments.
+    ok(home.path(), &["long_args", "--default-tool=massif"], &[]);
+    let dir = bench_dir(home.path(), "long_args.long");
+    assert!(time_stamped(&dir.join("massif.log")));
+    assert!(!dir.join("callgrind.log").exists());
     let (out, report) = values(home.path(), &["--default-tool=perf"], &[]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{report}{err}");

@@ -88,8 +88,9 @@ fn env_and_aslr() -> usize {
     black_box(personality.len())
 }
 
-/// Arguments longer than the header's default 50 characters.
-#[library_benchmark]
+/// Arguments longer than the header's default 50 characters; Valgrind's core arguments from the
+/// code (time stamps in every tool's log).
+#[library_benchmark(config = LibraryBenchmarkConfig::default().valgrind_args(["--time-stamp=yes"]))]
 #[bench::long("a string argument that is rather long for a header line")]
 fn long_args(text: &str) -> usize {
     black_box(text)

@@ -67,6 +67,9 @@ pub struct ResolvedConfig {
     pub callgrind_enable: Option<bool>,
     /// The tool that benchmarks (`default_tool`): Callgrind unless a level chose another.
     pub default_tool: ValgrindTool,
+    /// Valgrind's core arguments from the code (`valgrind_args`), already at the front of
+    /// every tool's arguments: for the tools the command line adds.
+    pub valgrind_args: Vec<String>,
     /// The sandbox a library benchmark's process runs in, if a level gave one.
     pub sandbox: Option<super::sandbox::Sandbox>,
     /// The working directory of a library benchmark's process, if a level gave one.
@@ -104,6 +107,7 @@ where
         callgrind_format: None,
         callgrind_enable: None,
         default_tool: BUILT_IN_DEFAULT_TOOL,
+        valgrind_args: Vec::new(),
         sandbox: None,
         current_dir: None,
     };
@@ -116,7 +120,9 @@ where
     for tool in &mut out.tools {
         tool.args.splice(0..0, valgrind_args.iter().cloned());
     }
-    out.raw_callgrind_args.splice(0..0, valgrind_args);
+    out.raw_callgrind_args
+        .splice(0..0, valgrind_args.iter().cloned());
+    out.valgrind_args = valgrind_args;
     out
 }
 

@@ -25,6 +25,12 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
     let code_tools = std::mem::take(&mut config.tools);
     config.tools = selected(&code_tools, &others);
     default_tool_first(config, &code_tools);
+    // The tools the code did not configure start with its Valgrind core arguments too.
+    for tool in &mut config.tools {
+        if !code_tools.iter().any(|t| t.kind == tool.kind) {
+            tool.args.splice(0..0, config.valgrind_args.iter().cloned());
+        }
+    }
     // Callgrind runs when it is the default tool (unless a level turned it off), when a level
     // turned it on, or when `--tools` names it.
     config.callgrind_enable = Some(callgrind_listed || config.runs_callgrind());
@@ -141,7 +147,11 @@ mod tests {
             config.tools[0].args,
             ["--time-stamp=yes", "--mode=heap", "--time-stamp=no"]
         );
-        assert_eq!(config.tools[1].args, ["--time-stamp=no"]);
+        // Massif, which the code does not configure, gets the code's core arguments first.
+        assert_eq!(
+            config.tools[1].args,
+            ["--time-stamp=yes", "--time-stamp=no"]
+        );
         // `--regression` replaces the code's limits and their fail_fast.
         assert!(!config.regression_fail_fast);
         assert_eq!(config.random_seed, 7);
@@ -165,7 +175,7 @@ mod tests {
         fold(&mut config, &cli);
         let kinds: Vec<ValgrindTool> = config.tools.iter().map(|t| t.kind).collect();
         assert_eq!(kinds, [ValgrindTool::Massif, ValgrindTool::DHAT]);
-        assert_eq!(config.tools[0].args, ["--stacks=yes"]);
+        assert_eq!(config.tools[0].args, ["--time-stamp=yes", "--stacks=yes"]);
         assert!(!config.runs_callgrind());
         // `--tools=callgrind` brings it back; the code's disabled Memcheck as default tool runs.
         let mut config = from_code();
