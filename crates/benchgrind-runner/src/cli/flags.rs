@@ -53,11 +53,11 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_CALLGRIND_ARGS",
         takes: Takes::Value,
         value: "=ARGS",
-        help: "extra Callgrind arguments, separated by spaces",
+        help: "extra Callgrind arguments, split as a shell would",
         repeats: false,
         set: |cli, g| {
-            let args = g.value.split_whitespace().map(normalize_valgrind_arg);
-            cli.callgrind_args = args.collect();
+            let args = super::more_flags::shell_words(g)?;
+            cli.callgrind_args = args.iter().map(|a| normalize_valgrind_arg(a)).collect();
             Ok(())
         },
     },
@@ -66,11 +66,11 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_VALGRIND_ARGS",
         takes: Takes::Value,
         value: "=ARGS",
-        help: "extra Valgrind core arguments for every tool, separated by spaces",
+        help: "extra Valgrind core arguments for every tool, split as a shell would",
         repeats: false,
         set: |cli, g| {
-            let args = g.value.split_whitespace().map(normalize_valgrind_arg);
-            cli.valgrind_args = args.collect();
+            let args = super::more_flags::shell_words(g)?;
+            cli.valgrind_args = args.iter().map(|a| normalize_valgrind_arg(a)).collect();
             Ok(())
         },
     },

@@ -375,6 +375,17 @@ mod tests {
                 ]
             )]
         );
+        // `--callgrind-args` and `--valgrind-args` split the same way.
+        let cli = parse(
+            &[r#"--callgrind-args=--dump-instr=yes "--toggle-collect=a b""#],
+            &[("BENCHGRIND_VALGRIND_ARGS", "'--log-fd=2' x\\ y")],
+        )
+        .unwrap();
+        assert_eq!(
+            cli.callgrind_args,
+            ["--dump-instr=yes", "--toggle-collect=a b"]
+        );
+        assert_eq!(cli.valgrind_args, ["--log-fd=2", "--x y"]);
         let cli = parse(&["--envs=A=1 B", "--envs", "C=x=y"], &[]).unwrap();
         let envs: Vec<(&str, Option<&str>)> = cli
             .envs
