@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::flag::{baseline_name, yes_no, Flag, Takes, UsageError};
+use super::flag::{baseline_name, shell_words, yes_no, Flag, Takes, UsageError};
 use super::gbfilter::GbFilter;
 use super::values::{BenchmarkOutFormat, Isolation, JsonStyle, Labels, Nocapture, ReportFormat};
 use crate::config::{normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList};
@@ -56,7 +56,7 @@ pub(crate) const FLAGS: &[Flag] = &[
         help: "extra Callgrind arguments, split as a shell would",
         repeats: false,
         set: |cli, g| {
-            let args = super::more_flags::shell_words(g)?;
+            let args = shell_words(g)?;
             cli.callgrind_args = args.iter().map(|a| normalize_valgrind_arg(a)).collect();
             Ok(())
         },
@@ -69,7 +69,7 @@ pub(crate) const FLAGS: &[Flag] = &[
         help: "extra Valgrind core arguments for every tool, split as a shell would",
         repeats: false,
         set: |cli, g| {
-            let args = super::more_flags::shell_words(g)?;
+            let args = shell_words(g)?;
             cli.valgrind_args = args.iter().map(|a| normalize_valgrind_arg(a)).collect();
             Ok(())
         },

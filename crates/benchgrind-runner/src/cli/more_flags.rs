@@ -6,42 +6,10 @@
 
 use std::path::PathBuf;
 
-use super::flag::{yes_no, Flag, Given, Takes, UsageError};
+use super::flag::{shell_words, yes_no, Flag, Given, Takes, UsageError};
 use super::values::{Cli, Nocapture};
 use crate::config::compat::DEFAULT_TRUNCATE;
 use crate::config::{normalize_valgrind_arg, ValgrindTool};
-
-/// Splits a value as a shell would split a command line: on whitespace, with `'...'`, `"..."`
-/// and `\` keeping what they quote together.
-pub(crate) fn shell_words(given: &Given) -> Result<Vec<String>, UsageError> {
-    let mut words = Vec::new();
-    let mut word: Option<String> = None;
-    let mut quote: Option<char> = None;
-    let mut chars = given.value.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"'), '\\') | (None, '\\') => {
-                let next = chars.next().ok_or_else(|| {
-                    given.invalid("it ends in a lone `\\`; remove it or quote it")
-                })?;
-                word.get_or_insert_with(String::new).push(next);
-            }
-            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                word.get_or_insert_with(String::new);
-            }
-            (None, c) if c.is_whitespace() => words.extend(word.take()),
-            (None, c) => word.get_or_insert_with(String::new).push(c),
-        }
-    }
-    if let Some(q) = quote {
-        return Err(given.invalid(&format!("a {q} is not closed; close it or leave it out")));
-    }
-    words.extend(word);
-    Ok(words)
-}
 
 /// Puts a tool's `--*-args` into the [`Cli`], replacing an earlier value of the same tool.
 fn tool_args(cli: &mut Cli, tool: ValgrindTool, given: &Given) -> Result<(), UsageError> {
@@ -314,13 +282,6 @@ pub(crate) fn all_flags() -> impl Iterator<Item = &'static Flag> {
 mod tests {
     use super::*;
 
-    fn words(text: &str) -> Result<Vec<String>, UsageError> {
-        shell_words(&Given {
-            value: text.to_owned(),
-            source: "--x".to_owned(),
-        })
-    }
-
     fn parse(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
         let args: Vec<std::ffi::OsString> = args.iter().map(Into::into).collect();
         crate::cli::parse(&args, &|k| {
@@ -420,20 +381,5 @@ mod tests {
         )
         .unwrap();
         assert_eq!(cli.filters, ["fib"]);
-    }
-
-    #[test]
-    fn values_split_as_a_shell_splits_them() {
-        assert_eq!(
-            words(r#"--a=1  "--b=x y" --c='q "r"' d\ e"#).unwrap(),
-            ["--a=1", "--b=x y", r#"--c=q "r""#, "d e"]
-        );
-        assert_eq!(words("  ").unwrap(), Vec::<String>::new());
-        assert_eq!(words("''").unwrap(), [""]);
-        let open = words("--a='1").unwrap_err().0;
-        assert!(
-            open.contains("--x is `--a='1`") && open.contains("not closed"),
-            "{open}"
-        );
     }
 }
