@@ -75,6 +75,10 @@ pub struct BenchResult {
     pub command: Option<String>,
     /// How it ended.
     pub outcome: Outcome,
+    /// The tool whose values `outcome` holds: Callgrind, or where Callgrind did not run (another
+    /// default tool, `Callgrind::enable(false)`), none of whose (those are in `tools`) and the
+    /// default tool here.
+    pub tool: ValgrindTool,
     /// Where the new values come from.
     pub new_source: Source,
     /// What they are compared with.

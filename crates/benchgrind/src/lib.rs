@@ -40,11 +40,14 @@
 //!
 //! # Features
 //!
-//! - `runner` (default): the benchmark API above (macros, configuration, harness).
-//! - `client_requests`: the module `client_requests`, Valgrind's client requests (Callgrind, Memcheck,
-//!   DHAT, Helgrind, DRD and the core ones), live.
-//! - `client_requests_defs`: the same functions, compiled to nothing. For production code that
-//!   keeps its requests, with `default-features = false` so no benchmark code comes along:
+//! - `benchmark` (default), also named `runner`: the benchmark API above (macros,
+//!   configuration, harness).
+//! - `client_requests`, also named `act` (gungraun 0.20): the module `client_requests`,
+//!   Valgrind's client requests (Callgrind, Memcheck, DHAT, Helgrind, DRD and the core ones),
+//!   live.
+//! - `client_requests_defs`, also named `stubs` (gungraun 0.20): the same functions, compiled to
+//!   nothing. For production code that keeps its requests, with `default-features = false` so no
+//!   benchmark code comes along:
 //!
 //! ```toml
 //! [dependencies]
@@ -54,12 +57,25 @@
 //! benchgrind = { version = "0.1", features = ["client_requests"] }
 //! ```
 
+//!
+//! - `cachegrind`: Cachegrind instead of Callgrind is every benchmark's default tool (a level's
+//!   `default_tool` or `--default-tool` still choose another). Callgrind then runs only where a
+//!   `Callgrind` value is given (`.tool(Callgrind::with_args([..]))`) or `--tools=callgrind`. benchgrind's Cachegrind
+//!   runs cover the whole benchmark process: it has no Cachegrind window around the benchmark
+//!   function, and the report shows no Cachegrind metrics yet.
+//! - `perf`, `perf_stubs`: accepted so that gungraun 0.20 manifests resolve; they do nothing.
+//!   benchgrind does not run perf: [`Perf`] and the `perf_*!` macros are compile errors that say
+//!   so (see [`perf`]).
+
 #![warn(missing_docs)]
 
 #[cfg(feature = "runner")]
 mod bench;
 #[cfg(feature = "runner")]
 pub use bench::*;
+
+pub mod perf;
+pub use perf::Perf;
 
 #[cfg(feature = "client_requests_defs")]
 #[doc(inline)]

@@ -1,5 +1,6 @@
 //! What a flag is ([`Flag`]), how it takes its value ([`Takes`]), the value as given
-//! ([`Given`]) and the usage error that names it; the flags themselves are in `flags`.
+//! ([`Given`]), how a value of several words is split ([`shell_words`]) and the usage error that
+//! names it; the flags themselves are in `flags` and `more_flags`.
 
 use std::str::FromStr;
 
@@ -87,5 +88,64 @@ pub(super) fn baseline_name(given: &Given) -> Result<String, UsageError> {
         Ok(given.value.clone())
     } else {
         Err(given.invalid("a baseline name may use letters, digits, `-`, `_` and `.`"))
+    }
+}
+
+/// Splits a value as a shell would split a command line: on whitespace, with `'...'`, `"..."`
+/// and `\` keeping what they quote together.
+pub(crate) fn shell_words(given: &Given) -> Result<Vec<String>, UsageError> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    let mut chars = given.value.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                let next = chars.next().ok_or_else(|| {
+                    given.invalid("it ends in a lone `\\`; remove it or quote it")
+                })?;
+                word.get_or_insert_with(String::new).push(next);
+            }
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(given.invalid(&format!("a {q} is not closed; close it or leave it out")));
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Result<Vec<String>, UsageError> {
+        shell_words(&Given {
+            value: text.to_owned(),
+            source: "--x".to_owned(),
+        })
+    }
+
+    #[test]
+    fn values_split_as_a_shell_splits_them() {
+        assert_eq!(
+            words(r#"--a=1  "--b=x y" --c='q "r"' d\ e"#).unwrap(),
+            ["--a=1", "--b=x y", r#"--c=q "r""#, "d e"]
+        );
+        assert_eq!(words("  ").unwrap(), Vec::<String>::new());
+        assert_eq!(words("''").unwrap(), [""]);
+        let open = words("--a='1").unwrap_err().0;
+        assert!(
+            open.contains("--x is `--a='1`") && open.contains("not closed"),
+            "{open}"
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::flag::{baseline_name, yes_no, Flag, Takes, UsageError};
+use super::flag::{baseline_name, shell_words, yes_no, Flag, Takes, UsageError};
 use super::gbfilter::GbFilter;
 use super::values::{BenchmarkOutFormat, Isolation, JsonStyle, Labels, Nocapture, ReportFormat};
 use crate::config::{normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList};
@@ -62,11 +62,11 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_CALLGRIND_ARGS",
         takes: Takes::Value,
         value: "=ARGS",
-        help: "extra Callgrind arguments, separated by spaces",
+        help: "extra Callgrind arguments, split as a shell would",
         repeats: false,
         set: |cli, g| {
-            let args = g.value.split_whitespace().map(normalize_valgrind_arg);
-            cli.callgrind_args = args.collect();
+            let args = shell_words(g)?;
+            cli.callgrind_args = args.iter().map(|a| normalize_valgrind_arg(a)).collect();
             Ok(())
         },
     },
@@ -75,11 +75,11 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_VALGRIND_ARGS",
         takes: Takes::Value,
         value: "=ARGS",
-        help: "extra Valgrind core arguments for every tool, separated by spaces",
+        help: "extra Valgrind core arguments for every tool, split as a shell would",
         repeats: false,
         set: |cli, g| {
-            let args = g.value.split_whitespace().map(normalize_valgrind_arg);
-            cli.valgrind_args = args.collect();
+            let args = shell_words(g)?;
+            cli.valgrind_args = args.iter().map(|a| normalize_valgrind_arg(a)).collect();
             Ok(())
         },
     },
@@ -114,7 +114,8 @@ pub(crate) const FLAGS: &[Flag] = &[
         takes: Takes::Value,
         value: "=TOOLS",
         help: "also run these Valgrind tools on every benchmark, comma-separated: dhat, massif, \
-               memcheck, helgrind, drd, bbv, cachegrind",
+               memcheck, helgrind, drd, bbv, cachegrind; callgrind where another is the default \
+               tool",
         repeats: false,
         set: |cli, g| {
             cli.tools = g.parse::<ToolList>()?.0;

@@ -9,6 +9,7 @@
 mod flag;
 mod flags;
 mod gbfilter;
+mod more_flags;
 mod parse;
 mod report_flags;
 mod usage;

@@ -1,22 +1,25 @@
-//! The parser: command-line words and variables, matched against [`ALL`], each flag's value
+//! The parser: command-line words and variables, matched against the flag tables, each flag's value
 //! converted by the flag's own function; then the checks between flags and the variables that
 //! are not flags (`BENCHGRIND_FILTER`, `BENCHGRIND_COLOR`, `BENCHGRIND_LOG`).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use super::flag::Flag;
 use super::flag::{Given, Takes, UsageError};
-use super::flags::{ALL, LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::flags::{LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::more_flags::{all_flags, MORE_LIBTEST_SWITCHES, MORE_LIBTEST_VALUES};
 use super::values::{Cli, Color, LogLevel};
 
 /// Parses the arguments (without the program name) over the given environment lookup.
 pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {
     let mut cli = Cli::default();
-    // Per flag (by position in `ALL`): the values given, on the command line, else in the
+    let flags: Vec<&Flag> = all_flags().collect();
+    // Per flag (by position in `FLAGS`): the values given, on the command line, else in the
     // variable.
-    let mut given: Vec<Vec<Given>> = ALL.iter().map(|_| Vec::new()).collect();
-    read_command_line(args, &mut cli, &mut given)?;
-    for (flag, values) in ALL.iter().zip(&mut given) {
+    let mut given: Vec<Vec<Given>> = flags.iter().map(|_| Vec::new()).collect();
+    read_command_line(args, &flags, &mut cli, &mut given)?;
+    for (flag, values) in flags.iter().zip(&mut given) {
         if !values.is_empty() && !flag.repeats {
             continue;
         }
@@ -29,7 +32,7 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         cli.filters
             .extend(env("BENCHGRIND_FILTER").filter(|f| !f.is_empty()));
     }
-    for (flag, values) in ALL.iter().zip(&given) {
+    for (flag, values) in flags.iter().zip(&given) {
         for value in values {
             (flag.set)(&mut cli, value)?;
         }
@@ -48,6 +51,7 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
 /// value of a repeating one counts) and libtest's.
 fn read_command_line(
     args: &[OsString],
+    flags: &[&Flag],
     cli: &mut Cli,
     given: &mut [Vec<Given>],
 ) -> Result<(), UsageError> {
@@ -71,8 +75,8 @@ fn read_command_line(
         };
         if name == "-h" || name == "--help" {
             cli.help = true;
-        } else if let Some(i) = ALL.iter().position(|f| f.name == name) {
-            let value = match (ALL[i].takes, inline) {
+        } else if let Some(i) = flags.iter().position(|f| f.name == name) {
+            let value = match (flags[i].takes, inline) {
                 (Takes::Switch, Some(_)) => {
                     return Err(UsageError(format!("{name} takes no value")));
                 }
@@ -81,15 +85,15 @@ fn read_command_line(
                 (Takes::Value, Some(v)) => v,
                 (Takes::Value, None) => next_value(name)?,
             };
-            if !ALL[i].repeats {
+            if !flags[i].repeats {
                 given[i].clear();
             }
             let source = name.to_owned();
             given[i].push(Given { value, source });
-        } else if LIBTEST_SWITCHES.contains(&name) {
+        } else if LIBTEST_SWITCHES.contains(&name) || MORE_LIBTEST_SWITCHES.contains(&name) {
             cli.ignored |= name == "--ignored";
             cli.bench_flag |= name == "--bench";
-        } else if LIBTEST_VALUES.contains(&name) {
+        } else if LIBTEST_VALUES.contains(&name) || MORE_LIBTEST_VALUES.contains(&name) {
             if inline.is_none() {
                 next_value(name)?;
             }

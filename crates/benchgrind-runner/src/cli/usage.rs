@@ -1,7 +1,7 @@
 //! The help text of a bench binary, generated from the flag table so that every flag appears
 //! with its variable.
 
-use super::flags::ALL;
+use super::more_flags::all_flags;
 
 /// Where help texts start, and how wide lines get.
 const HELP_COLUMN: usize = 33;
@@ -37,7 +37,7 @@ pub fn usage() -> String {
         ),
     );
     text.push_str("\nOptions:\n");
-    for flag in ALL.iter() {
+    for flag in all_flags() {
         let left = format!("      {}{}", flag.name, flag.value);
         let help = format!("{} {}", flag.help, env(flag.env));
         entry(&mut text, &left, &help);
@@ -85,7 +85,7 @@ mod tests {
     #[test]
     fn every_flag_and_variable_is_in_the_help_within_the_width() {
         let text = usage();
-        for flag in ALL.iter() {
+        for flag in all_flags() {
             assert!(text.contains(&format!("      {}{}", flag.name, flag.value)));
             assert!(
                 text.contains(&format!("[env: {}]", flag.env)),

@@ -31,6 +31,23 @@ pub struct Cli {
     pub tool_runner_args: Vec<String>,
     /// `--tools`: other Valgrind tools to run on every benchmark, besides the code's.
     pub tools: Vec<ValgrindTool>,
+    /// `--cachegrind-args`, `--dhat-args`, ...: extra arguments of one tool, after the code's
+    /// (and after `--valgrind-args`), in the order of the flags.
+    pub tool_args: Vec<(ValgrindTool, Vec<String>)>,
+    /// `--default-tool`: the tool that benchmarks, over the code's `default_tool`.
+    pub default_tool: Option<ValgrindTool>,
+    /// `--nosummary`: no tally line at the end of the run.
+    pub nosummary: bool,
+    /// `--truncate-description`: over the code's (`Some(None)`: never cut).
+    pub truncate_description: Option<Option<usize>>,
+    /// `--env-clear`: over the code's `env_clear`.
+    pub env_clear: Option<bool>,
+    /// `--envs`: variables set (`KEY=VALUE`) or passed through (`KEY`), after the code's.
+    pub envs: Vec<(String, Option<String>)>,
+    /// `--allow-aslr`: leave address space randomization on in measured processes.
+    pub allow_aslr: bool,
+    /// `--valgrind-bin`: the Valgrind launcher to run (over `BENCHGRIND_VALGRIND` and `PATH`).
+    pub valgrind_bin: Option<PathBuf>,
     /// `--regression`: limits for every benchmark, over the code's.
     pub regression: Option<RegressionConfig>,
     /// `--regression-fail-fast`.

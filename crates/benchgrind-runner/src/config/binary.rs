@@ -11,6 +11,7 @@ use super::entry_point::EntryPoint;
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;
+pub use super::sandbox::Sandbox;
 use super::tool::{Tool, ValgrindTool};
 use super::tools::ToolSpec;
 
@@ -122,8 +123,8 @@ impl Command {
     }
 
     /// The exit the command is expected to have (over the config's).
-    pub fn exit_with(&mut self, exit_with: ExitWith) -> &mut Self {
-        self.exit_with = Some(exit_with);
+    pub fn exit_with<T: Into<ExitWith>>(&mut self, exit_with: T) -> &mut Self {
+        self.exit_with = Some(exit_with.into());
         self
     }
 
@@ -174,18 +175,21 @@ impl From<&mut Command> for Command {
 }
 
 /// Which output of the setup feeds the command's standard input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Pipe {
-    /// The setup's standard output.
+    /// The setup's standard output (the default).
+    #[default]
     Stdout,
     /// The setup's standard error.
     Stderr,
 }
 
-/// Where a command's standard input comes from.
-#[derive(Debug, Clone, PartialEq)]
+/// Where a command's standard input comes from. A path converts into [`Stdin::File`].
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Stdin {
-    /// The harness' standard input.
+    /// The harness' standard input (the type's default; a command without `stdin` reads
+    /// nothing).
+    #[default]
     Inherit,
     /// An empty pipe.
     Pipe,
@@ -199,10 +203,12 @@ pub enum Stdin {
     Setup(Pipe),
 }
 
-/// Where a command's standard output or error goes.
-#[derive(Debug, Clone, PartialEq)]
+/// Where a command's standard output or error goes. A path converts into [`Stdio::File`].
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Stdio {
-    /// The harness' terminal.
+    /// The harness' terminal (the type's default; a command without `stdout`/`stderr` has them
+    /// captured).
+    #[default]
     Inherit,
     /// Captured: shown when the benchmark fails, or with `BENCHGRIND_LOG=info`.
     Pipe,
@@ -223,8 +229,9 @@ impl From<Stdio> for Stdin {
     }
 }
 
-/// The exit a command is expected to have; any other fails the benchmark.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The exit a command is expected to have; any other fails the benchmark (see
+/// `config::binary_io` for how it is checked).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExitWith {
     /// Exit code 0 (the default).
     Success,
@@ -232,55 +239,10 @@ pub enum ExitWith {
     Failure,
     /// Exactly this exit code.
     Code(i32),
-}
-
-impl ExitWith {
-    /// Whether an exit code meets the expectation.
-    pub fn accepts(self, code: i32) -> bool {
-        match self {
-            ExitWith::Success => code == 0,
-            ExitWith::Failure => code != 0,
-            ExitWith::Code(c) => code == c,
-        }
-    }
-}
-
-/// A temporary directory in which setup, the command and teardown run, removed afterwards
-/// whether the benchmark passed or failed.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Sandbox {
-    pub(crate) enabled: bool,
-    pub(crate) fixtures: Vec<PathBuf>,
-    /// `Some(false)`: symbolic links in fixtures are copied as links, not what they point to.
-    pub(crate) follow_symlinks: Option<bool>,
-}
-
-impl Sandbox {
-    /// A sandbox, on or off.
-    pub fn new(enabled: bool) -> Sandbox {
-        Sandbox {
-            enabled,
-            fixtures: Vec::new(),
-            follow_symlinks: None,
-        }
-    }
-
-    /// Files or directories copied into the sandbox's root; relative paths start at the
-    /// workspace root.
-    pub fn fixtures<I, P>(&mut self, fixtures: I) -> &mut Self
-    where
-        I: IntoIterator<Item = P>,
-        P: Into<PathBuf>,
-    {
-        self.fixtures.extend(fixtures.into_iter().map(Into::into));
-        self
-    }
-}
-
-impl From<&mut Sandbox> for Sandbox {
-    fn from(value: &mut Sandbox) -> Self {
-        value.clone()
-    }
+    /// Killed by this signal (gungraun 0.20), e.g. `libc::SIGABRT` (6).
+    Signal(i32),
+    /// Killed by any of these signals (gungraun 0.20).
+    Signals(Vec<i32>),
 }
 
 /// Configuration of binary benchmarks, at `main!`, group, `#[binary_benchmark]` or `#[bench]`
@@ -322,8 +284,8 @@ impl BinaryBenchmarkConfig {
     }
 
     /// The exit the command is expected to have.
-    pub fn exit_with(&mut self, exit_with: ExitWith) -> &mut Self {
-        self.exit_with = Some(exit_with);
+    pub fn exit_with<T: Into<ExitWith>>(&mut self, exit_with: T) -> &mut Self {
+        self.exit_with = Some(exit_with.into());
         self
     }
 

@@ -35,8 +35,10 @@ pub enum DelayKind {
 /// use std::time::Duration;
 /// use benchgrind_runner::config::{Delay, DelayKind};
 ///
-/// let mut delay = Delay::new(DelayKind::PathExists("server.ready".into()));
-/// delay.poll(Duration::from_millis(5)).timeout(Duration::from_secs(2));
+/// let delay = Delay::new(DelayKind::PathExists("server.ready".into()))
+///     .poll(Duration::from_millis(5))
+///     .timeout(Duration::from_secs(2));
+/// # let _ = delay;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delay {
@@ -75,14 +77,15 @@ impl Delay {
         Delay::new(DelayKind::PathExists(path.into()))
     }
 
-    /// How often the condition is checked (default: 10 ms).
-    pub fn poll<T: Into<Duration>>(&mut self, poll: T) -> &mut Self {
+    /// How often the condition is checked (default: 10 ms). By value, as in iai-callgrind and
+    /// gungraun: `let d = Delay::from_path(p).poll(ms);`.
+    pub fn poll<T: Into<Duration>>(mut self, poll: T) -> Self {
         self.poll = poll.into();
         self
     }
 
-    /// How long the condition may take before the benchmark fails (default: 600 s).
-    pub fn timeout<T: Into<Duration>>(&mut self, timeout: T) -> &mut Self {
+    /// How long the condition may take before the benchmark fails (default: 600 s). By value.
+    pub fn timeout<T: Into<Duration>>(mut self, timeout: T) -> Self {
         self.timeout = timeout.into();
         self
     }
@@ -95,6 +98,13 @@ impl Delay {
             DelayKind::UdpResponse(addr, _) => format!("UdpResponse({addr})"),
             DelayKind::PathExists(path) => format!("PathExists({})", path.display()),
         }
+    }
+}
+
+/// 60 seconds, as in gungraun.
+impl Default for DelayKind {
+    fn default() -> DelayKind {
+        DelayKind::DurationElapse(Duration::from_secs(60))
     }
 }
 

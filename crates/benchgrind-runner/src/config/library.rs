@@ -54,8 +54,13 @@ pub struct LibraryBenchmarkConfig {
 pub(crate) struct ValueSettings {
     pub callgrind_format: Option<Vec<super::EventKind>>,
     pub callgrind_enable: Option<bool>,
+    /// A Callgrind value was given (`tool(Callgrind::...)`): Callgrind runs, also beside another
+    /// default tool, unless some level turned it off.
+    pub callgrind_given: bool,
     pub default_tool: Option<super::ValgrindTool>,
     pub limits: Option<RegressionConfig>,
+    pub sandbox: Option<super::sandbox::Sandbox>,
+    pub current_dir: Option<std::path::PathBuf>,
 }
 
 impl LibraryBenchmarkConfig {
@@ -79,10 +84,36 @@ impl LibraryBenchmarkConfig {
     }
 
     /// Benchmarks with this tool instead of Callgrind (iai-callgrind 0.15+ and gungraun):
-    /// `ValgrindTool::DHAT` or gungraun 0.20's `Tool::DHAT`. Callgrind then runs only when
-    /// enabled with `Callgrind::default().enable(true)` or `--tools`.
+    /// `ValgrindTool::DHAT` or gungraun 0.20's `Tool::DHAT`. Callgrind then runs only when a
+    /// level gives a [`Callgrind`](super::Callgrind) value (not turned off with
+    /// `enable(false)`), or `--tools=callgrind`.
     pub fn default_tool<T: Into<super::ValgrindTool>>(&mut self, tool: T) -> &mut Self {
         self.values.default_tool = Some(tool.into());
+        self
+    }
+
+    /// Runs the benchmark's process in a new temporary directory, with the sandbox's fixtures
+    /// copied in (relative fixture paths start at the workspace root), removed after each run;
+    /// as binary benchmarks' [`BinaryBenchmarkConfig::sandbox`](super::BinaryBenchmarkConfig::sandbox)
+    /// (gungraun 0.19+). The most specific level's sandbox wins whole. Without one, benchmarks
+    /// run in the package's directory, as under `cargo bench`.
+    ///
+    /// ```rust
+    /// use benchgrind_runner::config::Sandbox;
+    /// use benchgrind_runner::LibraryBenchmarkConfig;
+    ///
+    /// let mut config = LibraryBenchmarkConfig::default();
+    /// config.sandbox(Sandbox::new(true).fixtures(["benches/fixtures/input.txt"]));
+    /// ```
+    pub fn sandbox<T: Into<super::sandbox::Sandbox>>(&mut self, sandbox: T) -> &mut Self {
+        self.values.sandbox = Some(sandbox.into());
+        self
+    }
+
+    /// The working directory of the benchmark's process: a relative path starts at the sandbox
+    /// when there is one, else at the package's directory (gungraun 0.19+).
+    pub fn current_dir<T: Into<std::path::PathBuf>>(&mut self, dir: T) -> &mut Self {
+        self.values.current_dir = Some(dir.into());
         self
     }
 
@@ -102,6 +133,7 @@ impl LibraryBenchmarkConfig {
         if settings.enable.is_some() {
             self.values.callgrind_enable = settings.enable;
         }
+        self.values.callgrind_given = true;
         if settings.has_limits || settings.limits.fail_fast.is_some() {
             self.values
                 .limits

@@ -8,6 +8,7 @@
 //! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
 
 pub mod binary;
+mod binary_io;
 pub mod compat;
 mod compat_methods;
 pub mod delay;
@@ -21,6 +22,7 @@ pub mod library;
 pub mod metric;
 pub mod regression;
 pub mod resolve;
+mod sandbox;
 mod settings;
 pub mod spec_text;
 pub mod tool;

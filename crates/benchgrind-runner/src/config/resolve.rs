@@ -18,6 +18,14 @@ pub const DEFAULT_SEED: u64 = 0;
 /// up CI for long.
 pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// The default tool unless a level or the command line chooses one: Callgrind, or Cachegrind
+/// with the `cachegrind` feature.
+pub const BUILT_IN_DEFAULT_TOOL: ValgrindTool = if cfg!(feature = "cachegrind") {
+    ValgrindTool::Cachegrind
+} else {
+    ValgrindTool::Callgrind
+};
+
 /// The configuration one benchmark runs with, all levels folded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedConfig {
@@ -64,6 +72,22 @@ pub struct ResolvedConfig {
     pub tolerance: Option<f64>,
     /// Grid marks in the terminal report (`OutputFormat::show_grid`, `--show-grid`).
     pub show_grid: bool,
+    /// Valgrind's core arguments from the code (`valgrind_args`), already at the front of
+    /// every tool's arguments: for the tools the command line adds.
+    pub valgrind_args: Vec<String>,
+    /// The sandbox a library benchmark's process runs in, if a level gave one.
+    pub sandbox: Option<super::sandbox::Sandbox>,
+    /// The working directory of a library benchmark's process, if a level gave one.
+    pub current_dir: Option<std::path::PathBuf>,
+}
+
+impl ResolvedConfig {
+    /// Whether Callgrind runs: where a level (or, once folded, the command line) said so, else
+    /// when it is the default tool.
+    pub fn runs_callgrind(&self) -> bool {
+        self.callgrind_enable
+            .unwrap_or(self.default_tool == ValgrindTool::Callgrind)
+    }
 }
 
 /// Folds the levels, most general first (main, group, function, bench).
@@ -87,9 +111,12 @@ where
         separate_threads: false,
         callgrind_format: None,
         callgrind_enable: None,
-        default_tool: ValgrindTool::Callgrind,
         tolerance: None,
         show_grid: false,
+        default_tool: BUILT_IN_DEFAULT_TOOL,
+        valgrind_args: Vec::new(),
+        sandbox: None,
+        current_dir: None,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -100,7 +127,9 @@ where
     for tool in &mut out.tools {
         tool.args.splice(0..0, valgrind_args.iter().cloned());
     }
-    out.raw_callgrind_args.splice(0..0, valgrind_args);
+    out.raw_callgrind_args
+        .splice(0..0, valgrind_args.iter().cloned());
+    out.valgrind_args = valgrind_args;
     // The limits of other tools' values (`Dhat::soft_limits`, ...), merged over the limits of
     // the levels. Not Cachegrind's: they name the same events as Callgrind's, and apply to
     // Cachegrind's counts alone (checked where Cachegrind runs).
@@ -151,9 +180,19 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
     }
     if level.values.callgrind_enable.is_some() {
         out.callgrind_enable = level.values.callgrind_enable;
+    } else if level.values.callgrind_given && out.callgrind_enable.is_none() {
+        // A Callgrind value configures Callgrind, so it runs; a general level's `enable(false)`
+        // stays until a level turns it on again.
+        out.callgrind_enable = Some(true);
     }
     if let Some(tool) = level.values.default_tool {
         out.default_tool = tool;
+    }
+    if level.values.sandbox.is_some() {
+        out.sandbox.clone_from(&level.values.sandbox);
+    }
+    if level.values.current_dir.is_some() {
+        out.current_dir.clone_from(&level.values.current_dir);
     }
     // `tool_override` replaces the tools of the more general levels and this level's `tool`s.
     let tools = match &level.compat.tools_override {
@@ -250,6 +289,27 @@ mod tests {
         let regression = r.regression.unwrap();
         assert_eq!(regression.tool_limits, [(ToolMetric::TotalBytes, 3.0)]);
         assert!(regression.limits.is_empty());
+    }
+
+    #[test]
+    fn callgrind_runs_as_default_tool_or_when_given_and_not_turned_off() {
+        use crate::config::{Callgrind, ValgrindTool};
+        let runs = |levels: &[&LibraryBenchmarkConfig]| {
+            resolve(levels.iter().copied().map(Some)).runs_callgrind()
+        };
+        let mut dhat = LibraryBenchmarkConfig::default();
+        dhat.default_tool(ValgrindTool::DHAT);
+        let mut given = LibraryBenchmarkConfig::default();
+        given.tool(Callgrind::with_args(["--dump-instr=yes"]));
+        let mut off = LibraryBenchmarkConfig::default();
+        off.tool(Callgrind::default().enable(false));
+        let mut on = LibraryBenchmarkConfig::default();
+        on.tool(Callgrind::default().enable(true));
+        assert_eq!(runs(&[]), BUILT_IN_DEFAULT_TOOL == ValgrindTool::Callgrind);
+        assert!(!runs(&[&dhat]));
+        assert!(runs(&[&given, &dhat]) && runs(&[&dhat, &given]));
+        assert!(!runs(&[&off]) && !runs(&[&off, &given]) && !runs(&[&given, &off]));
+        assert!(runs(&[&off, &on]) && runs(&[&dhat, &on]));
     }
 
     #[test]

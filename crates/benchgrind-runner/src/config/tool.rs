@@ -305,13 +305,17 @@ impl FromStr for ValgrindTool {
             format!(
                 "unknown tool `{}`; use any of: {}",
                 name.trim(),
-                ValgrindTool::OTHERS.map(ValgrindTool::id).join(", ")
+                std::iter::once("callgrind")
+                    .chain(ValgrindTool::OTHERS.map(ValgrindTool::id))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         })
     }
 }
 
-/// The tools of `--tools=dhat,memcheck`: each once, in the order given; never Callgrind.
+/// The tools of `--tools=dhat,memcheck`: each once, in the order given. Callgrind, which runs
+/// anyway as the default tool, runs besides another default tool when listed.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ToolList(pub Vec<ValgrindTool>);
 
@@ -322,9 +326,6 @@ impl FromStr for ToolList {
         let mut tools = Vec::new();
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let tool: ValgrindTool = name.parse()?;
-            if tool == ValgrindTool::Callgrind {
-                return Err("callgrind always runs; list only the other tools".into());
-            }
             if !tools.contains(&tool) {
                 tools.push(tool);
             }
@@ -373,7 +374,10 @@ mod tests {
             parse_tool_list("dhat, memcheck,dhat").unwrap(),
             vec![ValgrindTool::DHAT, ValgrindTool::Memcheck]
         );
-        assert!(parse_tool_list("callgrind").is_err());
+        assert_eq!(
+            parse_tool_list("callgrind").unwrap(),
+            [ValgrindTool::Callgrind]
+        );
         assert!(parse_tool_list("dhatt")
             .unwrap_err()
             .contains("unknown tool `dhatt`"));

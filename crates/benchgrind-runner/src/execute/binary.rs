@@ -18,7 +18,7 @@ use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Status};
 use super::launch::ProcessExecutor;
 use super::sandbox::SandboxDir;
-use crate::config::{ExitWith, Pipe, Stdin, Stdio, Tool};
+use crate::config::{Pipe, Stdin, Stdio, Tool};
 use crate::plan::{BinaryJob, Job};
 use crate::protocol::{HOOK_FLAG, RANDOM_SEED_ENV, WORKSPACE_ROOT_ENV};
 use crate::store::Which;
@@ -296,27 +296,24 @@ fn check_end(
             command.display()
         ));
     }
-    let Some(code) = output.status.code() else {
-        use std::os::unix::process::ExitStatusExt;
-        return Err(format!(
-            "`{}` was killed by signal {}",
-            command.display(),
-            output.status.signal().unwrap_or(0)
-        ));
+    use std::os::unix::process::ExitStatusExt;
+    let (ended, accepted) = match (output.status.code(), output.status.signal()) {
+        (Some(code), _) => (
+            format!("exited with code {code}"),
+            binary.exit_with.accepts(code),
+        ),
+        (None, signal) => {
+            let signal = signal.unwrap_or(0);
+            let accepted = binary.exit_with.accepts_signal(signal);
+            (format!("was killed by signal {signal}"), accepted)
+        }
     };
-    if !binary.exit_with.accepts(code) {
+    if !accepted {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(STDERR_TAIL).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
-        let mut reason = format!(
-            "`{}` exited with code {code}, expected {}",
-            command.display(),
-            match binary.exit_with {
-                ExitWith::Success => "success (0)".to_owned(),
-                ExitWith::Failure => "a failure (not 0)".to_owned(),
-                ExitWith::Code(c) => format!("code {c}"),
-            }
-        );
+        let expected = binary.exit_with.describe();
+        let mut reason = format!("`{}` {ended}, expected {expected}", command.display());
         if !tail.is_empty() {
             reason.push_str("; its stderr ended with:\n    ");
             reason.push_str(&tail.join("\n    "));

@@ -82,13 +82,13 @@ mod tests {
                 std::fs::write(ready, "").unwrap();
             })
         };
-        let mut delay = Delay::new(DelayKind::PathExists("ready".into()));
-        delay.timeout(Duration::from_secs(5));
+        let delay =
+            Delay::new(DelayKind::PathExists("ready".into())).timeout(Duration::from_secs(5));
         assert_eq!(wait(&delay, dir.path()), Ok(()));
         writer.join().unwrap();
 
-        let mut missing = Delay::new(DelayKind::PathExists("never".into()));
-        missing.timeout(Duration::from_millis(30));
+        let missing =
+            Delay::new(DelayKind::PathExists("never".into())).timeout(Duration::from_millis(30));
         let e = wait(&missing, dir.path()).unwrap_err();
         assert!(e.contains("PathExists(never)"), "{e}");
     }
@@ -97,8 +97,7 @@ mod tests {
     fn a_listening_port_ends_the_wait() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut delay = Delay::new(DelayKind::TcpConnect(addr));
-        delay.timeout(Duration::from_secs(5));
+        let delay = Delay::new(DelayKind::TcpConnect(addr)).timeout(Duration::from_secs(5));
         assert_eq!(wait(&delay, Path::new(".")), Ok(()));
         drop(listener);
     }

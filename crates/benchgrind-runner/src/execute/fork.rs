@@ -252,7 +252,12 @@ fn newest_log(dir: &Path) -> Option<String> {
 impl Executor for ForkExecutor {
     fn run(&mut self, job: &Job) -> RunOutput {
         match &job.kind {
-            JobKind::Library(index) if crate::client_request::SUPPORTED => {
+            // A sandbox or working directory of its own needs a process of its own.
+            JobKind::Library(index)
+                if crate::client_request::SUPPORTED
+                    && job.config.sandbox.as_ref().map_or(true, |s| !s.enabled)
+                    && job.config.current_dir.is_none() =>
+            {
                 let start = Instant::now();
                 let (status, output) = self.run_in_server(job, *index);
                 RunOutput {

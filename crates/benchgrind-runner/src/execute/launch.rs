@@ -36,6 +36,14 @@ fn uninstrumented_opts(job: &Job) -> std::ffi::OsString {
     opts
 }
 
+/// `--allow-aslr`: measured processes keep address space layout randomization.
+static ALLOW_ASLR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Leaves ASLR on in every process started from now on (`--allow-aslr`), or turns it off again.
+pub fn allow_aslr(allow: bool) {
+    ALLOW_ASLR.store(allow, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
 #[derive(Debug, Clone)]
 pub struct ProcessExecutor {
@@ -116,6 +124,9 @@ impl ProcessExecutor {
         }
         if let (Some(cpu), false) = (self.cpu, self.native) {
             super::realtime::apply(&mut cmd, cpu);
+        }
+        if ALLOW_ASLR.load(std::sync::atomic::Ordering::Relaxed) {
+            return cmd;
         }
         // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
         // only sets a flag of the about-to-exec process.

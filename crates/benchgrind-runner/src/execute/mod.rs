@@ -31,7 +31,7 @@ pub mod valgrind;
 pub use canned::CannedExecutor;
 pub use executor::{Captured, Executor, RunOutput, Status};
 pub use fork::ForkExecutor;
-pub use launch::ProcessExecutor;
+pub use launch::{allow_aslr, ProcessExecutor};
 pub use sandbox::SharedSandbox;
 
 use std::path::PathBuf;

@@ -84,6 +84,23 @@ impl ProcessExecutor {
             );
             return (Status::Failed(reason), Captured::default());
         }
+        // The sandbox, removed when the run ends; the working directory in it or the package's.
+        let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
+            Some(config) => {
+                match super::sandbox::SandboxDir::create(config, &self.workspace_root) {
+                    Ok(dir) => Some(dir),
+                    Err(e) => return (Status::Failed(e), Captured::default()),
+                }
+            }
+            None => None,
+        };
+        let base = sandbox
+            .as_ref()
+            .map_or(self.cwd.as_path(), |s| s.path.as_path());
+        let cwd = match &job.config.current_dir {
+            Some(dir) => base.join(dir),
+            None => base.to_path_buf(),
+        };
         let mut cmd = self.command(job, args, &self.exe);
         cmd.arg(crate::protocol::FLAG)
             .args(index.map(|i| i.to_string()))
@@ -91,7 +108,7 @@ impl ProcessExecutor {
                 (job.config.deterministic_random)
                     .then(|| format!("{}={}", crate::protocol::SEED_FLAG, job.config.random_seed)),
             )
-            .current_dir(&self.cwd)
+            .current_dir(&cwd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

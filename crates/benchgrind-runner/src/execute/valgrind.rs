@@ -42,11 +42,21 @@ pub fn command(path: &Path) -> Command {
     }
 }
 
-/// Finds Valgrind: `BENCHGRIND_VALGRIND` if set, else `valgrind` on `PATH` (or, through a tool
-/// runner, on the runner's); checks the version.
+/// `--valgrind-bin`, set once when the command line is read.
+static CHOSEN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Makes [`locate`] take this launcher (`--valgrind-bin`) over `BENCHGRIND_VALGRIND` and `PATH`;
+/// the first call of a process wins.
+pub fn choose(path: PathBuf) {
+    let _ = CHOSEN.set(path);
+}
+
+/// Finds Valgrind: `--valgrind-bin` if given, else `BENCHGRIND_VALGRIND` if set, else
+/// `valgrind` on `PATH` (or, through a tool runner, on the runner's); checks the version.
 pub fn locate() -> Result<Valgrind, String> {
     let through_runner = RUNNER.get().is_some_and(|r| !r.is_empty());
-    let path = match std::env::var_os("BENCHGRIND_VALGRIND") {
+    let chosen = CHOSEN.get().map(|p| p.as_os_str().to_owned());
+    let path = match chosen.or_else(|| std::env::var_os("BENCHGRIND_VALGRIND")) {
         Some(p) => PathBuf::from(p),
         None if through_runner => PathBuf::from("valgrind"),
         None => find_in_path("valgrind").ok_or_else(|| {

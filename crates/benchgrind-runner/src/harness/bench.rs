@@ -64,6 +64,9 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         .map_or(Source::PreviousRun, Source::Baseline);
     let mut result = empty_result(main, job, &compare_with);
     result.view = view(job, cli);
+    if !job.config.runs_callgrind() {
+        return without_callgrind(job, cli, executor, &compare_with, result);
+    }
     let measured = match &cli.load_baseline {
         Some(name) => load_saved(job, cli, name, &compare_with, &mut result),
         None => measure(job, cli, executor, &compare_with, &mut result),
@@ -113,6 +116,39 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
     result
 }
 
+/// A benchmark whose default tool is another (`default_tool`, `--default-tool`) or whose
+/// Callgrind is off: its tools alone, no Callgrind metrics.
+fn without_callgrind(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    compare_with: &Source,
+    mut result: BenchResult,
+) -> BenchResult {
+    result.tool = job.config.default_tool;
+    if cli.load_baseline.is_some() {
+        result.outcome = Outcome::Failed {
+            reason: "--load-baseline compares Callgrind's saved profiles, and this benchmark                      does not run Callgrind (its default tool is another or Callgrind is                      disabled); compare it with --baseline instead"
+                .into(),
+        };
+        return result;
+    }
+    let limits = job.config.regression.as_ref();
+    let started = std::time::Instant::now();
+    result.tools = super::tools::run_all(job, cli, executor, compare_with, limits);
+    result.duration = started.elapsed();
+    if let Some(first) = result.tools.first() {
+        result.tool = first.tool;
+        result.log = Some(first.log.clone());
+        result.profile = first.out.clone().unwrap_or_else(|| first.log.clone());
+    }
+    result.outcome = Outcome::Measured {
+        new: Metrics { values: Vec::new() },
+        old: None,
+    };
+    result
+}
+
 /// The result before anything ran.
 fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
     BenchResult {
@@ -125,6 +161,7 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         outcome: Outcome::Failed {
             reason: String::new(),
         },
+        tool: crate::config::ValgrindTool::Callgrind,
         new_source: Source::Run,
         old_source: compare_with.clone(),
         regressions: Vec::new(),

@@ -151,6 +151,10 @@ fn harness(
         given => [given, &cli.tool_runner_args].concat(),
     };
     crate::execute::valgrind::set_runner(runner);
+    execute::allow_aslr(cli.allow_aslr);
+    if let Some(path) = &cli.valgrind_bin {
+        execute::valgrind::choose(path.clone());
+    }
     if cli.help {
         let _ = write!(out, "{}", cli::usage());
         return Ok(End::Ok);
@@ -373,7 +377,14 @@ fn measure_and_report(
         fingerprint,
     );
     drop(executors);
-    let ended = reporters.end(out, &summary);
+    // `--nosummary` leaves out the terminal report's closing tally (the other formats' end is
+    // their report).
+    let mut sink = std::io::sink();
+    let end_out: &mut dyn Write = match (cli.nosummary, cli.output_format) {
+        (true, ReportFormat::Terminal) => &mut sink,
+        _ => &mut *out,
+    };
+    let ended = reporters.end(end_out, &summary);
     let _ = out.flush();
     ended.map_err(|e| Error::Files(format!("--benchmark_out: {e}")))?;
     Ok(summary)

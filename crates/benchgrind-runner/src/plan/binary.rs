@@ -233,7 +233,7 @@ impl Settled {
         Settled {
             config: resolve(levels.iter().map(|l| l.map(|c| &c.base))),
             sandbox: sandbox_of(bench, sandbox, manifest_dir).filter(|s| s.enabled),
-            exit_with: most_specific(levels, |c| c.exit_with),
+            exit_with: most_specific(levels, |c| c.exit_with.clone()),
             entry_point: most_specific(levels, |c| c.entry_point.clone()),
             current_dir: most_specific(levels, |c| c.current_dir.clone()),
             setup_parallel: most_specific(levels, |c| c.setup_parallel).unwrap_or(false),
@@ -249,7 +249,8 @@ impl Settled {
         command.setup_parallel |= self.setup_parallel;
         let exit_with = command
             .exit_with
-            .or(self.exit_with)
+            .clone()
+            .or_else(|| self.exit_with.clone())
             .unwrap_or(ExitWith::Success);
         BinaryJob {
             index: at.index,

@@ -4,8 +4,9 @@
 //! a configuration value is parsed in `cli` and folded here, and nowhere else needs to know it.
 
 use crate::cli::Cli;
-use crate::config::ValgrindTool;
-use crate::config::{selected, AnyMetric, RegressionConfig, ResolvedConfig, ToolMetric};
+use crate::config::{
+    selected, AnyMetric, RegressionConfig, ResolvedConfig, Tool, ToolMetric, ValgrindTool,
+};
 
 /// Folds what the command line says over a benchmark's configuration from the code.
 pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
@@ -15,7 +16,26 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
     config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
     config.timeout = cli.timeout.unwrap_or(config.timeout);
     config.separate_threads = cli.separate_threads.unwrap_or(config.separate_threads);
-    config.tools = selected(&config.tools, &cli.tools);
+    config.default_tool = cli.default_tool.unwrap_or(config.default_tool);
+    let callgrind_listed = cli.tools.contains(&ValgrindTool::Callgrind);
+    let others: Vec<ValgrindTool> = cli
+        .tools
+        .iter()
+        .copied()
+        .filter(|t| *t != ValgrindTool::Callgrind)
+        .collect();
+    let code_tools = std::mem::take(&mut config.tools);
+    config.tools = selected(&code_tools, &others);
+    default_tool_first(config, &code_tools);
+    // The tools the code did not configure start with its Valgrind core arguments too.
+    for tool in &mut config.tools {
+        if !code_tools.iter().any(|t| t.kind == tool.kind) {
+            tool.args.splice(0..0, config.valgrind_args.iter().cloned());
+        }
+    }
+    // Callgrind runs when it is the default tool (unless a level turned it off), when a level
+    // turned it on, or when `--tools` names it.
+    config.callgrind_enable = Some(callgrind_listed || config.runs_callgrind());
     // Valgrind's core arguments for every tool, after the code's: the command line wins.
     for args in std::iter::once(&mut config.raw_callgrind_args)
         .chain(config.tools.iter_mut().map(|t| &mut t.args))
@@ -25,6 +45,23 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
     config
         .raw_callgrind_args
         .extend(cli.callgrind_args.iter().cloned());
+    // Each tool's `--*-args` after everything else given to that tool.
+    for (kind, args) in &cli.tool_args {
+        for tool in config.tools.iter_mut().filter(|t| t.kind == *kind) {
+            tool.args.extend(args.iter().cloned());
+        }
+    }
+    if let Some(clear) = cli.env_clear {
+        config.env_clear = clear;
+    }
+    for (key, value) in &cli.envs {
+        config
+            .envs
+            .push((key.into(), value.as_ref().map(|v| v.into())));
+    }
+    if let Some(truncate) = cli.truncate_description {
+        config.truncate_description = truncate;
+    }
     if let Some(regression) = &cli.regression {
         config.regression_fail_fast = regression.is_fail_fast();
         config.regression = Some(regression.clone());
@@ -87,6 +124,23 @@ fn fold_report(config: &mut ResolvedConfig, cli: &Cli) {
         config.tolerance = cli.tolerance;
     }
     config.show_grid = cli.show_grid.unwrap_or(config.show_grid);
+}
+
+/// A default tool other than Callgrind runs, first, with what the code configured for it (on
+/// even where a level turned it off).
+fn default_tool_first(config: &mut ResolvedConfig, code_tools: &[Tool]) {
+    let kind = config.default_tool;
+    if kind == ValgrindTool::Callgrind {
+        return;
+    }
+    let tool = match config.tools.iter().position(|t| t.kind == kind) {
+        Some(i) => config.tools.remove(i),
+        None => code_tools
+            .iter()
+            .find(|t| t.kind == kind)
+            .map_or_else(|| Tool::new(kind), |t| t.clone().enable(true)),
+    };
+    config.tools.insert(0, tool);
 }
 
 #[cfg(test)]
@@ -175,7 +229,11 @@ mod tests {
             config.tools[0].args,
             ["--time-stamp=yes", "--mode=heap", "--time-stamp=no"]
         );
-        assert_eq!(config.tools[1].args, ["--time-stamp=no"]);
+        // Massif, which the code does not configure, gets the code's core arguments first.
+        assert_eq!(
+            config.tools[1].args,
+            ["--time-stamp=yes", "--time-stamp=no"]
+        );
         // `--regression` replaces the code's limits and their fail_fast.
         assert!(!config.regression_fail_fast);
         assert_eq!(config.random_seed, 7);
@@ -186,5 +244,56 @@ mod tests {
         let mut config = from_code();
         fold(&mut config, &cli);
         assert!(config.regression_fail_fast);
+    }
+
+    #[test]
+    fn another_default_tool_runs_first_and_callgrind_only_when_asked() {
+        let mut config = from_code();
+        let cli = Cli {
+            default_tool: Some(ValgrindTool::Massif),
+            tool_args: vec![(ValgrindTool::Massif, vec!["--stacks=yes".into()])],
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        let kinds: Vec<ValgrindTool> = config.tools.iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [ValgrindTool::Massif, ValgrindTool::DHAT]);
+        assert_eq!(config.tools[0].args, ["--time-stamp=yes", "--stacks=yes"]);
+        assert!(!config.runs_callgrind());
+        // `--tools=callgrind` brings it back; the code's disabled Memcheck as default tool runs.
+        let mut config = from_code();
+        let cli = Cli {
+            default_tool: Some(ValgrindTool::Memcheck),
+            tools: vec![ValgrindTool::Callgrind],
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert!(config.runs_callgrind());
+        assert_eq!(config.tools[0].kind, ValgrindTool::Memcheck);
+        // Callgrind's `enable(false)` in the code.
+        let mut config = from_code();
+        config.callgrind_enable = Some(false);
+        fold(&mut config, &Cli::default());
+        assert!(!config.runs_callgrind());
+        let mut config = from_code();
+        fold(&mut config, &Cli::default());
+        assert!(config.runs_callgrind());
+    }
+
+    #[test]
+    fn environment_and_header_flags_fold_over_the_code() {
+        let mut config = from_code();
+        let cli = Cli {
+            env_clear: Some(false),
+            envs: vec![("A".into(), Some("1".into())), ("B".into(), None)],
+            truncate_description: Some(None),
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert!(!config.env_clear);
+        assert_eq!(
+            config.envs,
+            [("A".into(), Some("1".into())), ("B".into(), None)]
+        );
+        assert_eq!(config.truncate_description, None);
     }
 }

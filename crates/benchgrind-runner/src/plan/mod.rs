@@ -174,7 +174,7 @@ impl Planner<'_> {
         &mut self,
         group: usize,
         kind: JobKind,
-        id: BenchId,
+        mut id: BenchId,
         function_path: &'static str,
         mut config: ResolvedConfig,
     ) -> Result<(), String> {
@@ -188,8 +188,9 @@ impl Planner<'_> {
             .any(|t| t.kind() == ValgrindTool::Callgrind)
         {
             return Err(format!(
-                "{}: Tool::new(ValgrindTool::Callgrind) in its config; Callgrind always runs, \
-                 give its arguments with raw_callgrind_args",
+                "{}: Tool::new(ValgrindTool::Callgrind) in its config; configure Callgrind with \
+                 a Callgrind value (`.tool(Callgrind::with_args([...]))`) or raw_callgrind_args, \
+                 choose the tool that benchmarks with default_tool",
                 id.full()
             ));
         }
@@ -199,6 +200,7 @@ impl Planner<'_> {
             }
         }
         command_line::fold(&mut config, cli);
+        id.truncate = config.truncate_description;
         let paths = BenchPaths::new(
             &self.home,
             self.main.package,

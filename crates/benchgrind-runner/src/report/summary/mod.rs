@@ -193,7 +193,7 @@ impl Summary {
             bench_id: id.id.clone(),
             args: id.args.clone(),
             command: result.command.clone(),
-            tool: "callgrind".to_owned(),
+            tool: result.tool.id().to_owned(),
             status: status.to_owned(),
             error,
             new_source: result.new_source.describe(),
@@ -297,6 +297,8 @@ impl Summary {
             },
             command: self.command.clone(),
             outcome,
+            tool: crate::config::ValgrindTool::from_name(&self.tool)
+                .unwrap_or(crate::config::ValgrindTool::Callgrind),
             new_source: source(&self.new_source),
             old_source: source(&self.old_source),
             regressions,
