@@ -5,7 +5,7 @@
 //!
 //! Users reach this crate as `benchgrind::client_requests`. One module per tool:
 //! [`valgrind`] (the core requests, any tool), [`callgrind`], [`memcheck`], [`dhat`],
-//! [`helgrind`] and [`drd`]; the macros [`valgrind_printf!`] and [`valgrind_println!`] write to
+//! [`helgrind`], [`drd`] and [`cachegrind`]; the macros [`valgrind_printf!`] and [`valgrind_println!`] write to
 //! Valgrind's log.
 //!
 //! A request is a few instructions of inline assembly (x86_64 and aarch64): no C compiler,
@@ -45,14 +45,33 @@
 
 #![warn(missing_docs)]
 
+pub mod cachegrind;
 pub mod callgrind;
 pub mod dhat;
 pub mod drd;
+pub mod error;
 pub mod helgrind;
 mod macros;
 pub mod memcheck;
 pub mod raw;
 pub mod valgrind;
+
+/// A thread id as Valgrind numbers threads (1 for the main thread), passed to the functions
+/// of [`valgrind::non_simd_call0`] and friends and answered by [`drd::get_valgrind_threadid`].
+/// Not `std::thread::ThreadId`.
+pub type ThreadId = usize;
+
+/// The id of a stack registered with [`valgrind::stack_register`].
+pub type StackId = usize;
+
+/// A file descriptor, as [`valgrind::load_pdb_debuginfo`] takes it.
+pub type RawFd = std::os::raw::c_int;
+
+/// The newest Valgrind (major, minor) whose client requests this crate sends: 3.22, which added
+/// `cachegrind.h`. The requests of 3.27 (`replaces_malloc`, `get_toolname`) are answered
+/// without asking Valgrind. Requests a running Valgrind does not know do nothing and return
+/// their default. An `Option` because headers before Valgrind 3.6 had no version.
+pub const VALGRIND_VERSION: Option<(u32, u32)> = Some((3, 22));
 
 /// Whether the typed requests reach Valgrind (the `enabled` feature); when false every call
 /// is a no-op returning its default.

@@ -110,6 +110,13 @@ pub fn do_changed_leak_check() {
     send(code::DO_LEAK_CHECK, [0, 2, 0, 0, 0]);
 }
 
+/// Runs a leak check showing only the loss records that are new since the previous one (new in
+/// Valgrind 3.21's `memcheck.h`).
+#[inline(always)]
+pub fn do_new_leak_check() {
+    send(code::DO_LEAK_CHECK, [0, 3, 0, 0, 0]);
+}
+
 /// Runs a leak check that prints only the summary, like `--leak-check=summary`.
 #[inline(always)]
 pub fn do_quick_leak_check() {

@@ -18,6 +18,9 @@ use std::fmt;
 use crate::raw::valgrind as code;
 use crate::{request, send};
 
+mod more;
+pub use more::*;
+
 /// How many Valgrinds this program runs under: 0 natively, 1 under Valgrind, 2 under Valgrind
 /// running under Valgrind.
 #[inline(always)]
@@ -90,6 +93,23 @@ pub fn printf_args(args: fmt::Arguments<'_>) -> usize {
 #[inline]
 pub fn printf_backtrace_args(args: fmt::Arguments<'_>) -> usize {
     print(code::PRINTF_BACKTRACE_VALIST_BY_REF, args)
+}
+
+/// What the `*_unchecked` macros call: [`printf_args`], or [`printf_backtrace_args`] if
+/// `backtrace`, without the answer.
+///
+/// # Safety
+///
+/// None to uphold: `unsafe` only so that the macros need an `unsafe` context, as the
+/// valgrind-requests macros of the same names do.
+#[doc(hidden)]
+#[inline]
+pub unsafe fn __print_unchecked(backtrace: bool, args: fmt::Arguments<'_>) {
+    if backtrace {
+        printf_backtrace_args(args);
+    } else {
+        printf_args(args);
+    }
 }
 
 fn print(request_code: usize, args: fmt::Arguments<'_>) -> usize {
