@@ -1,8 +1,9 @@
 //! Helgrind and DRD: a handoff through an atomic flag, which neither tool understands.
 //!
-//! Arguments: `helgrind` or `drd` (which annotations), then `annotated` or `plain`. Plain, the
-//! tool reports races on `DATA` and on the flag; annotated (happens-before/after on the flag,
-//! and the flag's own races declared benign) it must report none.
+//! Arguments: `helgrind` or `drd` (which annotations), then `annotated`, `iai` or `plain`.
+//! Plain, the tool reports races on `DATA` and on the flag; annotated (happens-before/after on
+//! the flag, and the flag's own races declared benign) it must report none. `iai` annotates the
+//! same with the valgrind-requests names and adds their queries and tracing.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -15,22 +16,32 @@ static READY: AtomicBool = AtomicBool::new(false);
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let helgrind = args.first().map(String::as_str) != Some("drd");
-    let annotated = args.get(1).map(String::as_str) == Some("annotated");
-    let before = move |object: &AtomicBool| match (annotated, helgrind) {
-        (true, true) => helgrind::happens_before(object),
-        (true, false) => drd::happens_before(object),
+    let mode = args.get(1).map(String::as_str);
+    let iai = mode == Some("iai");
+    let annotated = iai || mode == Some("annotated");
+    let before = move |object: &AtomicBool| match (annotated, helgrind, iai) {
+        (true, true, false) => helgrind::happens_before(object),
+        (true, true, true) => helgrind::annotate_happens_before(object),
+        (true, false, false) => drd::happens_before(object),
+        (true, false, true) => drd::annotate_happens_before(object),
         _ => {}
     };
-    let after = move |object: &AtomicBool| match (annotated, helgrind) {
-        (true, true) => helgrind::happens_after(object),
-        (true, false) => drd::happens_after(object),
+    let after = move |object: &AtomicBool| match (annotated, helgrind, iai) {
+        (true, true, false) => helgrind::happens_after(object),
+        (true, true, true) => helgrind::annotate_happens_after(object),
+        (true, false, false) => drd::happens_after(object),
+        (true, false, true) => drd::annotate_happens_after(object),
         _ => {}
     };
 
-    if annotated && helgrind {
-        helgrind::disable_checking(&READY, 1);
-    } else if annotated {
-        drd::ignore_range(&READY, 1);
+    match (annotated, helgrind, iai) {
+        (true, true, _) => helgrind::disable_checking(&READY, 1),
+        (true, false, false) => drd::ignore_range(&READY, 1),
+        (true, false, true) => drd::annotate_benign_race(&READY),
+        _ => {}
+    }
+    if iai {
+        queries(helgrind);
     }
     let consumer = std::thread::spawn(move || {
         drd::set_thread_name(c"creq-consumer");
@@ -47,4 +58,29 @@ fn main() {
     report("seen", seen);
     report("consumer_drd_thread_id", consumer_drd_id);
     report("main_valgrind_thread_id", drd::valgrind_thread_id());
+}
+
+/// The valgrind-requests queries and tracing, single-threaded.
+fn queries(helgrind: bool) {
+    if helgrind {
+        let block = std::hint::black_box(vec![5u8; 48]);
+        report(
+            "clean_memory_heapblock",
+            helgrind::clean_memory_heapblock(block.as_ptr()),
+        );
+        let mut abits = [0u8; 8];
+        report("abits", helgrind::abits(block.as_ptr(), &mut abits));
+        report("abits_first", abits[0]);
+    } else {
+        let mut traced = std::hint::black_box(Box::new(0u64));
+        drd::trace_var(&*traced);
+        // SAFETY: a store through a valid pointer to the box's value, owned here; volatile so
+        // that the traced store happens.
+        unsafe { std::ptr::write_volatile(&mut *traced as *mut u64, 77) };
+        drd::stop_tracing_var(&*traced);
+        report("traced_addr", format!("{:#x}", &*traced as *const u64 as usize));
+        report("drd_thread_id", drd::get_drd_threadid());
+        report("valgrind_thread_id", drd::get_valgrind_threadid());
+        drd::annotate_thread_name(c"creq-main");
+    }
 }
