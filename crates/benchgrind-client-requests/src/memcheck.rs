@@ -124,7 +124,7 @@ pub fn do_quick_leak_check() {
 }
 
 /// Bytes or blocks found by the previous leak check, by kind (all 0 natively).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LeakCounts {
     /// Definitely lost: no pointer to the block is left.
     pub leaked: usize,

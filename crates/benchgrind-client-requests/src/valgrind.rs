@@ -49,7 +49,8 @@ pub fn count_errors() -> usize {
 /// the log unless GDB is connected. Returns whether Valgrind recognised the command (`false`
 /// natively).
 #[inline(always)]
-pub fn monitor_command(command: &CStr) -> bool {
+pub fn monitor_command<T: AsRef<CStr>>(command: T) -> bool {
+    let command = command.as_ref();
     // The request answers 1 for an unknown command, 0 otherwise; natively the default 1 makes
     // the answer `false` too.
     request(
@@ -62,7 +63,8 @@ pub fn monitor_command(command: &CStr) -> bool {
 /// Changes a dynamic command-line option, for example `c"--vgdb-error=0"`
 /// (`valgrind --help-dyn-options` lists them).
 #[inline(always)]
-pub fn clo_change(option: &CStr) {
+pub fn clo_change<T: AsRef<CStr>>(option: T) {
+    let option = option.as_ref();
     send(code::CLO_CHANGE, [option.as_ptr() as usize, 0, 0, 0, 0]);
 }
 
