@@ -26,28 +26,30 @@ fn range<T: ?Sized>(addr: *const T, len: usize) -> [usize; 5] {
     [addr.cast::<u8>() as usize, len, 0, 0, 0]
 }
 
-/// Marks `[addr, addr + len)` as not addressable: any access is an error.
+/// Marks `[addr, addr + len)` as not addressable: any access is an error. Returns Memcheck's
+/// answer, which means nothing (`usize::MAX`, -1 in C; 0 natively and under other tools).
+/// The same holds for the other `make_mem_*`.
 #[inline(always)]
-pub fn make_mem_noaccess<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_NOACCESS, range(addr, len));
+pub fn make_mem_noaccess<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_NOACCESS, range(addr, len))
 }
 
 /// Marks `[addr, addr + len)` as addressable but undefined: using its value is an error.
 #[inline(always)]
-pub fn make_mem_undefined<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_UNDEFINED, range(addr, len));
+pub fn make_mem_undefined<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_UNDEFINED, range(addr, len))
 }
 
 /// Marks `[addr, addr + len)` as addressable and defined.
 #[inline(always)]
-pub fn make_mem_defined<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_DEFINED, range(addr, len));
+pub fn make_mem_defined<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_DEFINED, range(addr, len))
 }
 
 /// Marks the addressable bytes of `[addr, addr + len)` defined; leaves the others alone.
 #[inline(always)]
-pub fn make_mem_defined_if_addressable<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_DEFINED_IF_ADDRESSABLE, range(addr, len));
+pub fn make_mem_defined_if_addressable<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_DEFINED_IF_ADDRESSABLE, range(addr, len))
 }
 
 /// Checks that `[addr, addr + len)` is addressable. Reports an error and returns the address

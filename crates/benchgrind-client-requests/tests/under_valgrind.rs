@@ -150,6 +150,8 @@ fn callgrind_instrumentation_and_dumps() {
 fn memcheck_sees_undefined_and_unaddressable_memory_and_leaks() {
     let run = run("memcheck", Some(&["--tool=memcheck"]), "memcheck", &[]);
     assert_eq!(run.get("defined_before"), "0");
+    // Memcheck answers -1 to the `make_mem_*` requests.
+    assert_eq!(run.number("make_undefined_answer"), u64::MAX);
     assert_eq!(
         run.get("undefined_offset"),
         "0",

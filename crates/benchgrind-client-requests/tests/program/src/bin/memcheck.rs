@@ -26,7 +26,10 @@ fn main() {
         memcheck::check_mem_is_defined(buffer.as_ptr(), 16),
     );
 
-    memcheck::make_mem_undefined(buffer.as_ptr(), 16);
+    report(
+        "make_undefined_answer",
+        memcheck::make_mem_undefined(buffer.as_ptr(), 16),
+    );
     let first_bad = memcheck::check_mem_is_defined(buffer.as_ptr(), 16);
     report(
         "undefined_offset",
