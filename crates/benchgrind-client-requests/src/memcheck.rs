@@ -195,16 +195,24 @@ pub fn set_vbits<T: ?Sized>(addr: *const T, vbits: &[u8]) -> usize {
 }
 
 /// Stops reporting invalid accesses to `[addr, addr + len)`.
+/// Returns Memcheck's answer, 1; 0 natively and under other tools.
 #[inline(always)]
-pub fn disable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) {
-    send(
+pub fn disable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(
+        0,
         code::DISABLE_ADDR_ERROR_REPORTING_IN_RANGE,
         range(addr, len),
-    );
+    )
 }
 
 /// Reports invalid accesses to `[addr, addr + len)` again.
+/// Returns Memcheck's answer, 1 (also for a range that was not disabled); 0 natively and under
+/// other tools.
 #[inline(always)]
-pub fn enable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::ENABLE_ADDR_ERROR_REPORTING_IN_RANGE, range(addr, len));
+pub fn enable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(
+        0,
+        code::ENABLE_ADDR_ERROR_REPORTING_IN_RANGE,
+        range(addr, len),
+    )
 }

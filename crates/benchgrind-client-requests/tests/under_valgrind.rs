@@ -152,6 +152,9 @@ fn memcheck_sees_undefined_and_unaddressable_memory_and_leaks() {
     assert_eq!(run.get("defined_before"), "0");
     // Memcheck answers -1 to the `make_mem_*` requests.
     assert_eq!(run.number("make_undefined_answer"), u64::MAX);
+    // And 1 to the address-error-reporting requests.
+    assert_eq!(run.get("disable_reporting_answer"), "1");
+    assert_eq!(run.get("enable_reporting_answer"), "1");
     assert_eq!(
         run.get("undefined_offset"),
         "0",

@@ -59,6 +59,20 @@ fn main() {
     );
     memcheck::make_mem_defined(buffer.as_ptr(), 16);
 
+    let quiet = black_box(vec![0u8; 8]);
+    report(
+        "disable_reporting_answer",
+        memcheck::disable_addr_error_reporting_in_range(quiet.as_ptr(), 8),
+    );
+    report(
+        "enable_reporting_answer",
+        memcheck::enable_addr_error_reporting_in_range(quiet.as_ptr(), 8),
+    );
+    report(
+        "enable_again_answer",
+        memcheck::enable_addr_error_reporting_in_range(quiet.as_ptr(), 8),
+    );
+
     leak(1000);
     scrub_stack();
     memcheck::do_leak_check();
