@@ -16,7 +16,7 @@ use std::ffi::CStr;
 use std::fmt;
 
 use crate::raw::valgrind as code;
-use crate::{request, send};
+use crate::{request, send, StackId};
 
 mod more;
 pub use more::*;
@@ -288,37 +288,52 @@ pub fn mempool_exists<T: ?Sized>(pool: *const T) -> bool {
     ) != 0
 }
 
+/// An address as the stack requests take it: a pointer (as benchgrind's own code passes it) or
+/// a `usize` (as valgrind-requests code does).
+pub trait Address {
+    /// The address as a number.
+    fn address(self) -> usize;
+}
+
+impl<T: ?Sized> Address for *const T {
+    fn address(self) -> usize {
+        self.cast::<u8>() as usize
+    }
+}
+
+impl<T: ?Sized> Address for *mut T {
+    fn address(self) -> usize {
+        self.cast::<u8>() as usize
+    }
+}
+
+impl Address for usize {
+    fn address(self) -> usize {
+        self
+    }
+}
+
 /// Registers `[start, end)` as a stack (for programs that switch stacks: coroutines, green
 /// threads) and returns its id for [`stack_change`] and [`stack_deregister`]; 0 natively.
 #[inline(always)]
-pub fn stack_register<A: ?Sized, B: ?Sized>(start: *const A, end: *const B) -> usize {
-    let args = [
-        start.cast::<u8>() as usize,
-        end.cast::<u8>() as usize,
-        0,
-        0,
-        0,
-    ];
+pub fn stack_register<A: Address, B: Address>(start: A, end: B) -> StackId {
+    let args = [start.address(), end.address(), 0, 0, 0];
     request(0, code::STACK_REGISTER, args)
 }
 
 /// Forgets the stack `id` returned by [`stack_register`].
 #[inline(always)]
-pub fn stack_deregister(id: usize) {
+pub fn stack_deregister(id: StackId) {
     send(code::STACK_DEREGISTER, [id, 0, 0, 0, 0]);
 }
 
 /// Moves the stack `id` to `[start, end)`.
 #[inline(always)]
-pub fn stack_change<A: ?Sized, B: ?Sized>(id: usize, start: *const A, end: *const B) {
-    let args = [
-        id,
-        start.cast::<u8>() as usize,
-        end.cast::<u8>() as usize,
-        0,
-        0,
-    ];
-    send(code::STACK_CHANGE, args);
+pub fn stack_change<A: Address, B: Address>(id: StackId, start: A, end: B) {
+    send(
+        code::STACK_CHANGE,
+        [id, start.address(), end.address(), 0, 0],
+    );
 }
 
 /// Stops this thread from reporting errors until the matching [`enable_error_reporting`];

@@ -51,6 +51,12 @@ fn valgrind_requests_style_calls_compile_and_answer_defaults_natively() {
     ));
     let stack: StackId = valgrind::stack_register(addr, addr);
     assert_eq!(stack, 0);
+    // valgrind-requests passes the bounds as numbers.
+    let (start, end) = (addr as usize, addr as usize + 64);
+    assert_eq!(valgrind::stack_register(start, end), 0);
+    valgrind::stack_change(stack, start, end);
+    let mut owned = [0u8; 16];
+    valgrind::stack_change(stack, owned.as_mut_ptr(), owned.as_ptr());
 
     assert_eq!(drd::get_valgrind_threadid(), 0);
     assert_eq!(drd::get_drd_threadid(), 0);
