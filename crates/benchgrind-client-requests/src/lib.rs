@@ -8,6 +8,18 @@
 //! [`helgrind`], [`drd`] and [`cachegrind`]; the macros [`valgrind_printf!`] and [`valgrind_println!`] write to
 //! Valgrind's log.
 //!
+//! # Code written for iai-callgrind 0.15/0.16 and gungraun 0.17-0.20
+//!
+//! The names of valgrind-requests (which those versions ship) are here too: the [`cachegrind`]
+//! module, the `annotate_*` and other names of [`drd`] and [`helgrind`] beside the shorter
+//! ones, [`error::ClientRequestError`], the `*_unchecked` macros, [`ThreadId`], [`StackId`],
+//! [`RawFd`] and [`VALGRIND_VERSION`]. Known differences: the checked print macros answer the
+//! number of characters written rather than a `Result`; `memcheck::get_vbits`/`set_vbits` take
+//! a slice without a separate length; `memcheck::discard` answers a `bool`; the counts of
+//! `memcheck::LeakCounts` are `usize`; `valgrind::non_simd_call*`, `valgrind::map_ip_to_srcloc`
+//! and `helgrind::get_abits` are `unsafe fn`, because they let Valgrind run code or write
+//! memory for the program (safe forms: `valgrind::srcloc`, `helgrind::abits`).
+//!
 //! A request is a few instructions of inline assembly (x86_64 and aarch64): no C compiler,
 //! no Valgrind headers at build time. Natively the sequence does nothing and the call returns its
 //! documented default (mostly 0); under a tool that does not know a request, the same.

@@ -22,6 +22,9 @@ use std::ffi::CStr;
 use crate::raw::memcheck as code;
 use crate::{request, send};
 
+/// The handle of a description made by [`create_block`], for [`discard`].
+pub type BlockHandle = usize;
+
 fn range<T: ?Sized>(addr: *const T, len: usize) -> [usize; 5] {
     [addr.cast::<u8>() as usize, len, 0, 0, 0]
 }
@@ -77,7 +80,11 @@ pub fn check_value_is_defined<T: ?Sized>(value: &T) -> usize {
 /// error is reported, not only now (whether Memcheck copies it is its business): a `c"..."`
 /// literal is what this is for.
 #[inline(always)]
-pub fn create_block<T: ?Sized>(addr: *const T, len: usize, description: &'static CStr) -> usize {
+pub fn create_block<T: ?Sized>(
+    addr: *const T,
+    len: usize,
+    description: &'static CStr,
+) -> BlockHandle {
     let args = [
         addr.cast::<u8>() as usize,
         len,
@@ -90,7 +97,7 @@ pub fn create_block<T: ?Sized>(addr: *const T, len: usize, description: &'static
 
 /// Forgets a description made by [`create_block`]; returns whether the handle was unknown.
 #[inline(always)]
-pub fn discard(handle: usize) -> bool {
+pub fn discard(handle: BlockHandle) -> bool {
     request(0, code::DISCARD, [0, handle, 0, 0, 0]) != 0
 }
 

@@ -7,17 +7,17 @@ use crate::{request, send, RawFd, ThreadId};
 /// Flags for [`create_mempool_ext`], to be OR-ed together (values of `valgrind.h`).
 #[allow(non_snake_case)]
 pub mod MempoolFlags {
-    /// No flag: a pool like [`create_mempool`](super::create_mempool) makes.
+    /// No flag: a pool like [`create_mempool`](crate::valgrind::create_mempool) makes.
     pub const DEFAULT: u8 = 0;
     /// Freeing a chunk of the pool also frees the `malloclike_block`s inside it; only together
     /// with [`METAPOOL`].
     pub const AUTOFREE: u8 = 1;
     /// The pool's chunks are superblocks from which the program hands out blocks announced with
-    /// [`malloclike_block`](super::malloclike_block), so that Memcheck accepts the overlap.
+    /// [`malloclike_block`](crate::valgrind::malloclike_block), so that Memcheck accepts the overlap.
     pub const METAPOOL: u8 = 2;
 }
 
-/// Like [`create_mempool`](super::create_mempool), with [`MempoolFlags`] (`AUTOFREE` without
+/// Like [`create_mempool`](crate::valgrind::create_mempool), with [`MempoolFlags`] (`AUTOFREE` without
 /// `METAPOOL` is an error Valgrind reports).
 #[inline(always)]
 pub fn create_mempool_ext<T: ?Sized>(pool: *const T, redzone: usize, is_zeroed: bool, flags: u8) {
