@@ -31,7 +31,8 @@ pub fn dump_stats() {
     send(code::DUMP_STATS, [0; 5]);
 }
 
-/// Like [`dump_stats`]; `reason` (a `&CStr`, `CString`, ...) lands in the part's `desc: Trigger:` line.
+/// Like [`dump_stats`]; `reason` (a `&CStr`, `CString`, ...) lands in the part's
+/// `desc: Trigger:` line.
 ///
 /// ```rust
 /// benchgrind_client_requests::callgrind::dump_stats_at(c"after parsing");

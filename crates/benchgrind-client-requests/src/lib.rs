@@ -5,8 +5,8 @@
 //!
 //! Users reach this crate as `benchgrind::client_requests`. One module per tool:
 //! [`valgrind`] (the core requests, any tool), [`callgrind`], [`memcheck`], [`dhat`],
-//! [`helgrind`], [`drd`] and [`cachegrind`]; the macros [`valgrind_printf!`] and [`valgrind_println!`] write to
-//! Valgrind's log.
+//! [`helgrind`], [`drd`] and [`cachegrind`]; the macros [`valgrind_printf!`] and
+//! [`valgrind_println!`] write to Valgrind's log.
 //!
 //! # Code written for iai-callgrind 0.15/0.16 and gungraun 0.17-0.20
 //!

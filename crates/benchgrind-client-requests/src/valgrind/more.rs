@@ -13,12 +13,13 @@ pub mod MempoolFlags {
     /// with [`METAPOOL`].
     pub const AUTOFREE: u8 = 1;
     /// The pool's chunks are superblocks from which the program hands out blocks announced with
-    /// [`malloclike_block`](crate::valgrind::malloclike_block), so that Memcheck accepts the overlap.
+    /// [`malloclike_block`](crate::valgrind::malloclike_block), so that Memcheck accepts the
+    /// overlap.
     pub const METAPOOL: u8 = 2;
 }
 
-/// Like [`create_mempool`](crate::valgrind::create_mempool), with [`MempoolFlags`] (`AUTOFREE` without
-/// `METAPOOL` is an error Valgrind reports).
+/// Like [`create_mempool`](crate::valgrind::create_mempool), with [`MempoolFlags`] (`AUTOFREE`
+/// without `METAPOOL` is an error Valgrind reports).
 #[inline(always)]
 pub fn create_mempool_ext<T: ?Sized>(pool: *const T, redzone: usize, is_zeroed: bool, flags: u8) {
     let args = [
