@@ -248,3 +248,19 @@ fn dhat_histogram_memory_reaches_dhat() {
     let entry = block.split('}').next().unwrap_or_default();
     assert!(entry.contains("\"acc\":["), "no histogram: {entry}");
 }
+
+#[test]
+fn semaphore_annotations_explain_the_handoff_to_both_race_detectors() {
+    // Plain, both tools report the handoff (tests/under_valgrind.rs); described as a semaphore
+    // posted before the flag is set and waited for after it is seen, neither may.
+    for tool in ["helgrind", "drd"] {
+        let under = run(
+            &format!("threads-{tool}-sem"),
+            Some(&[&format!("--tool={tool}")]),
+            "threads",
+            &[tool, "sem"],
+        );
+        assert_eq!(under.get("seen"), "42");
+        assert_eq!(error_summary(&under.log), 0, "{tool}:\n{}", under.log);
+    }
+}

@@ -1,9 +1,10 @@
 //! Helgrind and DRD: a handoff through an atomic flag, which neither tool understands.
 //!
-//! Arguments: `helgrind` or `drd` (which annotations), then `annotated`, `iai` or `plain`.
+//! Arguments: `helgrind` or `drd` (which annotations), then `annotated`, `iai`, `sem` or `plain`.
 //! Plain, the tool reports races on `DATA` and on the flag; annotated (happens-before/after on
 //! the flag, and the flag's own races declared benign) it must report none. `iai` annotates the
-//! same with the valgrind-requests names and adds their queries and tracing.
+//! same with the valgrind-requests names and adds their queries and tracing; `sem` describes the
+//! flag as a semaphore posted by the producer and waited for by the consumer.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -16,21 +17,35 @@ static READY: AtomicBool = AtomicBool::new(false);
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let helgrind = args.first().map(String::as_str) != Some("drd");
-    let mode = args.get(1).map(String::as_str);
-    let iai = mode == Some("iai");
-    let annotated = iai || mode == Some("annotated");
-    let before = move |object: &AtomicBool| match (annotated, helgrind, iai) {
-        (true, true, false) => helgrind::happens_before(object),
-        (true, true, true) => helgrind::annotate_happens_before(object),
-        (true, false, false) => drd::happens_before(object),
-        (true, false, true) => drd::annotate_happens_before(object),
+    // `'static`: the closures go to the consumer thread.
+    let mode: &'static str = match args.get(1).map(String::as_str) {
+        Some("annotated") => "annotated",
+        Some("iai") => "iai",
+        Some("sem") => "sem",
+        _ => "plain",
+    };
+    let (iai, sem) = (mode == "iai", mode == "sem");
+    let annotated = iai || sem || mode == "annotated";
+    // The flag as a semaphore: posted once by the producer, waited for by the consumer.
+    let before = move |object: &AtomicBool| match (mode, helgrind) {
+        ("annotated", true) => helgrind::happens_before(object),
+        ("iai", true) => helgrind::annotate_happens_before(object),
+        ("sem", true) => helgrind::sem_post_pre(object),
+        ("annotated", false) => drd::happens_before(object),
+        ("iai", false) => drd::annotate_happens_before(object),
+        ("sem", false) => drd::annotate_sem_post_pre(object),
         _ => {}
     };
-    let after = move |object: &AtomicBool| match (annotated, helgrind, iai) {
-        (true, true, false) => helgrind::happens_after(object),
-        (true, true, true) => helgrind::annotate_happens_after(object),
-        (true, false, false) => drd::happens_after(object),
-        (true, false, true) => drd::annotate_happens_after(object),
+    let after = move |object: &AtomicBool| match (mode, helgrind) {
+        ("annotated", true) => helgrind::happens_after(object),
+        ("iai", true) => helgrind::annotate_happens_after(object),
+        ("sem", true) => helgrind::sem_wait_post(object),
+        ("annotated", false) => drd::happens_after(object),
+        ("iai", false) => drd::annotate_happens_after(object),
+        ("sem", false) => {
+            drd::annotate_sem_wait_pre(object);
+            drd::annotate_sem_wait_post(object);
+        }
         _ => {}
     };
 
@@ -39,6 +54,11 @@ fn main() {
         (true, false, false) => drd::ignore_range(&READY, 1),
         (true, false, true) => drd::annotate_benign_race(&READY),
         _ => {}
+    }
+    if sem && helgrind {
+        helgrind::sem_init_post(&READY, 0);
+    } else if sem {
+        drd::annotate_sem_init_pre(&READY, 0);
     }
     if iai {
         queries(helgrind);
@@ -58,6 +78,11 @@ fn main() {
     report("seen", seen);
     report("consumer_drd_thread_id", consumer_drd_id);
     report("main_valgrind_thread_id", drd::valgrind_thread_id());
+    if sem && helgrind {
+        helgrind::sem_destroy_pre(&READY);
+    } else if sem {
+        drd::annotate_sem_destroy_post(&READY);
+    }
 }
 
 /// The valgrind-requests queries and tracing, single-threaded.
