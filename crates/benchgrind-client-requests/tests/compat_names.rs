@@ -264,3 +264,17 @@ fn semaphore_annotations_explain_the_handoff_to_both_race_detectors() {
         assert_eq!(error_summary(&under.log), 0, "{tool}:\n{}", under.log);
     }
 }
+
+#[test]
+fn helgrind_barrier_annotations_explain_the_handoff() {
+    // The producer arrives at a two-thread barrier before setting the flag, the consumer after
+    // seeing it: the barrier completes between the write and the read.
+    let under = run(
+        "threads-helgrind-barrier",
+        Some(&["--tool=helgrind"]),
+        "threads",
+        &["helgrind", "barrier"],
+    );
+    assert_eq!(under.get("seen"), "42");
+    assert_eq!(error_summary(&under.log), 0, "{}", under.log);
+}

@@ -1,10 +1,11 @@
 //! Helgrind and DRD: a handoff through an atomic flag, which neither tool understands.
 //!
-//! Arguments: `helgrind` or `drd` (which annotations), then `annotated`, `iai`, `sem` or `plain`.
-//! Plain, the tool reports races on `DATA` and on the flag; annotated (happens-before/after on
-//! the flag, and the flag's own races declared benign) it must report none. `iai` annotates the
-//! same with the valgrind-requests names and adds their queries and tracing; `sem` describes the
-//! flag as a semaphore posted by the producer and waited for by the consumer.
+//! Arguments: `helgrind` or `drd` (which annotations), then the mode. `plain`: the tool reports
+//! races on `DATA` and on the flag. `annotated` (happens-before/after on the flag, and the
+//! flag's own races declared benign): it must report none. `iai`: the same with the
+//! valgrind-requests names, plus their queries and tracing. `sem`: the flag described as a
+//! semaphore posted by the producer and waited for by the consumer. `barrier` (Helgrind): as a
+//! two-thread barrier both pass, the producer before setting the flag, the consumer after.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -22,15 +23,18 @@ fn main() {
         Some("annotated") => "annotated",
         Some("iai") => "iai",
         Some("sem") => "sem",
+        Some("barrier") => "barrier",
         _ => "plain",
     };
     let (iai, sem) = (mode == "iai", mode == "sem");
-    let annotated = iai || sem || mode == "annotated";
+    let barrier = mode == "barrier";
+    let annotated = iai || sem || barrier || mode == "annotated";
     // The flag as a semaphore: posted once by the producer, waited for by the consumer.
     let before = move |object: &AtomicBool| match (mode, helgrind) {
         ("annotated", true) => helgrind::happens_before(object),
         ("iai", true) => helgrind::annotate_happens_before(object),
         ("sem", true) => helgrind::sem_post_pre(object),
+        ("barrier", true) => helgrind::barrier_wait_pre(object),
         ("annotated", false) => drd::happens_before(object),
         ("iai", false) => drd::annotate_happens_before(object),
         ("sem", false) => drd::annotate_sem_post_pre(object),
@@ -40,6 +44,7 @@ fn main() {
         ("annotated", true) => helgrind::happens_after(object),
         ("iai", true) => helgrind::annotate_happens_after(object),
         ("sem", true) => helgrind::sem_wait_post(object),
+        ("barrier", true) => helgrind::barrier_wait_pre(object),
         ("annotated", false) => drd::happens_after(object),
         ("iai", false) => drd::annotate_happens_after(object),
         ("sem", false) => {
@@ -54,6 +59,9 @@ fn main() {
         (true, false, false) => drd::ignore_range(&READY, 1),
         (true, false, true) => drd::annotate_benign_race(&READY),
         _ => {}
+    }
+    if barrier && helgrind {
+        helgrind::barrier_init_pre(&READY, 2, false);
     }
     if sem && helgrind {
         helgrind::sem_init_post(&READY, 0);
@@ -78,6 +86,9 @@ fn main() {
     report("seen", seen);
     report("consumer_drd_thread_id", consumer_drd_id);
     report("main_valgrind_thread_id", drd::valgrind_thread_id());
+    if barrier && helgrind {
+        helgrind::barrier_destroy_pre(&READY);
+    }
     if sem && helgrind {
         helgrind::sem_destroy_pre(&READY);
     } else if sem {
