@@ -79,10 +79,12 @@ pub type StackId = usize;
 /// A file descriptor, as [`valgrind::load_pdb_debuginfo`] takes it.
 pub type RawFd = std::os::raw::c_int;
 
-/// The newest Valgrind (major, minor) whose client requests this crate sends: 3.22, which added
-/// `cachegrind.h`. The requests of 3.27 (`replaces_malloc`, `get_toolname`) are answered
-/// without asking Valgrind. Requests a running Valgrind does not know do nothing and return
-/// their default. An `Option` because headers before Valgrind 3.6 had no version.
+/// The Valgrind (major, minor) whose client requests this crate sends: those of the 3.19
+/// headers, plus `cachegrind.h` (3.22), Memcheck's "new" leak check (3.21) and DHAT's
+/// `histogram_memory` (after 3.19). Not a run-time check: a Valgrind that lacks a request
+/// ignores it and the call returns its default. The requests of 3.27 (`replaces_malloc`,
+/// `get_toolname`) are answered without asking Valgrind. An `Option` because headers before
+/// Valgrind 3.6 had no version.
 pub const VALGRIND_VERSION: Option<(u32, u32)> = Some((3, 22));
 
 /// Whether the typed requests reach Valgrind (the `enabled` feature); when false every call
