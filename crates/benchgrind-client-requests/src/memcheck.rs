@@ -120,7 +120,7 @@ pub fn do_changed_leak_check() {
 }
 
 /// Runs a leak check showing only the loss records that are new since the previous one (new in
-/// Valgrind 3.21's `memcheck.h`).
+/// Valgrind 3.21's `memcheck.h`; Valgrind 3.19's Memcheck runs a full check instead).
 #[inline(always)]
 pub fn do_new_leak_check() {
     send(code::DO_LEAK_CHECK, [0, 3, 0, 0, 0]);
