@@ -31,13 +31,15 @@ pub fn dump_stats() {
     send(code::DUMP_STATS, [0; 5]);
 }
 
-/// Like [`dump_stats`]; `reason` lands in the part's `desc: Trigger:` line.
+/// Like [`dump_stats`]; `reason` (a `&CStr`, `CString`, ...) lands in the part's
+/// `desc: Trigger:` line.
 ///
 /// ```rust
 /// benchgrind_client_requests::callgrind::dump_stats_at(c"after parsing");
 /// ```
 #[inline(always)]
-pub fn dump_stats_at(reason: &CStr) {
+pub fn dump_stats_at<T: AsRef<CStr>>(reason: T) {
+    let reason = reason.as_ref();
     send(code::DUMP_STATS_AT, [reason.as_ptr() as usize, 0, 0, 0, 0]);
 }
 

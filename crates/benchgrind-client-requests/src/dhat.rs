@@ -20,3 +20,16 @@ use crate::send;
 pub fn ad_hoc_event(weight: usize) {
     send(code::AD_HOC_EVENT, [weight, 0, 0, 0, 0]);
 }
+
+/// Asks DHAT (`--tool=dhat`, heap mode, the default) to keep an access histogram of the heap
+/// block that contains `addr`: for each byte of the block, how often it was read and written,
+/// shown by `dh_view.html`. Meant for blocks larger than DHAT's own histogram limit (1024
+/// bytes). Needs a Valgrind newer than 3.19, whose DHAT does not know the request; an address
+/// outside every heap block gets a warning in the log.
+#[inline(always)]
+pub fn histogram_memory<T: ?Sized>(addr: *const T) {
+    send(
+        code::HISTOGRAM_MEMORY,
+        [addr.cast::<u8>() as usize, 0, 0, 0, 0],
+    );
+}

@@ -23,6 +23,9 @@
 //!     READY.store(true, Ordering::Release);
 //! });
 //! ```
+//!
+//! The valgrind-requests names (`get_drd_threadid`, `trace_var`, `annotate_*`, ...) are here
+//! too, beside the shorter ones.
 
 use std::ffi::CStr;
 
@@ -134,4 +137,174 @@ pub fn rwlock_released<T: ?Sized>(lock: *const T, writer: bool) {
         code::ANNOTATE_RWLOCK_RELEASED,
         [addr(lock), usize::from(writer), 0, 0, 0],
     );
+}
+
+/// [`valgrind_thread_id`] under the valgrind-requests name.
+#[inline(always)]
+pub fn get_valgrind_threadid() -> usize {
+    valgrind_thread_id()
+}
+
+/// [`drd_thread_id`] under the valgrind-requests name.
+#[inline(always)]
+pub fn get_drd_threadid() -> usize {
+    drd_thread_id()
+}
+
+/// Stops reporting races on the variable `var` (`DRD_IGNORE_VAR`).
+#[inline(always)]
+pub fn ignore_var<T: ?Sized>(var: &T) {
+    ignore_range(var as *const T, std::mem::size_of_val(var));
+}
+
+/// Reports races on `var` again (`DRD_STOP_IGNORING_VAR`).
+#[inline(always)]
+pub fn stop_ignoring_var<T: ?Sized>(var: &T) {
+    stop_ignoring_range(var as *const T, std::mem::size_of_val(var));
+}
+
+/// Reports every access to `var` (`DRD_TRACE_VAR`).
+#[inline(always)]
+pub fn trace_var<T: ?Sized>(var: &T) {
+    trace_range(var as *const T, std::mem::size_of_val(var));
+}
+
+/// Stops reporting accesses to `var` (`DRD_STOP_TRACING_VAR`).
+#[inline(always)]
+pub fn stop_tracing_var<T: ?Sized>(var: &T) {
+    stop_tracing_range(var as *const T, std::mem::size_of_val(var));
+}
+
+/// [`happens_before`] under the name of `ANNOTATE_HAPPENS_BEFORE`.
+#[inline(always)]
+pub fn annotate_happens_before<T: ?Sized>(obj: *const T) {
+    happens_before(obj);
+}
+
+/// [`happens_after`] under the name of `ANNOTATE_HAPPENS_AFTER`.
+#[inline(always)]
+pub fn annotate_happens_after<T: ?Sized>(obj: *const T) {
+    happens_after(obj);
+}
+
+/// [`rwlock_create`] under the name of `ANNOTATE_RWLOCK_CREATE`.
+#[inline(always)]
+pub fn annotate_rwlock_create<T: ?Sized>(lock: *const T) {
+    rwlock_create(lock);
+}
+
+/// [`rwlock_destroy`] under the name of `ANNOTATE_RWLOCK_DESTROY`.
+#[inline(always)]
+pub fn annotate_rwlock_destroy<T: ?Sized>(lock: *const T) {
+    rwlock_destroy(lock);
+}
+
+/// [`rwlock_acquired`] under the name of `ANNOTATE_RWLOCK_ACQUIRED`.
+#[inline(always)]
+pub fn annotate_rwlock_acquired<T: ?Sized>(lock: *const T, is_writer_lock: bool) {
+    rwlock_acquired(lock, is_writer_lock);
+}
+
+/// [`rwlock_released`] under the name of `ANNOTATE_RWLOCK_RELEASED`.
+#[inline(always)]
+pub fn annotate_rwlock_released<T: ?Sized>(lock: *const T, is_writer_lock: bool) {
+    rwlock_released(lock, is_writer_lock);
+}
+
+/// Before a custom semaphore at `sem` is initialised with `value`.
+#[inline(always)]
+pub fn annotate_sem_init_pre<T: ?Sized>(sem: *const T, value: usize) {
+    send(code::ANNOTATE_SEM_INIT_PRE, [addr(sem), value, 0, 0, 0]);
+}
+
+/// After the custom semaphore was destroyed.
+#[inline(always)]
+pub fn annotate_sem_destroy_post<T: ?Sized>(sem: *const T) {
+    send(code::ANNOTATE_SEM_DESTROY_POST, [addr(sem), 0, 0, 0, 0]);
+}
+
+/// Before the calling thread waits on the custom semaphore.
+#[inline(always)]
+pub fn annotate_sem_wait_pre<T: ?Sized>(sem: *const T) {
+    send(code::ANNOTATE_SEM_WAIT_PRE, [addr(sem), 0, 0, 0, 0]);
+}
+
+/// After the wait on the custom semaphore succeeded.
+#[inline(always)]
+pub fn annotate_sem_wait_post<T: ?Sized>(sem: *const T) {
+    send(code::ANNOTATE_SEM_WAIT_POST, [addr(sem), 0, 0, 0, 0]);
+}
+
+/// Before the custom semaphore is posted.
+#[inline(always)]
+pub fn annotate_sem_post_pre<T: ?Sized>(sem: *const T) {
+    send(code::ANNOTATE_SEM_POST_PRE, [addr(sem), 0, 0, 0, 0]);
+}
+
+/// Stops reporting races on `*addr`, a race accepted as benign (`ANNOTATE_BENIGN_RACE`).
+#[inline(always)]
+pub fn annotate_benign_race<T: ?Sized>(addr: &T) {
+    ignore_var(addr);
+}
+
+/// Stops reporting races on the `size` bytes at `addr` (`ANNOTATE_BENIGN_RACE_SIZED`).
+#[inline(always)]
+pub fn annotate_benign_race_sized<T: ?Sized>(addr: &T, size: usize) {
+    ignore_range(addr as *const T, size);
+}
+
+/// Stops checking the calling thread's loads (`ANNOTATE_IGNORE_READS_BEGIN`).
+#[inline(always)]
+pub fn annotate_ignore_reads_begin() {
+    record_loads(false);
+}
+
+/// Checks the calling thread's loads again.
+#[inline(always)]
+pub fn annotate_ignore_reads_end() {
+    record_loads(true);
+}
+
+/// Stops checking the calling thread's stores (`ANNOTATE_IGNORE_WRITES_BEGIN`).
+#[inline(always)]
+pub fn annotate_ignore_writes_begin() {
+    record_stores(false);
+}
+
+/// Checks the calling thread's stores again.
+#[inline(always)]
+pub fn annotate_ignore_writes_end() {
+    record_stores(true);
+}
+
+/// [`annotate_ignore_reads_begin`] and [`annotate_ignore_writes_begin`].
+#[inline(always)]
+pub fn annotate_ignore_reads_and_writes_begin() {
+    annotate_ignore_reads_begin();
+    annotate_ignore_writes_begin();
+}
+
+/// [`annotate_ignore_reads_end`] and [`annotate_ignore_writes_end`].
+#[inline(always)]
+pub fn annotate_ignore_reads_and_writes_end() {
+    annotate_ignore_reads_end();
+    annotate_ignore_writes_end();
+}
+
+/// [`new_memory`] under the name of `ANNOTATE_NEW_MEMORY`.
+#[inline(always)]
+pub fn annotate_new_memory<T: ?Sized>(addr: *const T, size: usize) {
+    new_memory(addr, size);
+}
+
+/// Reports every access to the byte at `addr` (`ANNOTATE_TRACE_MEMORY`).
+#[inline(always)]
+pub fn annotate_trace_memory<T: ?Sized>(addr: *const T) {
+    trace_range(addr, 1);
+}
+
+/// [`set_thread_name`] under the name of `ANNOTATE_THREAD_NAME`, for any C string.
+#[inline(always)]
+pub fn annotate_thread_name<T: AsRef<CStr>>(name: T) {
+    set_thread_name(name.as_ref());
 }

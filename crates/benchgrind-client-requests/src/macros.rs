@@ -53,3 +53,66 @@ macro_rules! valgrind_println_backtrace {
         )
     };
 }
+
+/// Like [`valgrind_printf!`] without an answer. Used inside `unsafe`, as in the
+/// valgrind-requests API it mirrors, although nothing here can be unsound: a NUL byte in the
+/// text is dropped.
+///
+/// ```rust
+/// // SAFETY: nothing to uphold; the macro asks for `unsafe` for compatibility only.
+/// unsafe { benchgrind_client_requests::valgrind_printf_unchecked!("step {}; ", 2) };
+/// ```
+#[macro_export]
+macro_rules! valgrind_printf_unchecked {
+    ($($arg:tt)*) => {
+        $crate::valgrind::__print_unchecked(false, ::core::format_args!($($arg)*))
+    };
+}
+
+/// Like [`valgrind_println!`] without an answer; see [`valgrind_printf_unchecked!`].
+///
+/// ```rust
+/// // SAFETY: nothing to uphold; the macro asks for `unsafe` for compatibility only.
+/// unsafe { benchgrind_client_requests::valgrind_println_unchecked!("done: {}", 3) };
+/// ```
+#[macro_export]
+macro_rules! valgrind_println_unchecked {
+    () => {
+        $crate::valgrind::__print_unchecked(false, ::core::format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::valgrind::__print_unchecked(
+            false,
+            ::core::format_args!("{}\n", ::core::format_args!($($arg)*)),
+        )
+    };
+}
+
+/// Like [`valgrind_printf_backtrace!`] without an answer; see [`valgrind_printf_unchecked!`].
+///
+/// ```rust
+/// // SAFETY: nothing to uphold; the macro asks for `unsafe` for compatibility only.
+/// unsafe { benchgrind_client_requests::valgrind_printf_backtrace_unchecked!("at {}\n", 4) };
+/// ```
+#[macro_export]
+macro_rules! valgrind_printf_backtrace_unchecked {
+    ($($arg:tt)*) => {
+        $crate::valgrind::__print_unchecked(true, ::core::format_args!($($arg)*))
+    };
+}
+
+/// Like [`valgrind_println_backtrace!`] without an answer; see [`valgrind_printf_unchecked!`].
+///
+/// ```rust
+/// // SAFETY: nothing to uphold; the macro asks for `unsafe` for compatibility only.
+/// unsafe { benchgrind_client_requests::valgrind_println_backtrace_unchecked!("at {}", 5) };
+/// ```
+#[macro_export]
+macro_rules! valgrind_println_backtrace_unchecked {
+    ($($arg:tt)*) => {
+        $crate::valgrind::__print_unchecked(
+            true,
+            ::core::format_args!("{}\n", ::core::format_args!($($arg)*)),
+        )
+    };
+}

@@ -22,32 +22,37 @@ use std::ffi::CStr;
 use crate::raw::memcheck as code;
 use crate::{request, send};
 
+/// The handle of a description made by [`create_block`], for [`discard`].
+pub type BlockHandle = usize;
+
 fn range<T: ?Sized>(addr: *const T, len: usize) -> [usize; 5] {
     [addr.cast::<u8>() as usize, len, 0, 0, 0]
 }
 
-/// Marks `[addr, addr + len)` as not addressable: any access is an error.
+/// Marks `[addr, addr + len)` as not addressable: any access is an error. Returns Memcheck's
+/// answer, which means nothing (`usize::MAX`, -1 in C; 0 natively and under other tools).
+/// The same holds for the other `make_mem_*`.
 #[inline(always)]
-pub fn make_mem_noaccess<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_NOACCESS, range(addr, len));
+pub fn make_mem_noaccess<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_NOACCESS, range(addr, len))
 }
 
 /// Marks `[addr, addr + len)` as addressable but undefined: using its value is an error.
 #[inline(always)]
-pub fn make_mem_undefined<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_UNDEFINED, range(addr, len));
+pub fn make_mem_undefined<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_UNDEFINED, range(addr, len))
 }
 
 /// Marks `[addr, addr + len)` as addressable and defined.
 #[inline(always)]
-pub fn make_mem_defined<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_DEFINED, range(addr, len));
+pub fn make_mem_defined<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_DEFINED, range(addr, len))
 }
 
 /// Marks the addressable bytes of `[addr, addr + len)` defined; leaves the others alone.
 #[inline(always)]
-pub fn make_mem_defined_if_addressable<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::MAKE_MEM_DEFINED_IF_ADDRESSABLE, range(addr, len));
+pub fn make_mem_defined_if_addressable<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(0, code::MAKE_MEM_DEFINED_IF_ADDRESSABLE, range(addr, len))
 }
 
 /// Checks that `[addr, addr + len)` is addressable. Reports an error and returns the address
@@ -75,7 +80,11 @@ pub fn check_value_is_defined<T: ?Sized>(value: &T) -> usize {
 /// error is reported, not only now (whether Memcheck copies it is its business): a `c"..."`
 /// literal is what this is for.
 #[inline(always)]
-pub fn create_block<T: ?Sized>(addr: *const T, len: usize, description: &'static CStr) -> usize {
+pub fn create_block<T: ?Sized>(
+    addr: *const T,
+    len: usize,
+    description: &'static CStr,
+) -> BlockHandle {
     let args = [
         addr.cast::<u8>() as usize,
         len,
@@ -88,7 +97,7 @@ pub fn create_block<T: ?Sized>(addr: *const T, len: usize, description: &'static
 
 /// Forgets a description made by [`create_block`]; returns whether the handle was unknown.
 #[inline(always)]
-pub fn discard(handle: usize) -> bool {
+pub fn discard(handle: BlockHandle) -> bool {
     request(0, code::DISCARD, [0, handle, 0, 0, 0]) != 0
 }
 
@@ -110,6 +119,13 @@ pub fn do_changed_leak_check() {
     send(code::DO_LEAK_CHECK, [0, 2, 0, 0, 0]);
 }
 
+/// Runs a leak check showing only the loss records that are new since the previous one (new in
+/// Valgrind 3.21's `memcheck.h`; Valgrind 3.19's Memcheck runs a full check instead).
+#[inline(always)]
+pub fn do_new_leak_check() {
+    send(code::DO_LEAK_CHECK, [0, 3, 0, 0, 0]);
+}
+
 /// Runs a leak check that prints only the summary, like `--leak-check=summary`.
 #[inline(always)]
 pub fn do_quick_leak_check() {
@@ -117,7 +133,7 @@ pub fn do_quick_leak_check() {
 }
 
 /// Bytes or blocks found by the previous leak check, by kind (all 0 natively).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LeakCounts {
     /// Definitely lost: no pointer to the block is left.
     pub leaked: usize,
@@ -186,16 +202,24 @@ pub fn set_vbits<T: ?Sized>(addr: *const T, vbits: &[u8]) -> usize {
 }
 
 /// Stops reporting invalid accesses to `[addr, addr + len)`.
+/// Returns Memcheck's answer, 1; 0 natively and under other tools.
 #[inline(always)]
-pub fn disable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) {
-    send(
+pub fn disable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(
+        0,
         code::DISABLE_ADDR_ERROR_REPORTING_IN_RANGE,
         range(addr, len),
-    );
+    )
 }
 
 /// Reports invalid accesses to `[addr, addr + len)` again.
+/// Returns Memcheck's answer, 1 (also for a range that was not disabled); 0 natively and under
+/// other tools.
 #[inline(always)]
-pub fn enable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) {
-    send(code::ENABLE_ADDR_ERROR_REPORTING_IN_RANGE, range(addr, len));
+pub fn enable_addr_error_reporting_in_range<T: ?Sized>(addr: *const T, len: usize) -> usize {
+    request(
+        0,
+        code::ENABLE_ADDR_ERROR_REPORTING_IN_RANGE,
+        range(addr, len),
+    )
 }

@@ -16,7 +16,10 @@ use std::ffi::CStr;
 use std::fmt;
 
 use crate::raw::valgrind as code;
-use crate::{request, send};
+use crate::{request, send, StackId};
+
+mod more;
+pub use more::*;
 
 /// How many Valgrinds this program runs under: 0 natively, 1 under Valgrind, 2 under Valgrind
 /// running under Valgrind.
@@ -46,7 +49,8 @@ pub fn count_errors() -> usize {
 /// the log unless GDB is connected. Returns whether Valgrind recognised the command (`false`
 /// natively).
 #[inline(always)]
-pub fn monitor_command(command: &CStr) -> bool {
+pub fn monitor_command<T: AsRef<CStr>>(command: T) -> bool {
+    let command = command.as_ref();
     // The request answers 1 for an unknown command, 0 otherwise; natively the default 1 makes
     // the answer `false` too.
     request(
@@ -59,7 +63,8 @@ pub fn monitor_command(command: &CStr) -> bool {
 /// Changes a dynamic command-line option, for example `c"--vgdb-error=0"`
 /// (`valgrind --help-dyn-options` lists them).
 #[inline(always)]
-pub fn clo_change(option: &CStr) {
+pub fn clo_change<T: AsRef<CStr>>(option: T) {
+    let option = option.as_ref();
     send(code::CLO_CHANGE, [option.as_ptr() as usize, 0, 0, 0, 0]);
 }
 
@@ -90,6 +95,23 @@ pub fn printf_args(args: fmt::Arguments<'_>) -> usize {
 #[inline]
 pub fn printf_backtrace_args(args: fmt::Arguments<'_>) -> usize {
     print(code::PRINTF_BACKTRACE_VALIST_BY_REF, args)
+}
+
+/// What the `*_unchecked` macros call: [`printf_args`], or [`printf_backtrace_args`] if
+/// `backtrace`, without the answer.
+///
+/// # Safety
+///
+/// None to uphold: `unsafe` only so that the macros need an `unsafe` context, as the
+/// valgrind-requests macros of the same names do.
+#[doc(hidden)]
+#[inline]
+pub unsafe fn __print_unchecked(backtrace: bool, args: fmt::Arguments<'_>) {
+    if backtrace {
+        printf_backtrace_args(args);
+    } else {
+        printf_args(args);
+    }
 }
 
 fn print(request_code: usize, args: fmt::Arguments<'_>) -> usize {
@@ -266,37 +288,52 @@ pub fn mempool_exists<T: ?Sized>(pool: *const T) -> bool {
     ) != 0
 }
 
+/// An address as the stack requests take it: a pointer (as benchgrind's own code passes it) or
+/// a `usize` (as valgrind-requests code does).
+pub trait Address {
+    /// The address as a number.
+    fn address(self) -> usize;
+}
+
+impl<T: ?Sized> Address for *const T {
+    fn address(self) -> usize {
+        self.cast::<u8>() as usize
+    }
+}
+
+impl<T: ?Sized> Address for *mut T {
+    fn address(self) -> usize {
+        self.cast::<u8>() as usize
+    }
+}
+
+impl Address for usize {
+    fn address(self) -> usize {
+        self
+    }
+}
+
 /// Registers `[start, end)` as a stack (for programs that switch stacks: coroutines, green
 /// threads) and returns its id for [`stack_change`] and [`stack_deregister`]; 0 natively.
 #[inline(always)]
-pub fn stack_register<A: ?Sized, B: ?Sized>(start: *const A, end: *const B) -> usize {
-    let args = [
-        start.cast::<u8>() as usize,
-        end.cast::<u8>() as usize,
-        0,
-        0,
-        0,
-    ];
+pub fn stack_register<A: Address, B: Address>(start: A, end: B) -> StackId {
+    let args = [start.address(), end.address(), 0, 0, 0];
     request(0, code::STACK_REGISTER, args)
 }
 
 /// Forgets the stack `id` returned by [`stack_register`].
 #[inline(always)]
-pub fn stack_deregister(id: usize) {
+pub fn stack_deregister(id: StackId) {
     send(code::STACK_DEREGISTER, [id, 0, 0, 0, 0]);
 }
 
 /// Moves the stack `id` to `[start, end)`.
 #[inline(always)]
-pub fn stack_change<A: ?Sized, B: ?Sized>(id: usize, start: *const A, end: *const B) {
-    let args = [
-        id,
-        start.cast::<u8>() as usize,
-        end.cast::<u8>() as usize,
-        0,
-        0,
-    ];
-    send(code::STACK_CHANGE, args);
+pub fn stack_change<A: Address, B: Address>(id: StackId, start: A, end: B) {
+    send(
+        code::STACK_CHANGE,
+        [id, start.address(), end.address(), 0, 0],
+    );
 }
 
 /// Stops this thread from reporting errors until the matching [`enable_error_reporting`];

@@ -7,154 +7,12 @@
 //! `client_requests`, `defs` only `client_requests_defs`. Each program prints `key=value` lines;
 //! Valgrind's log and output files are read back. Needs `valgrind` on the `PATH`.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
-use std::sync::OnceLock;
 
-/// The magic preamble of a client request: four rotations of a register by 128 bits in all.
-#[cfg(target_arch = "x86_64")]
-const PREAMBLE: &[u8] = &[
-    0x48, 0xc1, 0xc7, 0x03, 0x48, 0xc1, 0xc7, 0x0d, 0x48, 0xc1, 0xc7, 0x3d, 0x48, 0xc1, 0xc7, 0x33,
-];
-/// `ror x12, x12, #3; #13; #51; #61`, encoded as EXTR (not yet run on an aarch64 host).
-#[cfg(target_arch = "aarch64")]
-const PREAMBLE: &[u8] = &[
-    0x8c, 0x0d, 0xcc, 0x93, 0x8c, 0x35, 0xcc, 0x93, 0x8c, 0xcd, 0xcc, 0x93, 0x8c, 0xf5, 0xcc, 0x93,
-];
-
-/// Instructions allowed between the toggled region and the reference: the call of the work
-/// function and the part of the request sequence that falls inside the region.
-const REGION_TOLERANCE: u64 = 32;
-
-#[derive(Clone, Copy)]
-enum Build {
-    Real,
-    Defs,
-}
-
-/// Builds the programs once per variant and returns their directory.
-fn programs(build: Build) -> &'static Path {
-    static REAL: OnceLock<PathBuf> = OnceLock::new();
-    static DEFS: OnceLock<PathBuf> = OnceLock::new();
-    let (cell, feature) = match build {
-        Build::Real => (&REAL, "real"),
-        Build::Defs => (&DEFS, "defs"),
-    };
-    cell.get_or_init(|| {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/program/Cargo.toml");
-        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("creq-program-{feature}"));
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "--release",
-                "--offline",
-                "--quiet",
-                "--features",
-                feature,
-            ])
-            .arg("--manifest-path")
-            .arg(&manifest)
-            .arg("--target-dir")
-            .arg(&target)
-            .status()
-            .expect("cargo starts");
-        assert!(
-            status.success(),
-            "building {} with `{feature}` failed",
-            manifest.display()
-        );
-        target.join("release")
-    })
-}
-
-/// What one run left behind: the program's `key=value` lines, Valgrind's log, its directory.
-struct Run {
-    values: HashMap<String, String>,
-    log: String,
-    dir: PathBuf,
-}
-
-impl Run {
-    fn get(&self, key: &str) -> &str {
-        self.values.get(key).unwrap_or_else(|| {
-            panic!(
-                "no `{key}=` line; got {:?}\nlog:\n{}",
-                self.values, self.log
-            )
-        })
-    }
-
-    fn number(&self, key: &str) -> u64 {
-        self.get(key).parse().expect("a number")
-    }
-
-    /// The `totals:` line of a Callgrind out file in the run's directory.
-    fn callgrind_total(&self, file: &str) -> u64 {
-        let text = std::fs::read_to_string(self.dir.join(file)).expect("callgrind wrote the file");
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("totals:"))
-            .expect("a totals line");
-        line["totals:".len()..].trim().parse().expect("a count")
-    }
-}
-
-/// Runs `program` (with `args`) under `valgrind` with `options`, in a fresh directory named
-/// `name`, with the log in `valgrind.log` there. Without `options` it runs natively.
-fn run(name: &str, options: Option<&[&str]>, program: &str, args: &[&str]) -> Run {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("creq-runs")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("run directory");
-    let exe = programs(Build::Real).join(program);
-    let mut cmd = match options {
-        Some(options) => {
-            let mut cmd = Command::new("valgrind");
-            cmd.args(options).arg("--log-file=valgrind.log").arg(&exe);
-            cmd
-        }
-        None => Command::new(&exe),
-    };
-    let output = cmd
-        .args(args)
-        .current_dir(&dir)
-        .output()
-        .expect("valgrind starts");
-    let log = std::fs::read_to_string(dir.join("valgrind.log")).unwrap_or_default();
-    assert!(
-        output.status.success(),
-        "{name}: {:?}\nstderr: {}\nlog:\n{log}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let values = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter_map(|l| l.split_once('='))
-        .map(|(k, v)| (k.to_owned(), v.to_owned()))
-        .collect();
-    Run { values, log, dir }
-}
-
-/// The `N` of the log's `ERROR SUMMARY: N errors` line.
-fn error_summary(log: &str) -> u64 {
-    let line = log
-        .lines()
-        .find(|l| l.contains("ERROR SUMMARY:"))
-        .expect("an error summary");
-    let after = line
-        .split("ERROR SUMMARY:")
-        .nth(1)
-        .expect("text after the colon");
-    after
-        .split_whitespace()
-        .next()
-        .expect("a count")
-        .parse()
-        .expect("a number")
-}
+use common::*;
 
 #[test]
 fn core_requests_answer_under_valgrind_and_stay_silent_natively() {
@@ -292,6 +150,11 @@ fn callgrind_instrumentation_and_dumps() {
 fn memcheck_sees_undefined_and_unaddressable_memory_and_leaks() {
     let run = run("memcheck", Some(&["--tool=memcheck"]), "memcheck", &[]);
     assert_eq!(run.get("defined_before"), "0");
+    // Memcheck answers -1 to the `make_mem_*` requests.
+    assert_eq!(run.number("make_undefined_answer"), u64::MAX);
+    // And 1 to the address-error-reporting requests.
+    assert_eq!(run.get("disable_reporting_answer"), "1");
+    assert_eq!(run.get("enable_reporting_answer"), "1");
     assert_eq!(
         run.get("undefined_offset"),
         "0",
@@ -429,7 +292,15 @@ fn count_preambles(haystack: &[u8]) -> usize {
 #[cfg(target_os = "linux")]
 #[test]
 fn defs_only_build_has_no_request_in_its_machine_code() {
-    for program in ["core", "callgrind", "memcheck", "dhat", "threads"] {
+    for program in [
+        "core",
+        "callgrind",
+        "memcheck",
+        "dhat",
+        "threads",
+        "extras",
+        "cachegrind",
+    ] {
         let defs = std::fs::read(programs(Build::Defs).join(program)).expect("defs build");
         let real = std::fs::read(programs(Build::Real).join(program)).expect("real build");
         let (in_defs, in_real) = (

@@ -26,7 +26,10 @@ fn main() {
         memcheck::check_mem_is_defined(buffer.as_ptr(), 16),
     );
 
-    memcheck::make_mem_undefined(buffer.as_ptr(), 16);
+    report(
+        "make_undefined_answer",
+        memcheck::make_mem_undefined(buffer.as_ptr(), 16),
+    );
     let first_bad = memcheck::check_mem_is_defined(buffer.as_ptr(), 16);
     report(
         "undefined_offset",
@@ -55,6 +58,20 @@ fn main() {
         bad.wrapping_sub(buffer.as_ptr() as usize),
     );
     memcheck::make_mem_defined(buffer.as_ptr(), 16);
+
+    let quiet = black_box(vec![0u8; 8]);
+    report(
+        "disable_reporting_answer",
+        memcheck::disable_addr_error_reporting_in_range(quiet.as_ptr(), 8),
+    );
+    report(
+        "enable_reporting_answer",
+        memcheck::enable_addr_error_reporting_in_range(quiet.as_ptr(), 8),
+    );
+    report(
+        "enable_again_answer",
+        memcheck::enable_addr_error_reporting_in_range(quiet.as_ptr(), 8),
+    );
 
     leak(1000);
     scrub_stack();
