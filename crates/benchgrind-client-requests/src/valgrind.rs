@@ -8,7 +8,8 @@
 //! use benchgrind_client_requests::{valgrind, valgrind_println};
 //!
 //! if valgrind::running_on_valgrind() > 0 {
-//!     valgrind_println!("checkpoint {} reached, {} errors so far", 3, valgrind::count_errors());
+//!     valgrind_println!("checkpoint {} reached, {} errors so far", 3, valgrind::count_errors())
+//!         .unwrap();
 //! }
 //! ```
 
@@ -112,6 +113,34 @@ pub unsafe fn __print_unchecked(backtrace: bool, args: fmt::Arguments<'_>) {
     } else {
         printf_args(args);
     }
+}
+
+/// What the checked macros (`valgrind_printf!`, `valgrind_println!` and their backtrace forms)
+/// call: the text written as [`printf_args`] writes it, or, under Valgrind, an error when the
+/// formatted text holds a NUL byte (which would end Valgrind's C string early; the
+/// `*_unchecked` macros drop it instead). Natively nothing is formatted and the answer is
+/// `Ok(())`.
+#[doc(hidden)]
+#[inline]
+pub fn __print_checked(
+    backtrace: bool,
+    args: fmt::Arguments<'_>,
+) -> Result<(), crate::error::ClientRequestError> {
+    if !crate::ENABLED || running_on_valgrind() == 0 {
+        return Ok(());
+    }
+    let text = fmt::format(args);
+    if text.contains('\0') {
+        let nul = std::ffi::CString::new(text).expect_err("the text holds a NUL byte");
+        return Err(nul.into());
+    }
+    let code = if backtrace {
+        code::PRINTF_BACKTRACE_VALIST_BY_REF
+    } else {
+        code::PRINTF_VALIST_BY_REF
+    };
+    print(code, format_args!("{text}"));
+    Ok(())
 }
 
 fn print(request_code: usize, args: fmt::Arguments<'_>) -> usize {

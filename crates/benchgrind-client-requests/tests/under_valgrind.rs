@@ -19,6 +19,7 @@ fn core_requests_answer_under_valgrind_and_stay_silent_natively() {
     let native = run("core-native", None, "core", &[]);
     assert_eq!(native.get("running_on_valgrind"), "0");
     assert_eq!(native.get("printf_returned"), "0");
+    assert_eq!(native.get("nul_rejected"), "false");
     assert_eq!(native.get("monitor_recognised"), "false");
     assert_eq!(native.get("stack_id"), "0");
 
@@ -32,6 +33,12 @@ fn core_requests_answer_under_valgrind_and_stay_silent_natively() {
         under.log
     );
     assert_eq!(under.number("printf_returned"), message.len() as u64 + 1);
+    assert!(
+        under.log.contains("** creq-core: from the macro 7\n"),
+        "{}",
+        under.log
+    );
+    assert_eq!(under.get("nul_rejected"), "true");
     assert!(
         under.log.contains("** creq-core: backtrace follows"),
         "{}",

@@ -5,8 +5,13 @@ use creq_program::report;
 
 fn main() {
     report("running_on_valgrind", valgrind::running_on_valgrind());
-    let printed = valgrind_println!("creq-core: hello {} at 100% (%s %d stay text)", 42);
+    let printed = valgrind::printf_args(format_args!(
+        "creq-core: hello {} at 100% (%s %d stay text)\n",
+        42
+    ));
     report("printf_returned", printed);
+    valgrind_println!("creq-core: from the macro {}", 7).unwrap();
+    report("nul_rejected", valgrind_println!("a\0b").is_err());
     valgrind::printf_backtrace("creq-core: backtrace follows\n");
     report(
         "monitor_recognised",
