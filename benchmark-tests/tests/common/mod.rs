@@ -86,6 +86,9 @@ pub fn blocks(report: &str) -> Vec<Block> {
     // Under `## thread N` (a thread's part of the counts, `show_intermediate`): not the total.
     let mut in_part = false;
     for line in report.lines() {
+        // `show_grid` marks a metric line `|-` and a tool's title `|=`: indented lines.
+        let marked = line.strip_prefix("|-").or_else(|| line.strip_prefix("|="));
+        let line = &marked.map_or_else(|| line.to_owned(), |rest| format!("  {rest}"));
         if !line.starts_with(' ') {
             last_header = Some(line.to_owned());
             in_part = false;
