@@ -53,7 +53,7 @@ fn with_bytes(name: &str, read: Read) -> (PathBuf, Vec<u8>, Read) {
 }
 
 #[library_benchmark]
-#[bench::sort(config = limit(68_800_000), setup = two_profiles)]
+#[bench::sort(config = limit(40_800_000), setup = two_profiles)]
 fn attribute(profiles: (Profile, Profile)) -> usize {
     let (old, new) = profiles;
     let explanation = explain_profiles(&old, &new, &Options::default()).expect("they compare");
@@ -96,7 +96,7 @@ fn summaries() -> Vec<Summary> {
 fn nothing() {}
 
 #[library_benchmark]
-#[bench::ten_thousand(config = limit(101_500_000), setup = many)]
+#[bench::ten_thousand(config = limit(104_000_000), setup = many)]
 fn plan_benchmarks(main: Main) -> usize {
     let home = Path::new("/nonexistent/benchgrind-selfbench").to_owned();
     let plan = benchgrind_runner::plan::plan(&main, &Cli::default(), home).expect("it plans");

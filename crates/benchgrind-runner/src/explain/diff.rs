@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use super::model::{Change, FunctionChange, LineChange, Status};
 use crate::config::EventKind;
-use crate::metrics::Metrics;
+use crate::metrics::{derived, Metrics, CACHE_EVENTS};
 use crate::parse::names;
 use crate::parse::profile::{Function, Profile};
 
@@ -46,6 +46,59 @@ pub fn metric_values(events: &[String], costs: &[u64], kinds: &[EventKind]) -> V
         .collect()
 }
 
+/// How the values of `kinds` are read off one profile's cost vectors, worked out once per
+/// profile (the attribution reads every function's and every line's costs): the columns of the
+/// cache simulation's counts, and each metric's own column. Gives what [`metric_values`] gives.
+pub struct Columns<'a> {
+    events: &'a [String],
+    kinds: &'a [EventKind],
+    cache: Option<[usize; 9]>,
+    direct: Vec<Option<usize>>,
+}
+
+impl<'a> Columns<'a> {
+    /// The columns of `kinds` among a profile's `events`.
+    pub fn new(events: &'a [String], kinds: &'a [EventKind]) -> Columns<'a> {
+        let position = |name: &str| events.iter().position(|e| e == name);
+        let found = CACHE_EVENTS.map(position);
+        let cache = found
+            .iter()
+            .all(Option::is_some)
+            .then(|| found.map(|i| i.unwrap_or(0)));
+        let direct = kinds.iter().map(|k| position(k.name())).collect();
+        Columns {
+            events,
+            kinds,
+            cache,
+            direct,
+        }
+    }
+
+    /// The values of the kinds for one cost vector.
+    pub fn values(&self, costs: &[u64]) -> Vec<u64> {
+        let at = |i: usize| costs.get(i).copied().unwrap_or(0);
+        let counts = self.cache.map(|c| c.map(at));
+        let mut slow = None;
+        self.kinds
+            .iter()
+            .zip(&self.direct)
+            .map(|(&kind, column)| {
+                if let Some(v) = counts.and_then(|c| derived(kind, c)) {
+                    return v;
+                }
+                match column {
+                    Some(i) => at(*i),
+                    None if kind.is_rate() => slow
+                        .get_or_insert_with(|| Metrics::from_costs(self.events, costs))
+                        .get(kind)
+                        .unwrap_or(0),
+                    None => 0,
+                }
+            })
+            .collect()
+    }
+}
+
 /// Every function whose cost changed in any metric, and how many did not.
 pub fn functions(
     old: &Profile,
@@ -53,10 +106,14 @@ pub fn functions(
     kinds: &[EventKind],
 ) -> (Vec<FunctionChange>, usize) {
     let pairs = pair(old, new);
+    let columns = (
+        Columns::new(&old.events, kinds),
+        Columns::new(&new.events, kinds),
+    );
     let mut changed = Vec::new();
     let mut unchanged = 0;
     for (o, n) in pairs {
-        let change = function_change(old, new, o, n, kinds);
+        let change = function_change(old, new, o, n, &columns);
         if change.is_unchanged() {
             unchanged += 1;
         } else {
@@ -72,13 +129,14 @@ fn function_change(
     new: &Profile,
     o: Option<usize>,
     n: Option<usize>,
-    kinds: &[EventKind],
+    columns: &(Columns, Columns),
 ) -> FunctionChange {
     let of = o.map(|i| &old.functions[i]);
     let nf = n.map(|i| &new.functions[i]);
-    let side = |p: &Profile, f: Option<&Function>, pick: fn(&Function) -> &Vec<u64>| match f {
-        Some(f) => metric_values(&p.events, pick(f), kinds),
-        None => vec![0; kinds.len()],
+    let len = columns.0.kinds.len();
+    let side = |c: &Columns, f: Option<&Function>, pick: fn(&Function) -> &Vec<u64>| match f {
+        Some(f) => c.values(pick(f)),
+        None => vec![0; len],
     };
     let changes = |a: Vec<u64>, b: Vec<u64>| -> Vec<Change> {
         a.into_iter()
@@ -100,14 +158,14 @@ fn function_change(
             (_, None) => Status::Gone,
         },
         self_cost: changes(
-            side(old, of, |f| &f.self_cost),
-            side(new, nf, |f| &f.self_cost),
+            side(&columns.0, of, |f| &f.self_cost),
+            side(&columns.1, nf, |f| &f.self_cost),
         ),
         inclusive: changes(
-            side(old, of, |f| &f.inclusive),
-            side(new, nf, |f| &f.inclusive),
+            side(&columns.0, of, |f| &f.inclusive),
+            side(&columns.1, nf, |f| &f.inclusive),
         ),
-        lines: lines(old, new, of, nf, kinds),
+        lines: lines(old, new, of, nf, columns),
     }
 }
 
@@ -117,19 +175,20 @@ fn lines(
     new: &Profile,
     of: Option<&Function>,
     nf: Option<&Function>,
-    kinds: &[EventKind],
+    columns: &(Columns, Columns),
 ) -> Vec<LineChange> {
     // (file, line) -> (old values, new values)
     type Sides = (Vec<u64>, Vec<u64>);
     let mut by_line: HashMap<(&str, u64), Sides> = HashMap::new();
-    let zero = vec![0; kinds.len()];
-    for (profile, function, is_new) in [(old, of, false), (new, nf, true)] {
+    let zero = vec![0; columns.0.kinds.len()];
+    let sides = [(old, of, &columns.0, false), (new, nf, &columns.1, true)];
+    for (profile, function, columns, is_new) in sides {
         let Some(function) = function else { continue };
         for (&(file, line), costs) in &function.lines {
             let slot = by_line
                 .entry((profile.files[file].as_str(), line))
                 .or_insert_with(|| (zero.clone(), zero.clone()));
-            let values = metric_values(&profile.events, costs, kinds);
+            let values = columns.values(costs);
             if is_new {
                 slot.1 = values;
             } else {
@@ -225,6 +284,24 @@ mod tests {
 
     fn profile(text: &str) -> Profile {
         parse(Path::new("t.out"), text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn columns_read_what_metric_values_reads() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../benchgrind-selfbench/fixtures/sort500.callgrind.out");
+        let profile = crate::parse::profile::parse_file(&path, Read::Full).unwrap();
+        let mut kinds: Vec<EventKind> = common_metrics(&profile, &profile);
+        kinds.extend(EventKind::RATES);
+        kinds.push(EventKind::Bc);
+        let columns = Columns::new(&profile.events, &kinds);
+        assert!(profile.functions.len() > 10);
+        for function in &profile.functions {
+            for costs in [&function.self_cost, &function.inclusive] {
+                let expected = metric_values(&profile.events, costs, &kinds);
+                assert_eq!(columns.values(costs), expected, "{}", function.name);
+            }
+        }
     }
 
     #[test]

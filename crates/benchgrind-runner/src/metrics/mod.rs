@@ -23,9 +23,39 @@ use crate::config::EventKind;
 use crate::parse::profile::Profile;
 
 /// The cache simulation's events, in Callgrind's spelling and [`EventKind::ALL`]'s order.
-const CACHE_EVENTS: [&str; 9] = [
+pub(crate) const CACHE_EVENTS: [&str; 9] = [
     "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw",
 ];
+
+/// The metrics derived from the cache simulation's counts, in report order after `Ir`.
+pub(crate) const DERIVED: [EventKind; 5] = [
+    EventKind::L1hits,
+    EventKind::LLhits,
+    EventKind::RamHits,
+    EventKind::TotalRW,
+    EventKind::EstimatedCycles,
+];
+
+/// A metric derived from the nine counts of [`CACHE_EVENTS`] (in that order): the hits per
+/// level, their total and the cycle estimate; `None` for any other metric.
+pub(crate) fn derived(kind: EventKind, counts: [u64; 9]) -> Option<u64> {
+    let [ir, dr, dw, i1, d1r, d1w, il, dlr, dlw] = counts;
+    // Saturating: a damaged profile may hold any counts; a real one is far below 2^64.
+    let sum = |a: u64, b: u64, c: u64| a.saturating_add(b).saturating_add(c);
+    let l1_misses = sum(i1, d1r, d1w);
+    let ll_misses = sum(il, dlr, dlw);
+    let l1 = sum(ir, dr, dw).saturating_sub(l1_misses);
+    let ll = l1_misses.saturating_sub(ll_misses);
+    let ram = ll_misses;
+    Some(match kind {
+        EventKind::L1hits => l1,
+        EventKind::LLhits => ll,
+        EventKind::RamHits => ram,
+        EventKind::TotalRW => sum(l1, ll, ram),
+        EventKind::EstimatedCycles => sum(l1, ll.saturating_mul(5), ram.saturating_mul(35)),
+        _ => return None,
+    })
+}
 
 /// The metrics of one run, in report order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +147,9 @@ impl Metrics {
     }
 
     /// [`Self::from_profile`] of one cost vector, in the order of `events`.
+    ///
+    /// The derived metrics come from [`derived`], also used where the attribution reads them
+    /// off each function's costs.
     pub fn from_costs(events: &[String], costs: &[u64]) -> Metrics {
         let get = |name: &str| {
             let i = events.iter().position(|e| e == name)?;
@@ -127,25 +160,13 @@ impl Metrics {
         if let [Some(ir), Some(dr), Some(dw), Some(i1), Some(d1r), Some(d1w), Some(il), Some(dlr), Some(dlw)] =
             cache
         {
-            // Saturating: a damaged profile may hold any counts; a real one is far below 2^64.
-            let sum = |a: u64, b: u64, c: u64| a.saturating_add(b).saturating_add(c);
-            let accesses = sum(ir, dr, dw);
-            let l1_misses = sum(i1, d1r, d1w);
-            let ll_misses = sum(il, dlr, dlw);
-            let l1 = accesses.saturating_sub(l1_misses);
-            let ll = l1_misses.saturating_sub(ll_misses);
-            let ram = ll_misses;
-            values.extend([
-                (EventKind::Ir, ir),
-                (EventKind::L1hits, l1),
-                (EventKind::LLhits, ll),
-                (EventKind::RamHits, ram),
-                (EventKind::TotalRW, sum(l1, ll, ram)),
-                (
-                    EventKind::EstimatedCycles,
-                    sum(l1, ll.saturating_mul(5), ram.saturating_mul(35)),
-                ),
-            ]);
+            let counts = [ir, dr, dw, i1, d1r, d1w, il, dlr, dlw];
+            values.push((EventKind::Ir, ir));
+            values.extend(
+                DERIVED
+                    .iter()
+                    .map(|&k| (k, derived(k, counts).unwrap_or(0))),
+            );
             // The counts, for the rates and for formats and limits that name them.
             values.extend(
                 EventKind::ALL[6..14]
