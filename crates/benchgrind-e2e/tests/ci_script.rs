@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{cli, run, stdout};
+use common::{cli, cmark_gfm, run, stdout};
 
 const BIN: &str = env!("CARGO_BIN_EXE_e2e_explain");
 const MAIN: [(&str, &str); 2] = [("E2E_EXTRA", "100"), ("E2E_INLINE", "0")];
@@ -51,22 +51,6 @@ fn merge(cli: &Path, format: &str, input: &Path) -> Output {
         .arg(input)
         .output()
         .unwrap()
-}
-
-fn cmark_gfm(markdown: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new("cmark-gfm")
-        .args(["--extension", "table", "--unsafe"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("cmark-gfm runs; install it with `bash .ci/deps --tests`");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(markdown.as_bytes()).unwrap();
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
 }
 
 fn bmf_schema() -> jsonschema::Validator {

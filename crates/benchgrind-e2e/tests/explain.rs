@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{blocks, run, stdout};
+use common::{blocks, cmark_gfm, run, stdout};
 
 const BIN: &str = env!("CARGO_BIN_EXE_e2e_explain");
 
@@ -233,22 +233,6 @@ fn a_function_inlined_away_is_gone_and_its_caller_grew() {
         err.contains("--explain is `lots`; use a percentage (e.g. 1 or 0.5), always or never"),
         "{err}"
     );
-}
-
-fn cmark_gfm(markdown: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new("cmark-gfm")
-        .args(["--extension", "table", "--unsafe"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("cmark-gfm runs; install it with `bash .ci/deps --tests`");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(markdown.as_bytes()).unwrap();
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success());
-    String::from_utf8(output.stdout).unwrap()
 }
 
 /// The cells of the first row of the first table body in `html`.

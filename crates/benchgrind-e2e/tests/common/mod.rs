@@ -129,3 +129,20 @@ pub fn target_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"))
 }
+
+/// HTML that cmark-gfm (GitHub's Markdown, with tables) makes of `markdown`.
+pub fn cmark_gfm(markdown: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("cmark-gfm")
+        .args(["--extension", "table", "--unsafe"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("cmark-gfm runs; install it with `bash .ci/deps --tests`");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(markdown.as_bytes()).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}

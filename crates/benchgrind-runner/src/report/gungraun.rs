@@ -295,28 +295,12 @@ pub fn to_gungraun(summary: &Summary, context: &Context) -> Option<Value> {
     }))
 }
 
-/// `2026-11-26T16:02:04.121680298Z`.
+/// `2026-11-26T16:02:04.121680298Z`: [`crate::dates::utc_date`] with the nanoseconds.
 fn rfc3339(time: SystemTime) -> String {
     let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = since.as_secs();
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Days since 1970-01-01 to a civil date (proleptic Gregorian).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:09}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_nanos()
-    )
+    let date = crate::dates::utc_date(since.as_secs());
+    let seconds = date.trim_end_matches('Z');
+    format!("{seconds}.{:09}Z", since.subsec_nanos())
 }
 
 #[cfg(test)]
