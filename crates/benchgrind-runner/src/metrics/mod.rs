@@ -148,7 +148,7 @@ impl Metrics {
 
     /// [`Self::from_profile`] of one cost vector, in the order of `events`.
     ///
-    /// The derived metrics come from [`derived`], also used where the attribution reads them
+    /// The derived metrics come from `derived`, also used where the attribution reads them
     /// off each function's costs.
     pub fn from_costs(events: &[String], costs: &[u64]) -> Metrics {
         let get = |name: &str| {
