@@ -104,18 +104,10 @@ impl Measured for Metrics {
     }
 
     fn limits(config: &RegressionConfig) -> Limits<EventKind> {
-        let mut hard: Vec<(EventKind, f64)> = (config.hard_limits.iter())
-            .map(|&(k, n)| (k, n as f64))
-            .collect();
-        hard.extend(
-            config
-                .float_hard_limits
-                .iter()
-                .filter_map(|&(m, x)| match m {
-                    AnyMetric::Event(k) => Some((k, x)),
-                    AnyMetric::Tool(_) => None,
-                }),
-        );
+        let hard = hard_limits(&config.hard_limits, config, |m| match m {
+            AnyMetric::Event(k) => Some(k),
+            AnyMetric::Tool(_) => None,
+        });
         (config.effective_limits(), hard)
     }
 }
@@ -128,20 +120,24 @@ impl Measured for ToolMetrics {
     }
 
     fn limits(config: &RegressionConfig) -> Limits<ToolMetric> {
-        let mut hard: Vec<(ToolMetric, f64)> = (config.tool_hard_limits.iter())
-            .map(|&(k, n)| (k, n as f64))
-            .collect();
-        hard.extend(
-            config
-                .float_hard_limits
-                .iter()
-                .filter_map(|&(m, x)| match m {
-                    AnyMetric::Tool(k) => Some((k, x)),
-                    AnyMetric::Event(_) => None,
-                }),
-        );
+        let hard = hard_limits(&config.tool_hard_limits, config, |m| match m {
+            AnyMetric::Tool(k) => Some(k),
+            AnyMetric::Event(_) => None,
+        });
         (config.tool_limits.clone(), hard)
     }
+}
+
+/// The hard limits of one kind of metric: the whole-number ones, then the fractional ones that
+/// `pick` takes from the config's list of both kinds.
+fn hard_limits<M: Copy>(
+    counts: &[(M, u64)],
+    config: &RegressionConfig,
+    pick: fn(AnyMetric) -> Option<M>,
+) -> Vec<(M, f64)> {
+    let whole = counts.iter().map(|&(k, n)| (k, n as f64));
+    let fractional = (config.float_hard_limits.iter()).filter_map(|&(m, x)| Some((pick(m)?, x)));
+    whole.chain(fractional).collect()
 }
 
 /// The limits of `config` that `new` passes compared with `old`: a relative limit when the

@@ -316,19 +316,6 @@ impl Cachegrind {
 }
 
 impl Dhat {
-    /// Which metrics the report shows, in this order.
-    pub fn format<I, T>(&mut self, metrics: T) -> &mut Self
-    where
-        I: Into<DhatMetric>,
-        T: IntoIterator<Item = I>,
-    {
-        let all = metrics
-            .into_iter()
-            .map(|m| AnyMetric::Tool(m.into().tool_metric()));
-        self.0.format = Some(unique(all));
-        self
-    }
-
     /// Where DHAT counts: the benchmark (the default for library benchmarks), the whole process
     /// (`EntryPoint::None`, for ad-hoc mode), or a function and what it calls.
     pub fn entry_point(&mut self, entry_point: EntryPoint) -> &mut Self {
@@ -350,14 +337,15 @@ impl Dhat {
     }
 }
 
-/// `format` of the error-detecting tools.
-macro_rules! error_format {
-    ($ty:ident) => {
+/// `format` of the tools whose metrics are [`ToolMetric`](super::metric::ToolMetric)s: DHAT's
+/// by [`DhatMetric`], the error-detecting tools' by [`ErrorMetric`].
+macro_rules! tool_format {
+    ($ty:ident, $metric:ident, $doc:literal) => {
         impl $ty {
-            /// Which error counts the report shows, in this order.
+            #[doc = $doc]
             pub fn format<I, T>(&mut self, metrics: T) -> &mut Self
             where
-                I: Into<ErrorMetric>,
+                I: Into<$metric>,
                 T: IntoIterator<Item = I>,
             {
                 let all = metrics
@@ -370,9 +358,26 @@ macro_rules! error_format {
     };
 }
 
-error_format!(Memcheck);
-error_format!(Helgrind);
-error_format!(Drd);
+tool_format!(
+    Dhat,
+    DhatMetric,
+    "Which metrics the report shows, in this order."
+);
+tool_format!(
+    Memcheck,
+    ErrorMetric,
+    "Which error counts the report shows, in this order."
+);
+tool_format!(
+    Helgrind,
+    ErrorMetric,
+    "Which error counts the report shows, in this order."
+);
+tool_format!(
+    Drd,
+    ErrorMetric,
+    "Which error counts the report shows, in this order."
+);
 
 /// A tool's configuration as `tool`/`tool_override` take it: the 0.13 [`Tool`], or a value of
 /// [`Callgrind`], [`Dhat`], ... (and `&` or `&mut` of one).

@@ -21,14 +21,24 @@ use crate::result::BenchResult;
 pub const VERSION: &str = "7";
 
 /// Prints each benchmark's summary in gungraun's format, one per line.
-#[derive(Default)]
-pub struct GungraunJson;
+pub struct GungraunJson {
+    /// The executable and directory, looked up once; the time is each benchmark's own.
+    context: Context,
+}
+
+impl Default for GungraunJson {
+    fn default() -> GungraunJson {
+        GungraunJson {
+            context: Context::of_this_process(),
+        }
+    }
+}
 
 impl Reporter for GungraunJson {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         write_output(out, &result.output, true)?;
-        let context = Context::of_this_process();
-        match to_gungraun(&Summary::from_result(result), &context) {
+        self.context.now = SystemTime::now();
+        match to_gungraun(&Summary::from_result(result), &self.context) {
             Some(document) => writeln!(out, "{document}"),
             None => Ok(()),
         }

@@ -31,6 +31,6 @@ pub fn reporter(format: ReportFormat, color: Color, labels: Labels) -> Box<dyn R
         ReportFormat::PrettyJson => Box::new(json::Json { pretty: true }),
         ReportFormat::Markdown => Box::new(markdown::Markdown::default()),
         ReportFormat::Bmf => Box::new(bmf::Bmf::default()),
-        ReportFormat::GungraunJson => Box::new(gungraun::GungraunJson),
+        ReportFormat::GungraunJson => Box::new(gungraun::GungraunJson::default()),
     }
 }
