@@ -20,6 +20,7 @@ const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
 const FORKER: &str = env!("CARGO_BIN_EXE_e2e_forker");
 const HANG: &str = env!("CARGO_BIN_EXE_e2e_hang");
 const HANG_BIN: &str = env!("CARGO_BIN_EXE_e2e_hang_bin");
+const CROWD: &str = env!("CARGO_BIN_EXE_e2e_crowd");
 
 /// Whether measured processes run under `SCHED_FIFO` here.
 fn exact() -> bool {
@@ -97,6 +98,34 @@ fn work_on_threads_counts_as_the_same_work_inline_and_repeats() {
             }
         }
     }
+}
+
+#[test]
+fn more_threads_at_once_than_the_default_slots_run_again_with_valgrinds_own_number() {
+    let home = tempfile::tempdir().unwrap();
+    // The default slots (64) are too few for 101 threads: the run is repeated with 500.
+    let (first, report) = counts(CROWD, home.path(), &[], &[]);
+    assert!(first["crowd"] > 100_000, "{report}");
+    let (again, report) = counts(CROWD, home.path(), &[], &[]);
+    assert!(report.contains("Instructions:"), "{report}");
+    if exact() {
+        assert_eq!(again, first, "{report}");
+    }
+    // A number the user gives stands: with too few slots the benchmark fails, saying what to do.
+    let home_arg = format!("--home={}", home.path().display());
+    let out = run(
+        CROWD,
+        &[&home_arg, "--valgrind-args=--max-threads=64"],
+        home.path(),
+        &[],
+    );
+    let report = stdout(&out) + &String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{report}");
+    assert!(
+        report.contains("more threads at once than Valgrind's --max-threads allows")
+            && report.contains("--valgrind-args=--max-threads=N"),
+        "{report}"
+    );
 }
 
 #[test]

@@ -42,6 +42,21 @@ pub(crate) fn valgrind_error(log: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// What Valgrind writes to a process's log when the process wants more threads at once than
+/// `--max-threads` allows.
+const OUT_OF_THREAD_SLOTS: &str = "Max number of threads is too low";
+
+/// Whether a Callgrind run whose logs are in the benchmark directory `dir` (the measured
+/// process's and those of the processes it started) ended because it ran out of thread slots.
+pub(crate) fn out_of_thread_slots(dir: &std::path::Path) -> bool {
+    let measured = dir.join("callgrind.log.new");
+    let children = std::fs::read_dir(dir.join(super::parts::CHILDREN)).into_iter();
+    let logs = children.flatten().flatten().map(|e| e.path());
+    std::iter::once(measured).chain(logs).any(|log| {
+        std::fs::read_to_string(log).is_ok_and(|text| text.contains(OUT_OF_THREAD_SLOTS))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

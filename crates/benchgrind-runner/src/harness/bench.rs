@@ -255,7 +255,25 @@ fn measure(
     for name in FILES {
         let _ = std::fs::remove_file(paths.file(name, Which::New));
     }
-    let output = executor.run(job);
+    let mut output = executor.run(job);
+    let out_of_slots = |output: &crate::execute::RunOutput| {
+        matches!(output.status, Status::Failed(_))
+            && crate::execute::ended::out_of_thread_slots(&paths.dir)
+    };
+    if out_of_slots(&output) {
+        // More threads at once than the default slots: again with Valgrind's own number.
+        if let Some(wider) = crate::execute::args::more_threads(job) {
+            output = executor.run(&wider);
+        }
+        if out_of_slots(&output) {
+            output.status = Status::Failed(
+                "it had more threads at once than Valgrind's --max-threads allows; give a \
+                 larger number with --valgrind-args=--max-threads=N (or the benchmark's \
+                 raw_callgrind_args)"
+                    .into(),
+            );
+        }
+    }
     result.duration = output.duration;
     result.output = output.output.shown(cli.nocapture, cli.log);
     result.log = Some(paths.file(FILES[1], Which::Current));
