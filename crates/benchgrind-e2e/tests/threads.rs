@@ -24,8 +24,7 @@ const CROWD: &str = env!("CARGO_BIN_EXE_e2e_crowd");
 
 /// Whether measured processes run under `SCHED_FIFO` here.
 fn exact() -> bool {
-    let valgrind = benchgrind_runner::execute::valgrind::locate().expect("valgrind");
-    realtime::available(&valgrind.path)
+    realtime::available()
 }
 
 /// Instructions per benchmark (its function name), and the report.

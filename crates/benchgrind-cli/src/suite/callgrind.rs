@@ -138,8 +138,8 @@ fn deterministic(cmd: &mut process::Command) {
 fn realtime_cpu() -> Option<&'static usize> {
     static CPU: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
     CPU.get_or_init(|| {
-        let valgrind = benchgrind_runner::execute::valgrind::find_in_path("valgrind")?;
-        execute::realtime::available(&valgrind)
+        benchgrind_runner::execute::valgrind::find_in_path("valgrind")?;
+        execute::realtime::available()
             .then(|| execute::realtime::allowed_cpus().first().copied())
             .flatten()
     })

@@ -107,7 +107,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
     let valgrind = valgrind::locate()?.path;
     // Each worker's processes on a processor of their own, where real-time scheduling is
     // permitted ([`realtime`]).
-    let cpus = if setup.realtime && realtime::available(&valgrind) {
+    let cpus = if setup.realtime && realtime::available() {
         realtime::allowed_cpus()
     } else {
         Vec::new()

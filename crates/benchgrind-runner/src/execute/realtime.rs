@@ -17,8 +17,7 @@
 //! a share of every processor for other processes (`sched_rt_runtime_us`).
 
 use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 
 /// What a benchmark that ran threads says where real-time scheduling was not available.
@@ -61,25 +60,18 @@ fn enter(cpu: usize) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Whether a process started from here may run under `SCHED_FIFO`: tried once, on a process
-/// that runs `program --version` (Valgrind's launcher).
-pub fn available(program: &Path) -> bool {
+/// Whether a process started from here may run under `SCHED_FIFO`: tried once, on a thread of
+/// this process, which has the same permission (`CAP_SYS_NICE` or `RLIMIT_RTPRIO`, both
+/// inherited) and ends right after.
+pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         let Some(&cpu) = allowed_cpus().first() else {
             return false;
         };
-        let mut probe = Command::new(program);
-        probe
-            .arg("--version")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // SAFETY: `enter` makes system calls only.
-        unsafe {
-            probe.pre_exec(move || enter(cpu));
-        }
-        probe.status().is_ok_and(|s| s.success())
+        std::thread::spawn(move || enter(cpu).is_ok())
+            .join()
+            .unwrap_or(false)
     })
 }
 

@@ -52,8 +52,15 @@ pub fn choose(path: PathBuf) {
 }
 
 /// Finds Valgrind: `--valgrind-bin` if given, else `BENCHGRIND_VALGRIND` if set, else
-/// `valgrind` on `PATH` (or, through a tool runner, on the runner's); checks the version.
+/// `valgrind` on `PATH` (or, through a tool runner, on the runner's); checks the version. The
+/// first answer stands for the rest of the process (`valgrind --version` takes 5-15 ms, and
+/// nothing a run does moves Valgrind).
 pub fn locate() -> Result<Valgrind, String> {
+    static LOCATED: OnceLock<Result<Valgrind, String>> = OnceLock::new();
+    LOCATED.get_or_init(locate_now).clone()
+}
+
+fn locate_now() -> Result<Valgrind, String> {
     let through_runner = RUNNER.get().is_some_and(|r| !r.is_empty());
     let chosen = CHOSEN.get().map(|p| p.as_os_str().to_owned());
     let path = match chosen.or_else(|| std::env::var_os("BENCHGRIND_VALGRIND")) {
