@@ -11,7 +11,8 @@ Figures (all bench binaries built in the bench profile, as `cargo bench` builds 
 - suite: the anchor suite (examples/benches/anchor.rs and anchor_bin.rs, 14 library and 2 binary
   benchmarks) with default settings, after a first run;
 - marginal: the cost of one more trivial benchmark, (41 benchmarks - 1 benchmark) / 40, with
-  --jobs=1 (examples/benches/trivial.rs);
+  --jobs=1 (one worker: the cost on one core) and with default settings (every core; a single
+  benchmark runs on one worker either way) (examples/benches/trivial.rs);
 - empty filter: the harness alone, a filter that matches nothing;
 - thousand: 1,000 trivial benchmarks in one file (crates/benchgrind-e2e/src/bin/e2e_many.rs),
   default settings (every core).
@@ -80,11 +81,13 @@ def figures(side, bins, tree, home):
     trivial = lambda *extra: seconds([bins["trivial"], "--bench", home_arg, *extra], examples)
     one = trivial("--jobs=1", "--exact", "trivial::trivial::add_one::n_0")
     all41 = trivial("--jobs=1")
+    all41_default = trivial()
     empty = trivial("nothing-matches-this")
     thousand = seconds([bins["e2e_many"], "--bench", home_arg], tree / "crates" / "benchgrind-e2e")
     return {
         "suite (library + binary files)": suite,
-        "marginal trivial benchmark": (all41 - one) / 40,
+        "marginal trivial benchmark, --jobs=1": (all41 - one) / 40,
+        "marginal, default settings": (all41_default - one) / 40,
         "empty filter": empty,
         "1,000 benchmarks in one file": thousand,
     }
@@ -126,12 +129,12 @@ def main():
         must(["git", "worktree", "remove", "--force", str(worktree)], cwd=ROOT)
     print(f"\n{repeat} pairs, base {rev[:10]} and the working tree, run in turn "
           f"(medians; ratio: median of new/base per pair)")
-    print(f"{'figure':<34} {'base':>9} {'new':>9} {'ratio':>7}")
+    print(f"{'figure':<38} {'base':>9} {'new':>9} {'ratio':>7}")
     for figure in runs["base"][0]:
         b = [r[figure] for r in runs["base"]]
         n = [r[figure] for r in runs["new"]]
         ratios = [y / x for x, y in zip(b, n) if x > 0]
-        print(f"{figure:<34} {statistics.median(b):>8.3f}s {statistics.median(n):>8.3f}s "
+        print(f"{figure:<38} {statistics.median(b):>8.3f}s {statistics.median(n):>8.3f}s "
               f"{statistics.median(ratios):>7.3f}")
 
 
