@@ -28,9 +28,10 @@ pub fn expected_duration(dir: &Path) -> Option<Duration> {
         .map(Duration::from_secs_f64)
 }
 
-/// Remembers a benchmark's duration for the next run's ordering.
+/// Remembers a benchmark's duration for the next run's ordering (a hint: not waited for on
+/// disk).
 pub fn record_duration(dir: &Path, duration: Duration) {
-    let _ = crate::store::write_atomic(
+    let _ = crate::store::write_hint(
         &dir.join(DURATION_FILE),
         format!("{:.6}\n", duration.as_secs_f64()).as_bytes(),
     );

@@ -69,7 +69,10 @@ pub(super) fn machine(
         if let Some(name) = &cli.save_baseline {
             targets.push(job.paths.dir.join(format!("baseline.{name}.{CURRENT}")));
         }
-        for path in targets {
+        // Mostly the same machine as last time: a file that says so already stays.
+        let unchanged =
+            |path: &std::path::Path| std::fs::read(path).is_ok_and(|b| b == json.as_bytes());
+        for path in targets.into_iter().filter(|p| !unchanged(p)) {
             if let Err(e) = store::write_atomic(&path, json.as_bytes()) {
                 messages::warning!("cannot write {}: {e}", path.display());
             }

@@ -135,6 +135,17 @@ mod tests {
     }
 
     #[test]
+    fn a_hint_replaces_the_old_contents_whole_and_leaves_no_temporary_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("duration");
+        write_hint(&path, b"0.5\n").unwrap();
+        write_hint(&path, b"0.25\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "0.25\n");
+        let names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[test]
     fn the_home_is_next_to_the_target_dirs_tag() {
         let tmp = tempfile::tempdir().unwrap();
         let target = tmp.path().join("target");
@@ -159,6 +170,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
             file.sync_all()
         })
         .and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Writes a file that is rebuilt when lost (a hint, as a benchmark's last duration) so that
+/// readers see the old contents or the new, never a part: as [`write_atomic`], without waiting
+/// for the disk (a power loss may lose the new contents, not leave half of them).
+pub fn write_hint(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temp_name(path);
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
