@@ -134,7 +134,10 @@ def main():
         b = [r[figure] for r in runs["base"]]
         n = [r[figure] for r in runs["new"]]
         ratios = [y / x for x, y in zip(b, n) if x > 0]
-        print(f"{figure:<38} {statistics.median(b):>8.3f}s {statistics.median(n):>8.3f}s "
+        # Figures under a second in milliseconds, with a decimal.
+        scale, unit, digits = (1000, "ms", 1) if statistics.median(b) < 1 else (1, "s", 3)
+        print(f"{figure:<38} {statistics.median(b) * scale:>8.{digits}f}{unit:<2}"
+              f"{statistics.median(n) * scale:>8.{digits}f}{unit:<2} "
               f"{statistics.median(ratios):>7.3f}")
 
 

@@ -145,7 +145,7 @@ fn run_inner(
     };
     let limit = job.config.timeout;
     let ran = super::children::output(&mut cmd, settle, &job.paths, limit)
-        .map_err(|e| format!("cannot start {}: {e}", exec.valgrind.display()))?;
+        .map_err(|e| super::ended::cannot_start(&exec.valgrind, &cwd, &e))?;
     let (output, settled) = (ran.output, ran.settled);
     setup.stop_parallel(captured);
     if ran.timed_out {

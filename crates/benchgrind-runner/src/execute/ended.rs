@@ -42,6 +42,25 @@ pub(crate) fn valgrind_error(log: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Why Valgrind could not be started in `cwd`: the error, or that the directory is gone (a bench
+/// binary runs its benchmarks in its package's directory, which it was built in; one moved or
+/// removed since makes the start fail with "No such file or directory", which would otherwise
+/// seem to be about Valgrind).
+pub(crate) fn cannot_start(
+    valgrind: &std::path::Path,
+    cwd: &std::path::Path,
+    e: &std::io::Error,
+) -> String {
+    if !cwd.is_dir() {
+        return format!(
+            "cannot start Valgrind in {}: that directory does not exist (the package's directory \
+             when the bench binary was built; build and run it where the package is now)",
+            cwd.display()
+        );
+    }
+    format!("cannot start {}: {e}", valgrind.display())
+}
+
 /// What Valgrind writes to a process's log when the process wants more threads at once than
 /// `--max-threads` allows.
 const OUT_OF_THREAD_SLOTS: &str = "Max number of threads is too low";
@@ -59,6 +78,20 @@ pub(crate) fn out_of_thread_slots(dir: &std::path::Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_start_in_a_directory_that_is_gone_says_so() {
+        let gone = std::path::Path::new("/nonexistent/package");
+        let e = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let reason = cannot_start(std::path::Path::new("/usr/bin/valgrind"), gone, &e);
+        assert!(
+            reason.contains("/nonexistent/package: that directory does not exist"),
+            "{reason}"
+        );
+        let here = std::env::temp_dir();
+        let reason = cannot_start(std::path::Path::new("/usr/bin/valgrind"), &here, &e);
+        assert!(reason.starts_with("cannot start /usr/bin/valgrind: "), "{reason}");
+    }
     use super::*;
 
     #[test]

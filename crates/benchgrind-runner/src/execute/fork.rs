@@ -88,9 +88,9 @@ impl ForkExecutor {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         crate::messages::debug!("server for {}: {:?}", job.id.full(), cmd);
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", self.process.valgrind.display()))?;
+        let mut child = cmd.spawn().map_err(|e| {
+            super::ended::cannot_start(&self.process.valgrind, &self.process.cwd, &e)
+        })?;
         let requests = child.stdin.take().expect("stdin is piped");
         let answers = BufReader::new(child.stdout.take().expect("stdout is piped"));
         Ok(Server {

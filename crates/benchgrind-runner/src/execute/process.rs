@@ -128,7 +128,7 @@ impl ProcessExecutor {
         let ran = match super::children::output(&mut cmd, settle, &job.paths, limit) {
             Ok(ran) => ran,
             Err(e) => {
-                let reason = format!("cannot start {}: {e}", self.valgrind.display());
+                let reason = super::ended::cannot_start(&self.valgrind, &cwd, &e);
                 return (Status::Failed(reason), Captured::default());
             }
         };
