@@ -90,7 +90,10 @@ mod tests {
         );
         let here = std::env::temp_dir();
         let reason = cannot_start(std::path::Path::new("/usr/bin/valgrind"), &here, &e);
-        assert!(reason.starts_with("cannot start /usr/bin/valgrind: "), "{reason}");
+        assert!(
+            reason.starts_with("cannot start /usr/bin/valgrind: "),
+            "{reason}"
+        );
     }
     use super::*;
 

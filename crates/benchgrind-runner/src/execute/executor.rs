@@ -85,7 +85,15 @@ impl Captured {
 
 /// Runs jobs. One implementation starts real Valgrind processes; tests may use another.
 pub trait Executor {
-    /// Runs one job to completion.
+    /// Starts a job without waiting for it, where the executor can (a fork server queues the
+    /// request and runs it when the requests before it are done), so that the caller can work
+    /// on the job before meanwhile; [`Executor::run`] then waits for it. Whether it started
+    /// it; by default it does not, and `run` does all.
+    fn start(&mut self, job: &Job) -> bool {
+        let _ = job;
+        false
+    }
+    /// Runs one job to completion (waiting for it if [`Executor::start`] started it).
     fn run(&mut self, job: &Job) -> RunOutput;
     /// Runs one job under another tool; its files land in the job's `<tool>.*.new` files.
     fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput;

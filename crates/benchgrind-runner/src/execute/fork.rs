@@ -37,6 +37,21 @@ struct Server {
     dir: PathBuf,
     /// The number of the last request.
     sequence: u64,
+    /// Which server of the run this is (a stopped server's requests are not another's).
+    id: usize,
+    /// When the last answer came: a request sent before it started running then.
+    last_answer: Instant,
+}
+
+/// A request sent to a server and not answered yet: the server runs it when those before it are
+/// done ([`ForkExecutor::send`]).
+struct Sent {
+    /// The benchmark's directory, which names the job.
+    dir: PathBuf,
+    class: Class,
+    server: usize,
+    seq: u64,
+    at: Instant,
 }
 
 /// Runs library benchmarks in fork servers, everything else in its own process.
@@ -46,6 +61,8 @@ pub struct ForkExecutor {
     /// Where server directories are made.
     pub home: PathBuf,
     servers: HashMap<Class, Server>,
+    /// Requests sent and not answered yet, oldest first.
+    sent: Vec<Sent>,
 }
 
 impl ForkExecutor {
@@ -55,6 +72,7 @@ impl ForkExecutor {
             process,
             home,
             servers: HashMap::new(),
+            sent: Vec::new(),
         }
     }
 
@@ -66,14 +84,12 @@ impl ForkExecutor {
         }
     }
 
-    fn start(&self, job: &Job) -> Result<Server, String> {
+    fn start_server(&self, job: &Job) -> Result<Server, String> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = self.home.join(super::leftovers::SERVERS).join(format!(
-            "{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = (self.home.join(super::leftovers::SERVERS))
+            .join(format!("{}-{id}", std::process::id()));
         // Twice: another run may remove the empty parent between its creation and the server's.
         std::fs::create_dir_all(&dir)
             .or_else(|_| std::fs::create_dir_all(&dir))
@@ -99,83 +115,152 @@ impl ForkExecutor {
             answers,
             dir,
             sequence: 0,
+            id,
+            last_answer: Instant::now(),
         })
-    }
-
-    fn run_in_server(&mut self, job: &Job, class: Class, index: [usize; 3]) -> (Status, Captured) {
-        let paths = &job.paths;
-        if let Err(e) = std::fs::create_dir_all(&paths.dir) {
-            let reason = format!("cannot create {}: {e}", paths.dir.display());
-            return (Status::Failed(reason), Captured::default());
-        }
-        // Files of an earlier run must not pass for this run's output.
-        for name in CAPTURE_FILES {
-            let _ = std::fs::remove_file(paths.dir.join(name));
-        }
-        let status = self.request(job, class, index);
-        (status, read_capture(job))
     }
 
     /// Starts the class's server unless it runs.
     fn ensure_server(&mut self, class: &Class, job: &Job) -> Result<(), String> {
         if !self.servers.contains_key(class) {
-            let server = self.start(job)?;
+            let server = self.start_server(job)?;
             self.servers.insert(class.clone(), server);
         }
         Ok(())
     }
 
-    /// Has the class's server (started before) run the bench at `index`.
-    fn request(&mut self, job: &Job, class: Class, index: [usize; 3]) -> Status {
+    /// Sends the request to run the bench at `index` to the class's server (started if need
+    /// be), which runs it when the requests before it are done; the server's start-up is not
+    /// the benchmark's time.
+    fn send(&mut self, job: &Job, index: [usize; 3]) -> Result<(), String> {
+        let class = self.class(job);
+        self.ensure_server(&class, job)?;
         let paths = &job.paths;
-        let Some(server) = self.servers.get_mut(&class) else {
-            return Status::Failed("the fork server is not running".into());
-        };
+        std::fs::create_dir_all(&paths.dir)
+            .map_err(|e| format!("cannot create {}: {e}", paths.dir.display()))?;
+        // Files of an earlier run must not pass for this run's output.
+        for name in CAPTURE_FILES {
+            let _ = std::fs::remove_file(paths.dir.join(name));
+        }
+        let server = self.servers.get_mut(&class).expect("just started");
         let seed = (job.config.deterministic_random).then_some(job.config.random_seed);
         server.sequence += 1;
-        let seq = server.sequence;
-        let request = protocol::request(seq, index, seed, paths.dir.as_os_str().as_bytes());
-        let mut answer = String::new();
+        let request = protocol::request(
+            server.sequence,
+            index,
+            seed,
+            paths.dir.as_os_str().as_bytes(),
+        );
+        let written = (server.requests.write_all(&request)).and_then(|()| server.requests.flush());
+        let sent = Sent {
+            dir: paths.dir.clone(),
+            class: class.clone(),
+            server: server.id,
+            seq: server.sequence,
+            at: Instant::now(),
+        };
+        if let Err(e) = written {
+            self.stop(&class);
+            return Err(format!("cannot send the fork server a request: {e}"));
+        }
+        self.sent.push(sent);
+        Ok(())
+    }
+
+    /// Runs the bench at `index`: waits for the answer to the request sent for it (sending one
+    /// first if none was, or if the server it went to has stopped since), then settles its files.
+    fn receive(&mut self, job: &Job, index: [usize; 3]) -> RunOutput {
+        let failed = |reason: String| RunOutput {
+            status: Status::Failed(reason),
+            duration: std::time::Duration::ZERO,
+            output: Captured::default(),
+        };
+        let live = |sent: &Sent, servers: &HashMap<Class, Server>| {
+            servers
+                .get(&sent.class)
+                .is_some_and(|s| s.id == sent.server)
+        };
+        let mut position = self.sent.iter().position(|s| s.dir == job.paths.dir);
+        if position.is_some_and(|i| !live(&self.sent[i], &self.servers)) {
+            self.sent.remove(position.expect("checked"));
+            position = None;
+        }
+        let sent = match position {
+            Some(i) => self.sent.remove(i),
+            None => {
+                if let Err(e) = self.send(job, index) {
+                    return failed(e);
+                }
+                self.sent.pop().expect("just sent")
+            }
+        };
+        let (status, duration) = self.answer(job, &sent);
+        RunOutput {
+            status,
+            duration,
+            output: read_capture(job),
+        }
+    }
+
+    /// The answer to `sent`, and how long the server ran it.
+    fn answer(&mut self, job: &Job, sent: &Sent) -> (Status, std::time::Duration) {
+        let paths = &job.paths;
+        let class = sent.class.clone();
+        let Some(server) = self.servers.get_mut(&class) else {
+            return (
+                Status::Failed("the fork server stopped".into()),
+                Default::default(),
+            );
+        };
+        // It started when both it was sent and the request before it was answered.
+        let started = sent.at.max(server.last_answer);
         let limit = job.config.timeout;
-        let sent = server
-            .requests
-            .write_all(&request)
-            .and_then(|()| server.requests.flush());
-        if sent.is_ok() && !answers_within(&server.answers, limit) {
-            // The child runs in the server's process group, with what it started: all go.
+        if !answers_within(&server.answers, started + limit) {
+            // The child runs in the server's process group, with what it started: all go
+            // (and with them the requests sent after it, which are sent again).
             // SAFETY: a signal to the process group of a server this executor started.
             unsafe { libc::killpg(server.child.id() as libc::pid_t, libc::SIGKILL) };
             self.stop(&class);
-            return Status::Failed(super::executor::timed_out(limit));
+            return (
+                Status::Failed(super::executor::timed_out(limit)),
+                started.elapsed(),
+            );
         }
-        let exchanged = sent.and_then(|()| server.answers.read_line(&mut answer));
+        let mut answer = String::new();
+        let exchanged = server.answers.read_line(&mut answer);
+        let now = Instant::now();
+        server.last_answer = now;
+        let duration = now.saturating_duration_since(started);
         let server_dir = server.dir.clone();
         if !matches!(exchanged, Ok(n) if n > 0) {
             self.stop(&class);
             let log = newest_log(&server_dir).unwrap_or_default();
-            return Status::Failed(format!(
+            let reason = format!(
                 "the fork server stopped{}",
                 valgrind_error(&log)
                     .map(|e| format!("; Valgrind said: {e}"))
                     .unwrap_or_default()
-            ));
+            );
+            return (Status::Failed(reason), duration);
         }
         let Some(answered) = protocol::parse_answer(&answer) else {
             self.stop(&class);
-            return Status::Failed(format!("the fork server answered `{}`", answer.trim()));
+            let reason = format!("the fork server answered `{}`", answer.trim());
+            return (Status::Failed(reason), duration);
         };
-        if answered.seq != seq {
+        if answered.seq != sent.seq {
             // Out of step: nothing it says can be trusted any more.
             self.stop(&class);
-            return Status::Failed(format!(
-                "the fork server answered request {} to request {seq}",
-                answered.seq
-            ));
+            let reason = format!(
+                "the fork server answered request {} to request {}",
+                answered.seq, sent.seq
+            );
+            return (Status::Failed(reason), duration);
         }
         // The child's profiles and those of the processes it started; a child that crashed
         // before writing its profile still has a log.
         let profile = super::parts::settle(&server_dir, answered.pid, paths);
-        match answered.end {
+        let status = match answered.end {
             End::Exit(0) => match profile {
                 Ok(()) => Status::Ok,
                 Err(e) => Status::Failed(e),
@@ -191,7 +276,8 @@ impl ForkExecutor {
                 };
                 Status::Failed(describe_end(&status, &stderr))
             }
-        }
+        };
+        (status, duration)
     }
 
     fn stop(&mut self, class: &Class) {
@@ -203,13 +289,12 @@ impl ForkExecutor {
     }
 }
 
-/// Whether the server answers within `limit` (an answer may already be buffered).
-fn answers_within(answers: &BufReader<ChildStdout>, limit: std::time::Duration) -> bool {
+/// Whether the server answers by `deadline` (an answer may already be buffered).
+fn answers_within(answers: &BufReader<ChildStdout>, deadline: Instant) -> bool {
     use std::os::unix::io::AsRawFd;
     if !answers.buffer().is_empty() {
         return true;
     }
-    let deadline = Instant::now() + limit;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let mut fd = libc::pollfd {
@@ -251,34 +336,36 @@ fn newest_log(dir: &Path) -> Option<String> {
     std::fs::read_to_string(newest.path()).ok()
 }
 
-impl Executor for ForkExecutor {
-    fn run(&mut self, job: &Job) -> RunOutput {
+impl ForkExecutor {
+    /// The bench a fork server runs for `job`, if one does: a library benchmark, on a target
+    /// with client requests, without a sandbox or working directory of its own (which need a
+    /// process of their own).
+    fn served(job: &Job) -> Option<[usize; 3]> {
         match &job.kind {
-            // A sandbox or working directory of its own needs a process of its own.
             JobKind::Library(index)
                 if crate::client_request::SUPPORTED
                     && job.config.sandbox.as_ref().map_or(true, |s| !s.enabled)
                     && job.config.current_dir.is_none() =>
             {
-                // The server's start-up (once per class) is not the benchmark's time: that
-                // orders the next run's benchmarks, longest first.
-                let class = self.class(job);
-                if let Err(e) = self.ensure_server(&class, job) {
-                    return RunOutput {
-                        status: Status::Failed(e),
-                        duration: std::time::Duration::ZERO,
-                        output: Captured::default(),
-                    };
-                }
-                let start = Instant::now();
-                let (status, output) = self.run_in_server(job, class, *index);
-                RunOutput {
-                    status,
-                    duration: start.elapsed(),
-                    output,
-                }
+                Some(*index)
             }
-            _ => self.process.run(job),
+            _ => None,
+        }
+    }
+}
+
+impl Executor for ForkExecutor {
+    fn start(&mut self, job: &Job) -> bool {
+        match Self::served(job) {
+            Some(index) => self.send(job, index).is_ok(),
+            None => false,
+        }
+    }
+
+    fn run(&mut self, job: &Job) -> RunOutput {
+        match Self::served(job) {
+            Some(index) => self.receive(job, index),
+            None => self.process.run(job),
         }
     }
 

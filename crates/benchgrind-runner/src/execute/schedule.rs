@@ -89,10 +89,45 @@ impl Queue {
 /// handed over. After Ctrl-C or SIGTERM ([`super::interrupt`]) no job starts either. No more
 /// jobs of a group run at once than its `max_parallel` ([`Job::max_parallel`]): a worker whose
 /// next jobs all belong to groups at their limit waits for one of them to finish.
-pub fn run<T, W, E>(jobs: &[&Job], executors: &mut [Box<dyn Executor + Send>], work: W, mut emit: E)
+pub fn run<T, W, E>(jobs: &[&Job], executors: &mut [Box<dyn Executor + Send>], work: W, emit: E)
 where
     T: Send,
     W: Fn(&Job, &mut dyn Executor) -> T + Sync,
+    E: FnMut(usize, T) -> bool,
+{
+    let steps = Steps {
+        ahead: false,
+        prepare: |_: &Job, _: &mut dyn Executor| (),
+        finish: |job: &Job, (), ex: &mut dyn Executor| work(job, ex),
+    };
+    run_pipelined(jobs, executors, steps, emit);
+}
+
+/// The two steps of a job for [`run_pipelined`].
+pub struct Steps<P, F> {
+    /// Whether a worker prepares its next job before it finishes the one before (worth it when
+    /// the processors are not all busy running jobs: with fewer workers than processors).
+    pub ahead: bool,
+    /// Prepares a job, which may start it ([`Executor::start`]).
+    pub prepare: P,
+    /// Finishes a prepared job.
+    pub finish: F,
+}
+
+/// [`run`] in two steps per job; with [`Steps::ahead`] a worker's executor runs one job while
+/// the worker works on the one before: it prepares the next job (which may start it,
+/// [`Executor::start`]), then finishes the job before it, then the next. A job taken early
+/// counts as running for its group's `max_parallel`; a worker takes one early only when one is
+/// free right away.
+pub fn run_pipelined<T, U, P, F, E>(
+    jobs: &[&Job],
+    executors: &mut [Box<dyn Executor + Send>],
+    steps: Steps<P, F>,
+    mut emit: E,
+) where
+    T: Send,
+    P: Fn(&Job, &mut dyn Executor) -> U + Sync,
+    F: Fn(&Job, U, &mut dyn Executor) -> T + Sync,
     E: FnMut(usize, T) -> bool,
 {
     // One worker leaves no core idle whatever the order: plan order then (which a group of
@@ -112,9 +147,12 @@ where
     std::thread::scope(|scope| {
         for executor in executors.iter_mut() {
             let tx = tx.clone();
-            let (queue, freed, work, stopped) = (&queue, &freed, &work, &stopped);
-            scope.spawn(move || loop {
-                let next = {
+            let (queue, freed, stopped) = (&queue, &freed, &stopped);
+            let (prepare, finish, ahead) = (&steps.prepare, &steps.finish, steps.ahead);
+            scope.spawn(move || {
+                // Takes the next job: waiting for a place in its group if `wait`, else only
+                // one free right away.
+                let take = |wait: bool| {
                     let mut queue = queue.lock().expect("no worker panics holding it");
                     loop {
                         if stopped() || queue.waiting.is_empty() {
@@ -123,25 +161,40 @@ where
                         if let Some(i) = queue.take(jobs) {
                             break Some(i);
                         }
-                        // Every waiting job's group is at its limit: one of their running jobs
-                        // frees a place when it finishes. The timeout notices a stop.
+                        if !wait {
+                            break None;
+                        }
+                        // Every waiting job's group is at its limit: one of their running
+                        // jobs frees a place when it finishes. The timeout notices a stop.
                         queue = freed
                             .wait_timeout(queue, Duration::from_millis(50))
                             .expect("no worker panics holding it")
                             .0;
                     }
                 };
-                let Some(i) = next else {
-                    break;
-                };
-                let result = work(jobs[i], executor.as_mut());
-                queue
-                    .lock()
-                    .expect("no worker panics holding it")
-                    .done(jobs[i]);
-                freed.notify_all();
-                if tx.send((i, result)).is_err() {
-                    break;
+                let mut current: Option<(usize, U)> = None;
+                loop {
+                    let next = (current.is_none() || ahead)
+                        .then(|| take(current.is_none()))
+                        .flatten()
+                        .map(|i| (i, prepare(jobs[i], executor.as_mut())));
+                    let Some((i, prepared)) = current.take() else {
+                        match next {
+                            Some(next) => current = Some(next),
+                            None => break,
+                        }
+                        continue;
+                    };
+                    let result = finish(jobs[i], prepared, executor.as_mut());
+                    queue
+                        .lock()
+                        .expect("no worker panics holding it")
+                        .done(jobs[i]);
+                    freed.notify_all();
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                    current = next;
                 }
             });
         }
@@ -340,6 +393,72 @@ mod tests {
         // Four workers, two of them free while groups 0 and 1 are at their limits: the
         // unlimited group ran several at once.
         assert!(counts[&2].1 >= 2, "{:?}", counts[&2]);
+    }
+
+    #[test]
+    fn ahead_a_worker_prepares_the_next_job_before_it_finishes_the_one_before() {
+        let tmp = tempfile::tempdir().unwrap();
+        // Group 1 one at a time: its second job cannot be taken early.
+        let mut jobs: Vec<Job> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|name| job(tmp.path(), name, None))
+            .collect();
+        jobs[2].group = 1;
+        jobs[2].max_parallel = Some(1);
+        jobs[3].group = 1;
+        jobs[3].max_parallel = Some(1);
+        let refs: Vec<&Job> = jobs.iter().collect();
+        for ahead in [true, false] {
+            let events = Mutex::new(Vec::new());
+            let started = Arc::new(Mutex::new(Vec::new()));
+            let recorder = Recorder(started.clone(), Arc::new(AtomicUsize::new(0)));
+            let mut executors: Vec<Box<dyn Executor + Send>> = vec![Box::new(recorder)];
+            let name = |j: &Job| j.id.function.clone();
+            let steps = Steps {
+                ahead,
+                prepare: |j: &Job, _: &mut dyn Executor| {
+                    events.lock().unwrap().push(format!("prepare {}", name(j)));
+                    name(j)
+                },
+                finish: |j: &Job, prepared: String, e: &mut dyn Executor| {
+                    assert_eq!(prepared, name(j));
+                    events.lock().unwrap().push(format!("finish {}", name(j)));
+                    e.run(j).status
+                },
+            };
+            let mut emitted = Vec::new();
+            run_pipelined(&refs, &mut executors, steps, |i, _| {
+                emitted.push(i);
+                true
+            });
+            assert_eq!(emitted, [0, 1, 2, 3]);
+            let events = events.into_inner().unwrap();
+            let expected: &[&str] = if ahead {
+                // d waits for c's place in group 1: taken only once c is finished.
+                &[
+                    "prepare a",
+                    "prepare b",
+                    "finish a",
+                    "prepare c",
+                    "finish b",
+                    "finish c",
+                    "prepare d",
+                    "finish d",
+                ]
+            } else {
+                &[
+                    "prepare a",
+                    "finish a",
+                    "prepare b",
+                    "finish b",
+                    "prepare c",
+                    "finish c",
+                    "prepare d",
+                    "finish d",
+                ]
+            };
+            assert_eq!(events, expected, "ahead: {ahead}");
+        }
     }
 
     #[test]

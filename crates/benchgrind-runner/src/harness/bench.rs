@@ -55,8 +55,18 @@ fn new_read(cli: &Cli, job: &Job, old: Option<&Profile>) -> Read {
     }
 }
 
-/// Measures (or loads) one benchmark and relates it to what it is compared with.
-pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> BenchResult {
+/// A benchmark prepared for its run, which may have started ([`prepare`]); [`finish`] waits for
+/// it and relates it to what it is compared with.
+pub(super) struct Prepared {
+    result: BenchResult,
+    compare_with: Source,
+    /// For a run of Callgrind: what it is compared with, read before the run replaces it.
+    old: Option<Result<Option<Profile>, String>>,
+}
+
+/// Reads what a run of Callgrind compares with and starts the run, if the executor can start it
+/// without waiting for it ([`Executor::start`]).
+pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Prepared {
     let compare_with = cli
         .baseline
         .clone()
@@ -64,12 +74,63 @@ pub(super) fn bench(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Execut
         .map_or(Source::PreviousRun, Source::Baseline);
     let mut result = empty_result(main, job, &compare_with);
     result.view = view(job, cli);
+    let measured = job.config.runs_callgrind() && cli.load_baseline.is_none();
+    let old = measured.then(|| {
+        let old = old_for_run(job, cli, &compare_with);
+        if old.is_ok() {
+            // Leftovers of an earlier run that died must not pass for this run's files.
+            for name in FILES {
+                let _ = std::fs::remove_file(job.paths.file(name, Which::New));
+            }
+            executor.start(job);
+        }
+        old
+    });
+    Prepared {
+        result,
+        compare_with,
+        old,
+    }
+}
+
+/// What a run compares with: read before the run replaces it, and before spending a Valgrind
+/// run on a comparison that cannot be made.
+fn old_for_run(job: &Job, cli: &Cli, compare_with: &Source) -> Result<Option<Profile>, String> {
+    let replaced = match compare_with {
+        Source::Baseline(name) => cli.save_baseline.as_ref() == Some(name),
+        _ => true,
+    };
+    match read_old(job, compare_with, old_read(cli, job)) {
+        Ok(old) => Ok(old),
+        // The run replaces it: say so and compare with nothing.
+        Err(e) if replaced => {
+            messages::warning!("{}: {e}; it is replaced by this run", job.id.full());
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Waits for a prepared benchmark's run (or loads it) and relates it to what it is compared
+/// with.
+pub(super) fn finish(
+    job: &Job,
+    cli: &Cli,
+    executor: &mut dyn Executor,
+    prepared: Prepared,
+) -> BenchResult {
+    let Prepared {
+        mut result,
+        compare_with,
+        old,
+    } = prepared;
     if !job.config.runs_callgrind() {
         return without_callgrind(job, cli, executor, &compare_with, result);
     }
-    let measured = match &cli.load_baseline {
-        Some(name) => load_saved(job, cli, name, &compare_with, &mut result),
-        None => measure(job, cli, executor, &compare_with, &mut result),
+    let measured = match (old, &cli.load_baseline) {
+        (Some(old), _) => measure(job, cli, executor, old, &mut result),
+        (None, Some(name)) => load_saved(job, cli, name, &compare_with, &mut result),
+        (None, None) => unreachable!("prepare reads the old profile of every run"),
     };
     let (new, old) = match measured {
         Ok(profiles) => profiles,
@@ -227,34 +288,17 @@ fn load_saved(
     Ok((new, old))
 }
 
-/// Runs Callgrind on the benchmark; the new profile becomes current.
+/// Waits for Callgrind's run of the benchmark (started by [`prepare`] if the executor could);
+/// the new profile becomes current.
 fn measure(
     job: &Job,
     cli: &Cli,
     executor: &mut dyn Executor,
-    compare_with: &Source,
+    old: Result<Option<Profile>, String>,
     result: &mut BenchResult,
 ) -> Result<Values, String> {
     let paths = &job.paths;
-    // Read what to compare with before the run replaces it, and before spending a Valgrind run
-    // on a comparison that cannot be made.
-    let replaced = match compare_with {
-        Source::Baseline(name) => cli.save_baseline.as_ref() == Some(name),
-        _ => true,
-    };
-    let old = match read_old(job, compare_with, old_read(cli, job)) {
-        Ok(old) => old,
-        // The run replaces it: say so and compare with nothing.
-        Err(e) if replaced => {
-            messages::warning!("{}: {e}; it is replaced by this run", job.id.full());
-            None
-        }
-        Err(e) => return Err(e),
-    };
-    // Leftovers of an earlier run that died must not pass for this run's files.
-    for name in FILES {
-        let _ = std::fs::remove_file(paths.file(name, Which::New));
-    }
+    let old = old?;
     let mut output = executor.run(job);
     let out_of_slots = |output: &crate::execute::RunOutput| {
         matches!(output.status, Status::Failed(_))
