@@ -78,6 +78,7 @@ pub(crate) fn out_of_thread_slots(dir: &std::path::Path) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_start_in_a_directory_that_is_gone_says_so() {
@@ -95,7 +96,6 @@ mod tests {
             "{reason}"
         );
     }
-    use super::*;
 
     #[test]
     fn panic_messages_from_stderr() {

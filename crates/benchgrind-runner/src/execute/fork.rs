@@ -120,6 +120,22 @@ impl ForkExecutor {
         })
     }
 
+    /// The bench a fork server runs for `job`, if one does: a library benchmark, on a target
+    /// with client requests, without a sandbox or working directory of its own (which need a
+    /// process of their own).
+    fn served(job: &Job) -> Option<[usize; 3]> {
+        match &job.kind {
+            JobKind::Library(index)
+                if crate::client_request::SUPPORTED
+                    && job.config.sandbox.as_ref().map_or(true, |s| !s.enabled)
+                    && job.config.current_dir.is_none() =>
+            {
+                Some(*index)
+            }
+            _ => None,
+        }
+    }
+
     /// Starts the class's server unless it runs.
     fn ensure_server(&mut self, class: &Class, job: &Job) -> Result<(), String> {
         if !self.servers.contains_key(class) {
@@ -152,18 +168,18 @@ impl ForkExecutor {
             paths.dir.as_os_str().as_bytes(),
         );
         let written = (server.requests.write_all(&request)).and_then(|()| server.requests.flush());
-        let sent = Sent {
-            dir: paths.dir.clone(),
-            class: class.clone(),
-            server: server.id,
-            seq: server.sequence,
-            at: Instant::now(),
-        };
+        let (id, seq) = (server.id, server.sequence);
         if let Err(e) = written {
             self.stop(&class);
             return Err(format!("cannot send the fork server a request: {e}"));
         }
-        self.sent.push(sent);
+        self.sent.push(Sent {
+            dir: paths.dir.clone(),
+            class,
+            server: id,
+            seq,
+            at: Instant::now(),
+        });
         Ok(())
     }
 
@@ -175,18 +191,14 @@ impl ForkExecutor {
             duration: std::time::Duration::ZERO,
             output: Captured::default(),
         };
-        let live = |sent: &Sent, servers: &HashMap<Class, Server>| {
-            servers
-                .get(&sent.class)
-                .is_some_and(|s| s.id == sent.server)
-        };
-        let mut position = self.sent.iter().position(|s| s.dir == job.paths.dir);
-        if position.is_some_and(|i| !live(&self.sent[i], &self.servers)) {
-            self.sent.remove(position.expect("checked"));
-            position = None;
-        }
-        let sent = match position {
-            Some(i) => self.sent.remove(i),
+        // A request that went to a server stopped since (killed at another's time limit) is
+        // lost: sent again.
+        let position = self.sent.iter().position(|s| s.dir == job.paths.dir);
+        let queued = position.map(|i| self.sent.remove(i)).filter(|sent| {
+            (self.servers.get(&sent.class)).is_some_and(|server| server.id == sent.server)
+        });
+        let sent = match queued {
+            Some(sent) => sent,
             None => {
                 if let Err(e) = self.send(job, index) {
                     return failed(e);
@@ -334,24 +346,6 @@ fn newest_log(dir: &Path) -> Option<String> {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".log"))
         .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?;
     std::fs::read_to_string(newest.path()).ok()
-}
-
-impl ForkExecutor {
-    /// The bench a fork server runs for `job`, if one does: a library benchmark, on a target
-    /// with client requests, without a sandbox or working directory of its own (which need a
-    /// process of their own).
-    fn served(job: &Job) -> Option<[usize; 3]> {
-        match &job.kind {
-            JobKind::Library(index)
-                if crate::client_request::SUPPORTED
-                    && job.config.sandbox.as_ref().map_or(true, |s| !s.enabled)
-                    && job.config.current_dir.is_none() =>
-            {
-                Some(*index)
-            }
-            _ => None,
-        }
-    }
 }
 
 impl Executor for ForkExecutor {

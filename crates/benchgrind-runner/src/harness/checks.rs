@@ -60,19 +60,18 @@ pub(super) fn machine(
         Source::PreviousRun | Source::Run => Source::PreviousRun,
         other => other.clone(),
     };
-    if let Some(old) = read(file(job, &old_source)) {
-        result.machine = new.differences(&old);
+    let old = read(file(job, &old_source));
+    if let Some(old) = &old {
+        result.machine = new.differences(old);
     }
     if result.new_source == Source::Run {
         let json = serde_json::to_string_pretty(&new).unwrap_or_default() + "\n";
-        let mut targets = vec![job.paths.dir.join(CURRENT)];
-        if let Some(name) = &cli.save_baseline {
-            targets.push(job.paths.dir.join(format!("baseline.{name}.{CURRENT}")));
-        }
-        // Mostly the same machine as last time: a file that says so already stays.
-        let unchanged =
-            |path: &std::path::Path| std::fs::read(path).is_ok_and(|b| b == json.as_bytes());
-        for path in targets.into_iter().filter(|p| !unchanged(p)) {
+        // Mostly the same machine as the previous run: the current file that says so stays.
+        let current_stays = old_source == Source::PreviousRun && old.as_ref() == Some(&new);
+        let current = (!current_stays).then(|| job.paths.dir.join(CURRENT));
+        let baseline = (cli.save_baseline.as_ref())
+            .map(|name| job.paths.dir.join(format!("baseline.{name}.{CURRENT}")));
+        for path in current.into_iter().chain(baseline) {
             if let Err(e) = store::write_atomic(&path, json.as_bytes()) {
                 messages::warning!("cannot write {}: {e}", path.display());
             }
