@@ -50,7 +50,6 @@ pub fn metric_values(events: &[String], costs: &[u64], kinds: &[EventKind]) -> V
 /// profile (the attribution reads every function's and every line's costs): the columns of the
 /// cache simulation's counts, and each metric's own column. Gives what [`metric_values`] gives.
 pub struct Columns<'a> {
-    events: &'a [String],
     kinds: &'a [EventKind],
     cache: Option<[usize; 9]>,
     direct: Vec<Option<usize>>,
@@ -67,7 +66,6 @@ impl<'a> Columns<'a> {
             .then(|| found.map(|i| i.unwrap_or(0)));
         let direct = kinds.iter().map(|k| position(k.name())).collect();
         Columns {
-            events,
             kinds,
             cache,
             direct,
@@ -78,7 +76,6 @@ impl<'a> Columns<'a> {
     pub fn values(&self, costs: &[u64]) -> Vec<u64> {
         let at = |i: usize| costs.get(i).copied().unwrap_or(0);
         let counts = self.cache.map(|c| c.map(at));
-        let mut slow = None;
         self.kinds
             .iter()
             .zip(&self.direct)
@@ -86,14 +83,8 @@ impl<'a> Columns<'a> {
                 if let Some(v) = counts.and_then(|c| derived(kind, c)) {
                     return v;
                 }
-                match column {
-                    Some(i) => at(*i),
-                    None if kind.is_rate() => slow
-                        .get_or_insert_with(|| Metrics::from_costs(self.events, costs))
-                        .get(kind)
-                        .unwrap_or(0),
-                    None => 0,
-                }
+                // A rate is no count: it has none here, as in `metric_values`.
+                column.map_or(0, at)
             })
             .collect()
     }
