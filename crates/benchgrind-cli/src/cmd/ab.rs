@@ -308,10 +308,9 @@ fn checkout(repo: &Path, dir: &Path, sha: &str) -> Result<()> {
 /// What must be the same for the base's counts to be reused: its revision, the arguments, the
 /// Valgrind and the machine.
 fn reuse_key(sha: &str, config: &Config) -> Result<String> {
-    let valgrind = Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    // The Valgrind the bench binaries run (BENCHGRIND_VALGRIND, else PATH's).
+    let valgrind = benchgrind_runner::execute::valgrind::locate()
+        .map(|v| format!("{} {:?}", v.path.display(), v.version))
         .unwrap_or_default();
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

@@ -5,9 +5,11 @@
 
 use std::path::PathBuf;
 
-use super::flag::{baseline_name, shell_words, yes_no, Flag, Takes, UsageError};
+use super::flag::{baseline_name, shell_words, yes_no, Flag, Given, Takes, UsageError};
 use super::gbfilter::GbFilter;
-use super::values::{BenchmarkOutFormat, Isolation, JsonStyle, Labels, Nocapture, ReportFormat};
+use super::values::{
+    BenchmarkOutFormat, Cli, Isolation, JsonStyle, Labels, Nocapture, ReportFormat,
+};
 use crate::config::{normalize_valgrind_arg, EventKind, ExplainPolicy, RegressionConfig, ToolList};
 
 /// Every flag, in the order of the help: [`FLAGS`], then those of the report
@@ -88,11 +90,11 @@ pub(crate) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_TOOL_RUNNER",
         takes: Takes::Value,
         value: "=CMD",
-        help: "start Valgrind through CMD and its arguments (separated by spaces): a container \
+        help: "start Valgrind through CMD and its arguments (split as a shell would): a container \
                runner (ci/container/valgrind-in-docker.sh), sudo, a wrapper",
         repeats: false,
         set: |cli, g| {
-            cli.tool_runner = g.value.split_whitespace().map(str::to_owned).collect();
+            cli.tool_runner = shell_words(g)?;
             Ok(())
         },
     },
@@ -104,7 +106,7 @@ pub(crate) const FLAGS: &[Flag] = &[
         help: "arguments of the --tool-runner command (gungraun's spelling), after those in CMD",
         repeats: false,
         set: |cli, g| {
-            cli.tool_runner_args = g.value.split_whitespace().map(str::to_owned).collect();
+            cli.tool_runner_args = shell_words(g)?;
             Ok(())
         },
     },
@@ -297,16 +299,7 @@ pub(crate) const FLAGS: &[Flag] = &[
         value: "[=true|false|stdout|stderr]",
         help: "show the benchmark's output",
         repeats: false,
-        set: |cli, g| {
-            cli.nocapture = match g.lowercase().as_str() {
-                "true" | "yes" | "" => Nocapture::All,
-                "false" | "no" => Nocapture::None,
-                "stdout" => Nocapture::Stdout,
-                "stderr" => Nocapture::Stderr,
-                _ => return Err(g.invalid_lowercase("use true, false, stdout or stderr")),
-            };
-            Ok(())
-        },
+        set: nocapture,
     },
     Flag {
         name: "--home",
@@ -568,3 +561,15 @@ pub(crate) const LIBTEST_SWITCHES: &[&str] = &[
 /// libtest's flags that take a value.
 pub(crate) const LIBTEST_VALUES: &[&str] =
     &["--test-threads", "--format", "--color", "-Z", "--logfile"];
+
+/// `--nocapture` and `--no-capture`: which of the benchmark's streams to show.
+pub(crate) fn nocapture(cli: &mut Cli, g: &Given) -> Result<(), UsageError> {
+    cli.nocapture = match g.lowercase().trim() {
+        "true" | "yes" | "y" | "t" | "on" | "1" | "" => Nocapture::All,
+        "false" | "no" | "n" | "f" | "off" | "0" => Nocapture::None,
+        "stdout" => Nocapture::Stdout,
+        "stderr" => Nocapture::Stderr,
+        _ => return Err(g.invalid_lowercase("use true, false, stdout or stderr")),
+    };
+    Ok(())
+}

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use super::flag::{shell_words, yes_no, Flag, Given, Takes, UsageError};
-use super::values::{Cli, Nocapture};
+use super::values::Cli;
 use crate::config::compat::DEFAULT_TRUNCATE;
 use crate::config::{normalize_valgrind_arg, ValgrindTool};
 
@@ -228,16 +228,7 @@ pub(crate) const MORE_FLAGS: &[Flag] = &[
         value: "[=true|false|stdout|stderr]",
         help: "the same as --nocapture",
         repeats: false,
-        set: |cli, g| {
-            cli.nocapture = match g.lowercase().trim() {
-                "true" | "yes" | "y" | "t" | "on" | "1" => Nocapture::All,
-                "false" | "no" | "n" | "f" | "off" | "0" => Nocapture::None,
-                "stdout" => Nocapture::Stdout,
-                "stderr" => Nocapture::Stderr,
-                _ => return Err(g.invalid_lowercase("use true, false, stdout or stderr")),
-            };
-            Ok(())
-        },
+        set: super::flags::nocapture,
     },
     Flag {
         name: "--parallel",
@@ -361,6 +352,22 @@ mod tests {
         assert_eq!(cli.truncate_description, Some(None));
         let cli = parse(&["--default-tool=callgrind"], &[]).unwrap();
         assert_eq!(cli.default_tool, Some(ValgrindTool::Callgrind));
+    }
+
+    #[test]
+    fn nocapture_and_no_capture_take_the_same_words() {
+        for value in [
+            "", "1", "y", "on", "true", "0", "off", "false", "stdout", "stderr",
+        ] {
+            let one = parse(&[&format!("--nocapture={value}")], &[]).unwrap();
+            let other = parse(&[&format!("--no-capture={value}")], &[]).unwrap();
+            assert_eq!(one.nocapture, other.nocapture, "{value:?}");
+        }
+        assert!(parse(&["--nocapture=maybe"], &[]).is_err());
+        assert!(parse(&["--no-capture=maybe"], &[]).is_err());
+        // The tool runner's command splits as a shell would, as the other `--*-args`.
+        let cli = parse(&["--tool-runner='/opt/my tools/run' -q"], &[]).unwrap();
+        assert_eq!(cli.tool_runner, ["/opt/my tools/run", "-q"]);
     }
 
     #[test]
