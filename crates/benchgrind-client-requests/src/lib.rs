@@ -13,8 +13,7 @@
 //! The names of valgrind-requests (which those versions ship) are here too: the [`cachegrind`]
 //! module, the `annotate_*` and other names of [`drd`] and [`helgrind`] beside the shorter
 //! ones, [`error::ClientRequestError`], the `*_unchecked` macros, [`ThreadId`], [`StackId`],
-//! [`RawFd`] and [`VALGRIND_VERSION`]. Known differences: the checked print macros answer the
-//! number of characters written rather than a `Result`; `memcheck::get_vbits`/`set_vbits` take
+//! [`RawFd`] and [`VALGRIND_VERSION`]. Known differences: `memcheck::get_vbits`/`set_vbits` take
 //! a slice without a separate length; `memcheck::discard` answers a `bool`; the counts of
 //! `memcheck::LeakCounts` are `usize`; `valgrind::non_simd_call*`, `valgrind::map_ip_to_srcloc`
 //! and `helgrind::get_abits` are `unsafe fn`, because they let Valgrind run code or write

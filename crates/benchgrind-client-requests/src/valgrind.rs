@@ -129,9 +129,10 @@ pub fn __print_checked(
     if !crate::ENABLED || running_on_valgrind() == 0 {
         return Ok(());
     }
-    let text = fmt::format(args);
-    if text.contains('\0') {
-        let nul = std::ffi::CString::new(text).expect_err("the text holds a NUL byte");
+    let text = FormatString::of(args);
+    if text.had_nul {
+        // Formatted again only to say where: the error path.
+        let nul = std::ffi::CString::new(fmt::format(args)).expect_err("the text holds a NUL");
         return Err(nul.into());
     }
     let code = if backtrace {
@@ -139,7 +140,7 @@ pub fn __print_checked(
     } else {
         code::PRINTF_VALIST_BY_REF
     };
-    print(code, format_args!("{text}"));
+    send_text(code, text);
     Ok(())
 }
 
@@ -148,10 +149,12 @@ fn print(request_code: usize, args: fmt::Arguments<'_>) -> usize {
     if !crate::ENABLED || running_on_valgrind() == 0 {
         return 0;
     }
-    let mut text = FormatString(Vec::with_capacity(128));
-    // A failing `Display` impl truncates the message; the log gets what was written until then.
-    let _ = fmt::write(&mut text, args);
-    text.0.push(0);
+    send_text(request_code, FormatString::of(args))
+}
+
+/// Sends a formatted message with one of the printf requests; Valgrind's answer.
+fn send_text(request_code: usize, mut text: FormatString) -> usize {
+    text.bytes.push(0);
     // Valgrind's printf wants a C format string and a `va_list` by reference. Every `%` of the
     // message is doubled, so no conversion ever reads the `va_list`: a zeroed block the size of
     // the largest one (aarch64: 32 bytes) stands in for it.
@@ -159,20 +162,43 @@ fn print(request_code: usize, args: fmt::Arguments<'_>) -> usize {
     request(
         0,
         request_code,
-        [text.0.as_ptr() as usize, va_list.as_ptr() as usize, 0, 0, 0],
+        [
+            text.bytes.as_ptr() as usize,
+            va_list.as_ptr() as usize,
+            0,
+            0,
+            0,
+        ],
     )
 }
 
-/// The message as a C format string without conversions: `%` doubled, NUL bytes dropped.
-struct FormatString(Vec<u8>);
+/// The message as a C format string without conversions: `%` doubled, NUL bytes dropped (and
+/// noted).
+struct FormatString {
+    bytes: Vec<u8>,
+    had_nul: bool,
+}
+
+impl FormatString {
+    fn of(args: fmt::Arguments<'_>) -> FormatString {
+        let mut text = FormatString {
+            bytes: Vec::with_capacity(128),
+            had_nul: false,
+        };
+        // A failing `Display` impl truncates the message; the log gets what was written until
+        // then.
+        let _ = fmt::write(&mut text, args);
+        text
+    }
+}
 
 impl fmt::Write for FormatString {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         for &byte in s.as_bytes() {
             match byte {
-                b'%' => self.0.extend_from_slice(b"%%"),
-                0 => {}
-                _ => self.0.push(byte),
+                b'%' => self.bytes.extend_from_slice(b"%%"),
+                0 => self.had_nul = true,
+                _ => self.bytes.push(byte),
             }
         }
         Ok(())
