@@ -86,19 +86,10 @@ fn metric_name(tool: &str, name: &str) -> Option<String> {
     Some(renamed.to_owned())
 }
 
-/// gungraun's name of a tool.
+/// gungraun's name of a tool: its title, as benchgrind shows it.
 fn tool_name(tool: &str) -> String {
-    match tool {
-        "callgrind" => "Callgrind".into(),
-        "cachegrind" => "Cachegrind".into(),
-        "dhat" => "DHAT".into(),
-        "memcheck" => "Memcheck".into(),
-        "helgrind" => "Helgrind".into(),
-        "drd" => "DRD".into(),
-        "massif" => "Massif".into(),
-        "bbv" | "exp-bbv" => "BBV".into(),
-        other => other.to_owned(),
-    }
+    crate::config::ValgrindTool::from_name(tool)
+        .map_or_else(|| tool.to_owned(), |t| t.title().to_owned())
 }
 
 /// A number as gungraun writes a change: in text, `inf` for a rise from zero.
