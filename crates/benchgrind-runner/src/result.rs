@@ -229,9 +229,7 @@ impl BenchResult {
 
     /// Whether a limit was passed, of Callgrind or another tool.
     pub fn regressed(&self) -> bool {
-        !self.regressions.is_empty()
-            || (self.tools.iter())
-                .any(|t| !t.regressions.is_empty() || !t.event_regressions().is_empty())
+        !self.regressions.is_empty() || self.tools.iter().any(ToolResult::regressed)
     }
 }
 
@@ -298,6 +296,19 @@ impl ToolResult {
     pub fn event_regressions(&self) -> &[Regression] {
         self.events.as_ref().map_or(&[], |e| &e.regressions[..])
     }
+
+    /// Whether the tool's values passed a limit (its metrics' or, Cachegrind's, its counts').
+    pub fn regressed(&self) -> bool {
+        !self.regressions.is_empty() || !self.event_regressions().is_empty()
+    }
+
+    /// Each passed limit in words, the tool named: its metrics', then its counts'.
+    pub fn regression_lines(&self) -> impl Iterator<Item = String> + '_ {
+        let metrics = self.regressions.iter().map(|r| r.describe(self.tool));
+        let events = (self.event_regressions().iter())
+            .map(|r| format!("{} {}", self.tool.title(), r.describe()));
+        metrics.chain(events)
+    }
 }
 
 impl ToolResult {
@@ -327,13 +338,4 @@ pub fn tool_failure(results: &[ToolResult]) -> Option<(String, PathBuf)> {
         })
         .collect();
     Some((reasons.join("; "), log))
-}
-
-/// Every tool's passed limits.
-pub fn tool_regressions(
-    results: &[ToolResult],
-) -> impl Iterator<Item = (ValgrindTool, &ToolRegression)> {
-    results
-        .iter()
-        .flat_map(|r| r.regressions.iter().map(move |g| (r.tool, g)))
 }

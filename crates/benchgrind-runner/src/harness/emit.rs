@@ -11,7 +11,7 @@ use crate::plan::Job;
 use crate::report::progress::Progress;
 use crate::report::summary::Summary;
 use crate::report::{Reporter, RunSummary};
-use crate::result::{tool_failure, tool_regressions, BenchResult, Comparison, Outcome};
+use crate::result::{tool_failure, BenchResult, Comparison, Outcome};
 use crate::store;
 
 /// Reports results as they are handed over in plan order: `compare_by_id` comparisons, the
@@ -99,14 +99,8 @@ impl Emitter<'_> {
         for r in &result.regressions {
             summary.regressions.push((job.id.full(), r.describe()));
         }
-        for (tool, r) in tool_regressions(&result.tools) {
-            summary.regressions.push((job.id.full(), r.describe(tool)));
-        }
-        for tool in &result.tools {
-            for r in tool.event_regressions() {
-                let line = format!("{} {}", tool.tool.title(), r.describe());
-                summary.regressions.push((job.id.full(), line));
-            }
+        for line in result.tools.iter().flat_map(|t| t.regression_lines()) {
+            summary.regressions.push((job.id.full(), line));
         }
     }
 }

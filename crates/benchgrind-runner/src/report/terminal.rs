@@ -307,16 +307,8 @@ fn tool_section(
             }
         }
     }
-    for r in &tool.regressions {
-        let line = format!("Performance has regressed: {}", r.describe(tool.tool));
-        writeln!(out, "  {}", style.paint("1;31", &line))?;
-    }
-    for r in tool.event_regressions() {
-        let line = format!(
-            "Performance has regressed: {} {}",
-            tool.tool.title(),
-            r.describe()
-        );
+    for line in tool.regression_lines() {
+        let line = format!("Performance has regressed: {line}");
         writeln!(out, "  {}", style.paint("1;31", &line))?;
     }
     Ok(())

@@ -9,7 +9,7 @@ use super::wire::{metric, read_regressions, read_values, regression, wire_metric
 
 /// A tool's result in wire form.
 pub(super) fn wire_tool(result: &ToolResult) -> WireTool {
-    let regressed = !result.regressions.is_empty() || !result.event_regressions().is_empty();
+    let regressed = result.regressed();
     let (status, error, old) = match &result.outcome {
         ToolOutcome::Failed { reason, .. } => ("failed", Some(reason.clone()), None),
         ToolOutcome::Ran { old, .. } if !regressed => ("ok", None, old.as_ref()),
