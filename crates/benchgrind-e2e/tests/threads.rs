@@ -5,7 +5,9 @@
 //! benchmark and a binary benchmark start; and the time limit.
 //!
 //! The exact repetition needs real-time scheduling ([`realtime`]); where it is not permitted
-//! (not root), the test checks instead that threaded benchmarks say their counts may move.
+//! (not root), the test checks instead that threaded benchmarks say their counts may move. The
+//! tests run at once, each run's measured processes on the same processors as the others': the
+//! counts repeat with that going on.
 
 mod common;
 
@@ -21,14 +23,6 @@ const FORKER: &str = env!("CARGO_BIN_EXE_e2e_forker");
 const HANG: &str = env!("CARGO_BIN_EXE_e2e_hang");
 const HANG_BIN: &str = env!("CARGO_BIN_EXE_e2e_hang_bin");
 const CROWD: &str = env!("CARGO_BIN_EXE_e2e_crowd");
-
-/// One test of this file at a time: each pins its measured processes to the same processors
-/// under `SCHED_FIFO`, so a benchmark of another test (the hanging one above all) would take
-/// turns with them on the processor, and threaded counts would move with the interleaving.
-fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// Whether measured processes run under `SCHED_FIFO` here.
 fn exact() -> bool {
@@ -66,7 +60,6 @@ fn counts(
 
 #[test]
 fn work_on_threads_counts_as_the_same_work_inline_and_repeats() {
-    let _one = one_at_a_time();
     let home = tempfile::tempdir().unwrap();
     let runs: Vec<(BTreeMap<String, u64>, String)> = (0..5)
         .map(|_| counts(THREADS, home.path(), &[], &[]))
@@ -110,7 +103,6 @@ fn work_on_threads_counts_as_the_same_work_inline_and_repeats() {
 
 #[test]
 fn more_threads_at_once_than_the_default_slots_run_again_with_valgrinds_own_number() {
-    let _one = one_at_a_time();
     let home = tempfile::tempdir().unwrap();
     // The default slots (64) are too few for 101 threads: the run is repeated with 500.
     let (first, report) = counts(CROWD, home.path(), &[], &[]);
@@ -139,7 +131,6 @@ fn more_threads_at_once_than_the_default_slots_run_again_with_valgrinds_own_numb
 
 #[test]
 fn each_thread_and_process_is_shown_on_request_and_adds_up() {
-    let _one = one_at_a_time();
     let home = tempfile::tempdir().unwrap();
     let home_arg = format!("--home={}", home.path().display());
     let filter = "e2e_threads::threads::spawned";
@@ -187,7 +178,6 @@ fn each_thread_and_process_is_shown_on_request_and_adds_up() {
 
 #[test]
 fn a_library_benchmark_counts_the_processes_it_starts() {
-    let _one = one_at_a_time();
     let home = tempfile::tempdir().unwrap();
     let home_arg = format!("--home={}", home.path().display());
     let args = [
@@ -214,7 +204,6 @@ fn a_library_benchmark_counts_the_processes_it_starts() {
 
 #[test]
 fn a_binary_benchmark_counts_every_process_its_command_starts() {
-    let _one = one_at_a_time();
     let home = tempfile::tempdir().unwrap();
     let (counts, report) = counts(
         PROCESSES,
@@ -254,7 +243,6 @@ fn a_binary_benchmark_counts_every_process_its_command_starts() {
 
 #[test]
 fn valgrind_args_on_the_command_line_come_last_for_every_tool() {
-    let _one = one_at_a_time();
     // `--trace-children=no` after benchgrind's `--trace-children=yes`: the shell alone counts,
     // not the `seq` it starts, under Callgrind and under DHAT alike.
     let home = tempfile::tempdir().unwrap();
@@ -285,7 +273,6 @@ fn valgrind_args_on_the_command_line_come_last_for_every_tool() {
 
 #[test]
 fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
-    let _one = one_at_a_time();
     for (bin, isolation) in [(HANG, "fork"), (HANG, "process"), (HANG_BIN, "process")] {
         let home = tempfile::tempdir().unwrap();
         let home_arg = format!("--home={}", home.path().display());

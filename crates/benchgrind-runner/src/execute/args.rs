@@ -16,10 +16,19 @@ pub const CACHE_GEOMETRY: [&str; 3] = ["--I1=32768,8,64", "--D1=32768,8,64", "--
 
 /// What every Callgrind run gets so that a benchmark counts everything it causes, the same way
 /// on every run: the processes it starts (each writes its own profile), each thread's costs
-/// apart (the report adds them up and shows them per thread on request), threads taking turns
-/// in the order they asked for Valgrind's lock, and profiles that name every function and line
-/// in full, so that the profiles of threads and processes join into one
-/// ([`super::parts`]).
+/// apart (the report adds them up and shows them per thread on request), Valgrind's lock
+/// passed the same way on every run (below), and profiles that name every function and line in
+/// full, so that the profiles of threads and processes join into one ([`super::parts`]).
+///
+/// The lock is Valgrind's default one (`--fair-sched=no`, a pipe), not its ticket lock
+/// (`--fair-sched=yes`): a thread gives the lock up around every system call that may block
+/// (a futex wake too) and asks for it again after. With the ticket lock a thread that asked
+/// while the holder was away gets it first; with the pipe the holder takes it straight back
+/// unless it really waited. Under `SCHED_FIFO` on one processor ([`super::realtime`]) a woken
+/// thread only asks while the holder runs if the holder slept where it did not choose to (a
+/// page fault reading from disk), so the ticket lock let that timing into the order of turns:
+/// with the page cache dropped every 50 ms, a tokio benchmark took another path in 13 of 15
+/// runs and a rayon pool's in 2, against 15 of 15 alike with the pipe.
 pub const COUNT_EVERYTHING: [&str; 7] = [
     "--trace-children=yes",
     // A forked child starts with its parent's counts: the parent dumps and zeroes them first
@@ -27,7 +36,7 @@ pub const COUNT_EVERYTHING: [&str; 7] = [
     "--dump-before=_Fork",
     "--dump-before=__libc_fork",
     "--separate-threads=yes",
-    "--fair-sched=yes",
+    "--fair-sched=no",
     "--compress-strings=no",
     "--compress-pos=no",
 ];
