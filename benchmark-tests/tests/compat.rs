@@ -446,6 +446,32 @@ fn an_edition_2018_crate_returns_borrows_of_mut_parameters() {
     );
 }
 
+/// Sources written for gungraun, unchanged, under `'gungraun'.package = 'benchgrind'`
+/// (`benchmark-tests/renamed/Cargo.toml`): they compile (else the build fails here) and count.
+#[test]
+fn sources_for_gungraun_run_with_the_dependency_renamed() {
+    let (report, blocks) = run_twice("benchgrind-compat-renamed", "renamed", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "renamed::numbers::bench_fib short:10",
+            "renamed::numbers::bench_fib many_0:12",
+            "renamed::numbers::bench_fib many_1:14",
+            "renamed::numbers::bench_sort sorted:vec![3u32, 1, 2]",
+        ],
+        "{report}"
+    );
+    // fib(14) does more than fib(12), which does more than fib(10).
+    let counts: Vec<u64> = blocks.iter().map(|b| b.get("Instructions")).collect();
+    assert!(counts[0] < counts[1] && counts[1] < counts[2], "{report}");
+    let (report, blocks) = run_twice("benchgrind-compat-renamed", "renamed_bin", HERE);
+    assert_eq!(
+        headers(&blocks),
+        ["renamed_bin::commands::bench_seq count:(3) -> seq 3"],
+        "{report}"
+    );
+}
+
 #[test]
 fn an_outfile_modifier_keeps_each_processs_file() {
     let (home, output) = run_exact("compat_lib", "compat_lib::configs::bench_child_process");
