@@ -152,9 +152,10 @@ pub fn run_twice_with(
     let exe = bench_binary(package, name);
     let home = tempfile::tempdir().unwrap();
     // The two runs of one test while no other test of the file runs its own: a child-process
-    // count moved by 4 instructions once in CI with 16 tests at once, before Valgrind's ticket
-    // lock was dropped (`execute::args::COUNT_EVERYTHING`); not reproduced since, under load or
-    // with the page cache dropped, so its cause is not known.
+    // count moved by 4 instructions once in CI with 16 tests at once; not reproduced, under load
+    // or with the page cache dropped. Most likely the line of Valgrind's gdbserver file in
+    // `/proc/self/maps`, which the Rust child reads and which is gone now
+    // (`execute::args::NO_GDBSERVER`), but not shown.
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let one = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let first = run(&exe, home.path(), cwd, envs);

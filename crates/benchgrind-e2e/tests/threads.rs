@@ -273,6 +273,7 @@ fn valgrind_args_on_the_command_line_come_last_for_every_tool() {
 
 #[test]
 fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
+    let test_started = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
     for (bin, isolation) in [(HANG, "fork"), (HANG, "process"), (HANG_BIN, "process")] {
         let home = tempfile::tempdir().unwrap();
         let home_arg = format!("--home={}", home.path().display());
@@ -304,4 +305,16 @@ fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
             "{report}"
         );
     }
+    // The killed processes left nothing in /tmp: no gdbserver, so none of Valgrind's pipes.
+    let left: Vec<_> = std::fs::read_dir("/tmp")
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("vgdb-pipe"))
+        .filter(|e| {
+            let modified = e.metadata().and_then(|m| m.modified());
+            modified.is_ok_and(|m| m >= test_started)
+        })
+        .map(|e| e.file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

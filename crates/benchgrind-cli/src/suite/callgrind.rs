@@ -157,6 +157,7 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
     let mut cmd = process::Command::new("valgrind");
     cmd.arg("--tool=callgrind")
         .arg("--trace-children=yes")
+        .arg(execute::args::NO_GDBSERVER)
         .arg(format!(
             "--callgrind-out-file={}/callgrind.out.%p",
             tmp.0.display()

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use benchgrind_runner::config::EventKind;
-use benchgrind_runner::execute::args::CACHE_GEOMETRY;
+use benchgrind_runner::execute::args::{CACHE_GEOMETRY, NO_GDBSERVER};
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::profile::{self, Profile, Read};
 use serde_json::Value;
@@ -93,6 +93,7 @@ impl Runner {
             .map_err(|e| format!("cannot link `{}`: {e}", program.display()))?;
         let mut cmd = Command::new(&self.valgrind);
         cmd.arg("--tool=callgrind")
+            .arg(NO_GDBSERVER)
             .arg("--cache-sim=yes")
             .args(CACHE_GEOMETRY)
             .arg(format!("--dump-after={LOOP_START}*"))
