@@ -9,7 +9,10 @@
 //! under `SCHED_FIFO` a thread runs until it blocks or yields, and a woken thread waits its turn
 //! behind the running one: the order of turns, and with it every count, is the same on every run
 //! (measured: rayon and tokio benchmarks that moved by up to 2 % repeat exactly, also with the
-//! machine's processors all busy).
+//! machine's processors all busy). That takes Valgrind's pipe lock, not its ticket lock: a
+//! running thread that sleeps where it did not choose to (a page fault reading from disk) lets a
+//! woken one ask for the lock early, which only the ticket lock rewards
+//! ([`super::args::COUNT_EVERYTHING`]).
 //!
 //! `SCHED_FIFO` needs `CAP_SYS_NICE` (root, usually) or an `RLIMIT_RTPRIO` of 1 or more. Where
 //! it is not permitted, processes run as usual and benchmarks that ran threads say that their
