@@ -13,66 +13,132 @@ fn renamed() -> Option<&'static str> {
     static NAME: OnceLock<Option<String>> = OnceLock::new();
     NAME.get_or_init(|| {
         let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
-        let mut dir = Path::new(&dir).to_owned();
-        loop {
-            if let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml")) {
-                if let Some(name) = dependency_named(&text) {
-                    return (name != "benchgrind").then_some(name);
-                }
-            }
-            if !dir.pop() {
-                return None;
-            }
-        }
+        let dir = Path::new(&dir);
+        let own = dependencies(&std::fs::read_to_string(dir.join("Cargo.toml")).ok()?);
+        // The workspace's table, for `workspace = true`: the nearest manifest with a
+        // `[workspace]`, this one included.
+        let workspace = dir.ancestors().find_map(|d| {
+            let text = std::fs::read_to_string(d.join("Cargo.toml")).ok()?;
+            let entries = dependencies(&text);
+            has_workspace(&text).then_some(entries)
+        });
+        let name = crate_name(&own, workspace.as_deref().unwrap_or_default())?;
+        (name != "benchgrind").then(|| name.replace('-', "_"))
     })
     .as_deref()
 }
 
-/// The key of the dependency on the package `benchgrind` in a manifest's text, as a Rust
-/// identifier (`iai-callgrind` is `iai_callgrind`), if a dependency table names it: renamed
-/// (`package = "benchgrind"`, inline or in a table of its own) or under its own name. Reads the
-/// TOML that manifests are written in (quotes of both kinds, dotted keys, comments, inline
-/// tables over several lines); no more.
-fn dependency_named(manifest: &str) -> Option<String> {
+/// One entry of a dependency table: `KEY = "1"`, `KEY = { ... }`, `KEY.FIELD = ...` or a
+/// `[...dependencies.KEY]` table.
+#[derive(Debug, Default, PartialEq)]
+struct Dependency {
+    key: String,
+    /// Its `package`, if it names one.
+    package: Option<String>,
+    /// `workspace = true`: the workspace's entry of the same key says what it is.
+    workspace: bool,
+    /// An entry of `[workspace.dependencies]`, not of the package's own tables.
+    of_workspace: bool,
+}
+
+/// The key under which `own` (a package's dependency entries) depends on the package
+/// `benchgrind`, looking an entry with `workspace = true` up in `workspace`'s entries.
+fn crate_name(own: &[Dependency], workspace: &[Dependency]) -> Option<String> {
+    let is_benchgrind = |entry: &Dependency| match &entry.package {
+        Some(package) => package == "benchgrind",
+        None => entry.key == "benchgrind",
+    };
+    own.iter()
+        .filter(|entry| !entry.of_workspace)
+        .find(|entry| match (&entry.package, entry.workspace) {
+            (None, true) => workspace
+                .iter()
+                .any(|w| w.of_workspace && w.key == entry.key && is_benchgrind(w)),
+            _ => is_benchgrind(entry),
+        })
+        .map(|entry| entry.key.clone())
+}
+
+/// Whether a manifest defines a workspace (a `[workspace]` table or one below it).
+fn has_workspace(manifest: &str) -> bool {
+    logical_lines(manifest).iter().any(|line| {
+        let path = match line.strip_prefix('[') {
+            Some(header) => header_path(header),
+            None => split_once_outside_quotes(line, '=')
+                .map(|(key, _)| split_outside_quotes(key, '.').map(unquote).collect())
+                .unwrap_or_default(),
+        };
+        path.first().is_some_and(|first| first == "workspace")
+    })
+}
+
+/// The dotted path of a table header's text after its first `[`.
+fn header_path(header: &str) -> Vec<String> {
+    let header = header.trim_start_matches('[');
+    let header = header.trim_end().trim_end_matches(']');
+    split_outside_quotes(header, '.').map(unquote).collect()
+}
+
+/// The dependency entries of a manifest's text, in their order, each key once per table kind
+/// (the package's own, the workspace's). Reads the TOML that manifests are written in (quotes of
+/// both kinds, escapes, dotted keys, comments, inline tables over several lines); no more.
+fn dependencies(manifest: &str) -> Vec<Dependency> {
+    const TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let mut entries: Vec<Dependency> = Vec::new();
     let mut section: Vec<String> = Vec::new();
     for line in logical_lines(manifest) {
         if let Some(header) = line.strip_prefix('[') {
-            let header = header.trim_start_matches('[');
-            let header = header.trim_end().trim_end_matches(']');
-            section = split_outside_quotes(header, '.').map(unquote).collect();
+            section = header_path(header);
             continue;
         }
         let Some((key, value)) = split_once_outside_quotes(&line, '=') else {
             continue;
         };
-        let key: Vec<String> = split_outside_quotes(key, '.').map(unquote).collect();
-        let value = value.trim();
-        // `[dev-dependencies]` then `NAME = ...` or `NAME.package = ...`.
-        let in_table = section.last().is_some_and(|s| s.ends_with("dependencies"));
-        // `[dev-dependencies.NAME]` then `package = ...`.
-        let of_one = section.len() >= 2 && section[section.len() - 2].ends_with("dependencies");
-        let found = match key.as_slice() {
-            [name] if in_table => {
-                let package = inline_table(value)
-                    .and_then(|t| (t.into_iter().find(|(k, _)| k == "package")).map(|(_, v)| v));
-                match package {
-                    Some(package) => (package == "benchgrind").then_some(name.as_str()),
-                    None => (name == "benchgrind").then_some(name.as_str()),
-                }
-            }
-            [name, field] if in_table && field == "package" => {
-                (unquote(value) == "benchgrind").then_some(name.as_str())
-            }
-            [field] if of_one && field == "package" => (unquote(value) == "benchgrind")
-                .then(|| section.last().map(String::as_str))
-                .flatten(),
-            _ => None,
+        let mut path = section.clone();
+        path.extend(split_outside_quotes(key, '.').map(unquote));
+        // `...dependencies, KEY, FIELD = scalar` or `...dependencies, KEY = value`.
+        let n = path.len();
+        let at = [3, 2]
+            .into_iter()
+            .find(|&back| n >= back && TABLES.contains(&path[n - back].as_str()))
+            .map(|back| n - back);
+        let Some(at) = at else { continue };
+        // Below the package, a target or the workspace only (not `[package.metadata...]`).
+        let of_workspace = match &path[..at] {
+            [] => false,
+            [target, _] if target == "target" => false,
+            [workspace] if workspace == "workspace" => true,
+            _ => continue,
         };
-        if let Some(name) = found {
-            return Some(name.replace('-', "_"));
+        let key = path[at + 1].clone();
+        let position = entries
+            .iter()
+            .position(|e| e.key == key && e.of_workspace == of_workspace);
+        let entry = match position {
+            Some(i) => &mut entries[i],
+            None => {
+                entries.push(Dependency {
+                    key,
+                    of_workspace,
+                    ..Dependency::default()
+                });
+                entries.last_mut().expect("just pushed")
+            }
+        };
+        let value = value.trim();
+        let fields = match path.get(at + 2) {
+            Some(field) => vec![(field.clone(), unquote(value))],
+            None => inline_table(value).unwrap_or_default(),
+        };
+        for (field, value) in fields {
+            match field.as_str() {
+                "package" => entry.package = Some(value),
+                "workspace" => entry.workspace = value == "true",
+                _ => {}
+            }
         }
     }
-    None
+    entries
 }
 
 /// The manifest's lines without comments or multi-line strings (which no key read here has),
@@ -113,7 +179,8 @@ fn logical_lines(manifest: &str) -> Vec<String> {
 /// every quote left opens or closes a string on its own line.
 fn clean(manifest: &str) -> String {
     let mut out = String::with_capacity(manifest.len());
-    let mut rest = manifest;
+    // Cargo takes a manifest that starts with a byte order mark.
+    let mut rest = manifest.strip_prefix('\u{feff}').unwrap_or(manifest);
     while let Some(c) = rest.chars().next() {
         if c == '#' {
             rest = rest.find('\n').map_or("", |i| &rest[i..]);
@@ -130,11 +197,10 @@ fn clean(manifest: &str) -> String {
             let line_end = body.find('\n').unwrap_or(body.len());
             let end = find_closing(&body[..line_end], &rest[..1]).map_or(line_end, |i| i + 1);
             out.push(c);
-            let mut escaped = false;
-            for ch in body[..end].chars() {
-                let escape = c == '"' && !escaped && ch == '\\';
-                out.push(if escape || escaped { 'x' } else { ch });
-                escaped = escape;
+            if c == '"' {
+                decode_escapes(&body[..end], &mut out);
+            } else {
+                out.push_str(&body[..end]);
             }
             rest = &body[end..];
         } else {
@@ -143,6 +209,45 @@ fn clean(manifest: &str) -> String {
         }
     }
     out
+}
+
+/// A quote and a backslash that a `"` string holds (escaped), kept apart from the ones that
+/// delimit strings until [`unquote`] gives them back.
+const QUOTE: char = '\u{e000}';
+const BACKSLASH: char = '\u{e001}';
+/// Any other character a key cannot hold, escaped (a line break, a tab).
+const OTHER: char = '\u{e002}';
+
+/// The text of a `"` string with its escapes decoded (`\u0067` is `g`), pushed to `out`; a quote,
+/// a backslash or a line break that an escape makes is held as [`QUOTE`], [`BACKSLASH`] or
+/// [`OTHER`].
+fn decode_escapes(text: &str, out: &mut String) {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let decoded = match chars.next() {
+            Some('u') => hex_char(&mut chars, 4),
+            Some('U') => hex_char(&mut chars, 8),
+            Some('"') => Some('"'),
+            Some('\\') => Some('\\'),
+            _ => None,
+        };
+        out.push(match decoded {
+            Some('"') => QUOTE,
+            Some('\\') => BACKSLASH,
+            Some(c) if !c.is_control() => c,
+            _ => OTHER,
+        });
+    }
+}
+
+/// The character of the next `digits` hexadecimal digits of `chars`.
+fn hex_char(chars: &mut std::str::Chars<'_>, digits: usize) -> Option<char> {
+    let hex: String = chars.by_ref().take(digits).collect();
+    char::from_u32(u32::from_str_radix(&hex, 16).ok()?)
 }
 
 /// Where the string opened by `quote` (`"`, `'`, or three of either) closes in `text`: the first
@@ -197,12 +302,11 @@ fn split_once_outside_quotes(text: &str, sep: char) -> Option<(&str, &str)> {
 /// A key or string value without its quotes (`"a"` and `'a'` are `a`).
 fn unquote(text: &str) -> String {
     let text = text.trim();
-    for q in ['"', '\''] {
-        if let Some(inner) = text.strip_prefix(q).and_then(|t| t.strip_suffix(q)) {
-            return inner.to_owned();
-        }
-    }
-    text.to_owned()
+    let inner = ['"', '\'']
+        .into_iter()
+        .find_map(|q| text.strip_prefix(q).and_then(|t| t.strip_suffix(q)))
+        .unwrap_or(text);
+    inner.replace(QUOTE, "\"").replace(BACKSLASH, "\\")
 }
 
 /// The keys and values of an inline table (`{ package = "benchgrind", path = "x" }`), values
@@ -256,49 +360,97 @@ fn after_path_sep(out: &[TokenTree]) -> bool {
 mod tests {
     use super::*;
 
+    /// The name a package with manifest `own` knows benchgrind by, its workspace's manifest
+    /// being `workspace` (or `own` itself).
+    fn named(own: &str, workspace: Option<&str>) -> Option<String> {
+        let root = dependencies(workspace.unwrap_or(own));
+        crate_name(&dependencies(own), &root).map(|n| n.replace('-', "_"))
+    }
+
     #[test]
     fn the_dependencys_key_is_found_in_every_form() {
         let inline =
             "[dev-dependencies]\niai-callgrind = { package = \"benchgrind\", path = \"x\" }\n";
-        assert_eq!(dependency_named(inline).as_deref(), Some("iai_callgrind"));
+        assert_eq!(named(inline, None).as_deref(), Some("iai_callgrind"));
         let table = "[target.'cfg(target_os = \"linux\")'.dev-dependencies.gungraun]\n\
                      package = \"benchgrind\"\npath = \"/b\"\n";
-        assert_eq!(dependency_named(table).as_deref(), Some("gungraun"));
-        let workspace =
-            "[workspace.dependencies]\ngungraun = { package=\"benchgrind\", version = \"0.1\" }\n";
-        assert_eq!(dependency_named(workspace).as_deref(), Some("gungraun"));
+        assert_eq!(named(table, None).as_deref(), Some("gungraun"));
         let plain =
             "[dev-dependencies]\nbenchgrind = { path = \"x\" }\n[package]\nname = \"benchgrind\"\n";
-        assert_eq!(dependency_named(plain).as_deref(), Some("benchgrind"));
+        assert_eq!(named(plain, None).as_deref(), Some("benchgrind"));
         let none =
             "[package]\nname = \"x\" # package = \"benchgrind\"\n[dependencies]\nserde = \"1\"\n";
-        assert_eq!(dependency_named(none), None);
+        assert_eq!(named(none, None), None);
+        // A dependency of the package's own; `[package.metadata]` is not one.
+        let metadata =
+            "[package.metadata.x.dependencies]\ngungraun = { package = \"benchgrind\" }\n";
+        assert_eq!(named(metadata, None), None);
+        let odd_name = "[dependencies.my-dependencies]\npackage = \"benchgrind\"\n";
+        assert_eq!(named(odd_name, None).as_deref(), Some("my_dependencies"));
     }
 
     #[test]
-    fn single_quotes_dotted_keys_comments_and_tables_over_lines_are_read() {
+    fn workspace_true_takes_the_workspaces_entry_of_the_same_key() {
+        let root = "[workspace]\nmembers = [\"m\"]\n[dev-dependencies]\nbenchgrind = { path = \"b\" }\n\
+                    [workspace.dependencies]\ngungraun = { package = \"benchgrind\", path = \"b\" }\n\
+                    benchgrind = { path = \"b\" }\n";
+        for member in [
+            "[dev-dependencies]\ngungraun = { workspace = true }\n",
+            "[dev-dependencies]\ngungraun.workspace = true\n",
+            "[dev-dependencies.gungraun]\nworkspace = true\n",
+        ] {
+            assert_eq!(
+                named(member, Some(root)).as_deref(),
+                Some("gungraun"),
+                "{member}"
+            );
+        }
+        for member in [
+            "[dev-dependencies]\nbenchgrind.workspace = true\n",
+            "[dev-dependencies.benchgrind]\nworkspace = true\n",
+            "[dev-dependencies]\nbenchgrind.path = \"../b\"\n",
+        ] {
+            assert_eq!(
+                named(member, Some(root)).as_deref(),
+                Some("benchgrind"),
+                "{member}"
+            );
+        }
+        // The root package's own table, not the workspace's.
+        assert_eq!(named(root, None).as_deref(), Some("benchgrind"));
+        // A member that does not depend on it through the workspace.
+        let serde = "[dependencies]\nserde = { workspace = true }\n";
+        assert_eq!(named(serde, Some(root)), None);
+    }
+
+    #[test]
+    fn single_quotes_dotted_keys_escapes_comments_and_tables_over_lines_are_read() {
         let single = "[dev-dependencies]\n'iai-callgrind' = { package = 'benchgrind' } # renamed\n";
-        assert_eq!(dependency_named(single).as_deref(), Some("iai_callgrind"));
+        assert_eq!(named(single, None).as_deref(), Some("iai_callgrind"));
         let dotted =
             "[dev-dependencies]\ngungraun.package = \"benchgrind\"\ngungraun.path = \"x\"\n";
-        assert_eq!(dependency_named(dotted).as_deref(), Some("gungraun"));
+        assert_eq!(named(dotted, None).as_deref(), Some("gungraun"));
+        let from_top = "dev-dependencies.gungraun.package = \"benchgrind\"\n";
+        assert_eq!(named(from_top, None).as_deref(), Some("gungraun"));
+        let from_target =
+            "[target.'cfg(unix)']\ndev-dependencies.gungraun = { package = \"benchgrind\" }\n";
+        assert_eq!(named(from_target, None).as_deref(), Some("gungraun"));
+        let escapes =
+            "[dev-dependencies]\n\"gun\\u0067raun\" = { package = \"bench\\U00000067rind\" }\n";
+        assert_eq!(named(escapes, None).as_deref(), Some("gungraun"));
+        let bom = "\u{feff}[dev-dependencies]\ngungraun = { package = 'benchgrind' }\r\n";
+        assert_eq!(named(bom, None).as_deref(), Some("gungraun"));
         let over_lines =
             "[dev-dependencies]\niai-callgrind = {\n    package = \"benchgrind\", # ours\n    \
                           features = [\"a\",\n \"b\"],\n}\n[features]\nx = []\n";
-        assert_eq!(
-            dependency_named(over_lines).as_deref(),
-            Some("iai_callgrind")
-        );
+        assert_eq!(named(over_lines, None).as_deref(), Some("iai_callgrind"));
         let quoted_header = "[target.'cfg(unix)'.dev-dependencies.\"iai-callgrind\"]\n\
                              package='benchgrind'\n";
-        assert_eq!(
-            dependency_named(quoted_header).as_deref(),
-            Some("iai_callgrind")
-        );
+        assert_eq!(named(quoted_header, None).as_deref(), Some("iai_callgrind"));
         // Another package renamed, and `#` inside a string.
         let other =
             "[dev-dependencies]\ncriterion = { package = \"criterion2\", version = \"#1\" }\n";
-        assert_eq!(dependency_named(other), None);
+        assert_eq!(named(other, None), None);
         // Brackets, quotes and a table-like line inside strings, before the real table.
         let strings = r#"[package]
 description = """uses [brackets
@@ -310,7 +462,8 @@ keywords = ['''[''', "\\"]
 [dev-dependencies]
 gungraun = { package = "benchgrind" }
 "#;
-        assert_eq!(dependency_named(strings).as_deref(), Some("gungraun"));
+        assert_eq!(named(strings, None).as_deref(), Some("gungraun"));
+        assert!(has_workspace("[workspace.dependencies]\n") && !has_workspace(strings));
     }
 
     #[test]
