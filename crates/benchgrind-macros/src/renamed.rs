@@ -14,15 +14,18 @@ fn renamed() -> Option<&'static str> {
     NAME.get_or_init(|| {
         let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
         let dir = Path::new(&dir);
-        let own = dependencies(&std::fs::read_to_string(dir.join("Cargo.toml")).ok()?);
+        let read = |d: &Path| {
+            Some(manifest(
+                &std::fs::read_to_string(d.join("Cargo.toml")).ok()?,
+            ))
+        };
+        let own = read(dir)?;
         // The workspace's table, for `workspace = true`: the nearest manifest with a
         // `[workspace]`, this one included.
-        let workspace = dir.ancestors().find_map(|d| {
-            let text = std::fs::read_to_string(d.join("Cargo.toml")).ok()?;
-            let entries = dependencies(&text);
-            has_workspace(&text).then_some(entries)
-        });
-        let name = crate_name(&own, workspace.as_deref().unwrap_or_default())?;
+        let root = (!own.workspace)
+            .then(|| (dir.ancestors().skip(1)).find_map(|d| read(d).filter(|m| m.workspace)))
+            .flatten();
+        let name = crate_name(&own.entries, &root.as_ref().unwrap_or(&own).entries)?;
         (name != "benchgrind").then(|| name.replace('-', "_"))
     })
     .as_deref()
@@ -59,19 +62,6 @@ fn crate_name(own: &[Dependency], workspace: &[Dependency]) -> Option<String> {
         .map(|entry| entry.key.clone())
 }
 
-/// Whether a manifest defines a workspace (a `[workspace]` table or one below it).
-fn has_workspace(manifest: &str) -> bool {
-    logical_lines(manifest).iter().any(|line| {
-        let path = match line.strip_prefix('[') {
-            Some(header) => header_path(header),
-            None => split_once_outside_quotes(line, '=')
-                .map(|(key, _)| split_outside_quotes(key, '.').map(unquote).collect())
-                .unwrap_or_default(),
-        };
-        path.first().is_some_and(|first| first == "workspace")
-    })
-}
-
 /// The dotted path of a table header's text after its first `[`.
 fn header_path(header: &str) -> Vec<String> {
     let header = header.trim_start_matches('[');
@@ -79,16 +69,28 @@ fn header_path(header: &str) -> Vec<String> {
     split_outside_quotes(header, '.').map(unquote).collect()
 }
 
-/// The dependency entries of a manifest's text, in their order, each key once per table kind
-/// (the package's own, the workspace's). Reads the TOML that manifests are written in (quotes of
-/// both kinds, escapes, dotted keys, comments, inline tables over several lines); no more.
-fn dependencies(manifest: &str) -> Vec<Dependency> {
+/// What a manifest says of dependencies.
+#[derive(Debug, Default)]
+struct Manifest {
+    /// Its dependency entries, in their order, each key once per table kind (the package's own,
+    /// the workspace's).
+    entries: Vec<Dependency>,
+    /// Whether it defines a workspace (a `[workspace]` table or one below it).
+    workspace: bool,
+}
+
+/// Reads a manifest's text as far as [`Manifest`] goes: the TOML that manifests are written in
+/// (quotes of both kinds, escapes, dotted keys, comments, inline tables over several lines); no
+/// more.
+fn manifest(text: &str) -> Manifest {
     const TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
-    let mut entries: Vec<Dependency> = Vec::new();
+    let mut read = Manifest::default();
+    let entries = &mut read.entries;
     let mut section: Vec<String> = Vec::new();
-    for line in logical_lines(manifest) {
+    for line in logical_lines(text) {
         if let Some(header) = line.strip_prefix('[') {
             section = header_path(header);
+            read.workspace |= section.first().is_some_and(|s| s == "workspace");
             continue;
         }
         let Some((key, value)) = split_once_outside_quotes(&line, '=') else {
@@ -96,6 +98,7 @@ fn dependencies(manifest: &str) -> Vec<Dependency> {
         };
         let mut path = section.clone();
         path.extend(split_outside_quotes(key, '.').map(unquote));
+        read.workspace |= path[0] == "workspace";
         // `...dependencies, KEY, FIELD = scalar` or `...dependencies, KEY = value`.
         let n = path.len();
         let at = [3, 2]
@@ -138,7 +141,7 @@ fn dependencies(manifest: &str) -> Vec<Dependency> {
             }
         }
     }
-    entries
+    read
 }
 
 /// The manifest's lines without comments or multi-line strings (which no key read here has),
@@ -152,13 +155,10 @@ fn logical_lines(manifest: &str) -> Vec<String> {
             lines.push(line.trim().to_owned());
             continue;
         }
-        let mut quote = None;
-        for c in line.chars() {
-            match (quote, c) {
-                (None, '"' | '\'') => quote = Some(c),
-                (Some(q), c) if c == q => quote = None,
-                (None, '{' | '[') => depth += 1,
-                (None, '}' | ']') => depth -= 1,
+        for (_, c) in outside_strings(line) {
+            match c {
+                '{' | '[' => depth += 1,
+                '}' | ']' => depth -= 1,
                 _ => {}
             }
         }
@@ -175,8 +175,8 @@ fn logical_lines(manifest: &str) -> Vec<String> {
 }
 
 /// The manifest with its comments removed, each multi-line string (`"""..."""`, `'''...'''`)
-/// made an empty one, and each escaped character in a string (`\"`) made two `x`s, so that
-/// every quote left opens or closes a string on its own line.
+/// made an empty one, and the escapes of `"` strings decoded ([`decode_escapes`]), so that every
+/// quote left opens or closes a string on its own line.
 fn clean(manifest: &str) -> String {
     let mut out = String::with_capacity(manifest.len());
     // Cargo takes a manifest that starts with a byte order mark.
@@ -267,14 +267,12 @@ fn find_closing(text: &str, quote: &str) -> Option<usize> {
 /// The parts of `text` between the `sep`s that are outside strings and braces, trimmed.
 fn split_outside_quotes(text: &str, sep: char) -> impl Iterator<Item = &str> {
     let mut parts = Vec::new();
-    let (mut quote, mut depth, mut from) = (None, 0, 0);
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '{' | '[') => depth += 1,
-            (None, '}' | ']') => depth -= 1,
-            (None, c) if c == sep && depth == 0 => {
+    let (mut depth, mut from) = (0, 0);
+    for (i, c) in outside_strings(text) {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            c if c == sep && depth == 0 => {
                 parts.push(text[from..i].trim());
                 from = i + c.len_utf8();
             }
@@ -287,16 +285,27 @@ fn split_outside_quotes(text: &str, sep: char) -> impl Iterator<Item = &str> {
 
 /// `text` split at its first `sep` outside strings.
 fn split_once_outside_quotes(text: &str, sep: char) -> Option<(&str, &str)> {
+    let (i, c) = outside_strings(text).find(|&(_, c)| c == sep)?;
+    Some((&text[..i], &text[i + c.len_utf8()..]))
+}
+
+/// The characters of a line of [`clean`]'s text (where every string closes on its line) that are
+/// outside strings, with their positions; the quotes themselves are inside.
+fn outside_strings(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let mut quote = None;
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, c) if c == sep => return Some((&text[..i], &text[i + c.len_utf8()..])),
-            _ => {}
+    text.char_indices().filter(move |&(_, c)| match quote {
+        Some(q) => {
+            if c == q {
+                quote = None;
+            }
+            false
         }
-    }
-    None
+        None if c == '"' || c == '\'' => {
+            quote = Some(c);
+            false
+        }
+        None => true,
+    })
 }
 
 /// A key or string value without its quotes (`"a"` and `'a'` are `a`).
@@ -363,8 +372,8 @@ mod tests {
     /// The name a package with manifest `own` knows benchgrind by, its workspace's manifest
     /// being `workspace` (or `own` itself).
     fn named(own: &str, workspace: Option<&str>) -> Option<String> {
-        let root = dependencies(workspace.unwrap_or(own));
-        crate_name(&dependencies(own), &root).map(|n| n.replace('-', "_"))
+        let root = manifest(workspace.unwrap_or(own)).entries;
+        crate_name(&manifest(own).entries, &root).map(|n| n.replace('-', "_"))
     }
 
     #[test]
@@ -394,27 +403,33 @@ mod tests {
         let root = "[workspace]\nmembers = [\"m\"]\n[dev-dependencies]\nbenchgrind = { path = \"b\" }\n\
                     [workspace.dependencies]\ngungraun = { package = \"benchgrind\", path = \"b\" }\n\
                     benchgrind = { path = \"b\" }\n";
-        for member in [
-            "[dev-dependencies]\ngungraun = { workspace = true }\n",
-            "[dev-dependencies]\ngungraun.workspace = true\n",
-            "[dev-dependencies.gungraun]\nworkspace = true\n",
+        for (member, name) in [
+            (
+                "[dev-dependencies]\ngungraun = { workspace = true }\n",
+                "gungraun",
+            ),
+            (
+                "[dev-dependencies]\ngungraun.workspace = true\n",
+                "gungraun",
+            ),
+            (
+                "[dev-dependencies.gungraun]\nworkspace = true\n",
+                "gungraun",
+            ),
+            (
+                "[dev-dependencies]\nbenchgrind.workspace = true\n",
+                "benchgrind",
+            ),
+            (
+                "[dev-dependencies.benchgrind]\nworkspace = true\n",
+                "benchgrind",
+            ),
+            (
+                "[dev-dependencies]\nbenchgrind.path = \"../b\"\n",
+                "benchgrind",
+            ),
         ] {
-            assert_eq!(
-                named(member, Some(root)).as_deref(),
-                Some("gungraun"),
-                "{member}"
-            );
-        }
-        for member in [
-            "[dev-dependencies]\nbenchgrind.workspace = true\n",
-            "[dev-dependencies.benchgrind]\nworkspace = true\n",
-            "[dev-dependencies]\nbenchgrind.path = \"../b\"\n",
-        ] {
-            assert_eq!(
-                named(member, Some(root)).as_deref(),
-                Some("benchgrind"),
-                "{member}"
-            );
+            assert_eq!(named(member, Some(root)).as_deref(), Some(name), "{member}");
         }
         // The root package's own table, not the workspace's.
         assert_eq!(named(root, None).as_deref(), Some("benchgrind"));
@@ -463,7 +478,8 @@ keywords = ['''[''', "\\"]
 gungraun = { package = "benchgrind" }
 "#;
         assert_eq!(named(strings, None).as_deref(), Some("gungraun"));
-        assert!(has_workspace("[workspace.dependencies]\n") && !has_workspace(strings));
+        assert!(manifest("[workspace.dependencies]\n").workspace && !manifest(strings).workspace);
+        assert!(manifest("workspace.members = []\n").workspace);
     }
 
     #[test]
