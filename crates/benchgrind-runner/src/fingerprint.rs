@@ -231,7 +231,7 @@ pub fn cpu_under_valgrind(valgrind: &Path, version: &str, exe: &Path, home: &Pat
         return answer.to_owned();
     }
     let Ok(output) = crate::execute::valgrind::command(valgrind)
-        .args(["--tool=none", "-q", crate::execute::args::NO_GDBSERVER])
+        .args(["--tool=none", "-q"])
         .arg(exe)
         .arg(PROBE_FLAG)
         .env_clear()

@@ -154,10 +154,9 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
         .map_err(|e| format!("cannot write {}: {e}", klv_path.display()))?;
     let input = std::fs::File::open(&klv_path)
         .map_err(|e| format!("cannot open {}: {e}", klv_path.display()))?;
-    let mut cmd = process::Command::new("valgrind");
+    let mut cmd = execute::valgrind::command(std::path::Path::new("valgrind"));
     cmd.arg("--tool=callgrind")
         .arg("--trace-children=yes")
-        .arg(execute::args::NO_GDBSERVER)
         .arg(format!(
             "--callgrind-out-file={}/callgrind.out.%p",
             tmp.0.display()

@@ -48,8 +48,8 @@ pub const COUNT_EVERYTHING: [&str; 7] = [
 /// process a benchmark starts, counted the line, whose length follows the user's name (59
 /// instructions more for a longer one) and the process id. Without it a Rust program's start-up
 /// counts 2,255 instructions less (the `echo` test program: 297,565 -> 295,310), the same on
-/// every machine, and a killed process leaves no pipes in `/tmp`. Every tool gets it, before the
-/// user's arguments (`--vgdb=yes` there wins).
+/// every machine, and a killed process leaves no pipes in `/tmp`. Every Valgrind benchgrind
+/// starts gets it first ([`super::valgrind::command`]); `--vgdb=yes` among the user's wins.
 pub const NO_GDBSERVER: &str = "--vgdb=no";
 
 /// Valgrind's table of threads, smaller than its default of 500 slots: a forked child clears
@@ -118,7 +118,6 @@ pub fn callgrind_args(job: &Job) -> Vec<String> {
     args.extend(CACHE_GEOMETRY.map(String::from));
     args.extend(COUNT_EVERYTHING.map(String::from));
     args.push(THREAD_SLOTS.to_owned());
-    args.push(NO_GDBSERVER.to_owned());
     args.extend(job.config.raw_callgrind_args.iter().cloned());
     args
 }
@@ -151,7 +150,7 @@ pub fn raw_file_args(dir: &std::path::Path) -> [String; 2] {
 
 /// The arguments benchgrind gives a tool, before the user's.
 fn default_args(tool: ValgrindTool) -> Vec<String> {
-    let mut args = vec![NO_GDBSERVER.to_owned()];
+    let mut args = Vec::new();
     if tool.reports_errors() {
         // Errors fail the benchmark; users restore Valgrind's 0 with their own argument.
         args.push("--error-exitcode=201".to_owned());
@@ -213,7 +212,6 @@ mod tests {
             [
                 "--tool=memcheck",
                 "--trace-children=yes",
-                "--vgdb=no",
                 "--error-exitcode=201",
                 "--log-file=/b/memcheck.log.new.%p"
             ]

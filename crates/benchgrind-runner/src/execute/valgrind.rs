@@ -30,16 +30,19 @@ pub fn set_runner(runner: Vec<String>) {
 }
 
 /// The command that starts Valgrind at `path`: through the runner when one was set (`CMD ARGS
-/// path`), else `path` itself. Valgrind's arguments come next.
+/// path`), else `path` itself, with what every Valgrind benchgrind starts gets
+/// ([`super::args::NO_GDBSERVER`]). Valgrind's other arguments come next (and win).
 pub fn command(path: &Path) -> Command {
-    match RUNNER.get().map(Vec::as_slice) {
+    let mut cmd = match RUNNER.get().map(Vec::as_slice) {
         Some([runner, args @ ..]) => {
             let mut cmd = Command::new(runner);
             cmd.args(args).arg(path);
             cmd
         }
         _ => Command::new(path),
-    }
+    };
+    cmd.arg(super::args::NO_GDBSERVER);
+    cmd
 }
 
 /// `--valgrind-bin`, set once when the command line is read.
@@ -123,6 +126,14 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::parse_version;
+
+    #[test]
+    fn every_valgrind_starts_without_a_gdbserver() {
+        let cmd = super::command(std::path::Path::new("/usr/bin/valgrind"));
+        assert_eq!(cmd.get_program(), "/usr/bin/valgrind");
+        let args: Vec<_> = cmd.get_args().collect();
+        assert_eq!(args, ["--vgdb=no"]);
+    }
 
     #[test]
     fn versions() {

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use benchgrind_runner::config::EventKind;
-use benchgrind_runner::execute::args::{CACHE_GEOMETRY, NO_GDBSERVER};
+use benchgrind_runner::execute::args::CACHE_GEOMETRY;
+use benchgrind_runner::execute::valgrind;
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::profile::{self, Profile, Read};
 use serde_json::Value;
@@ -91,9 +92,8 @@ impl Runner {
         let program = dir.0.join("bench");
         std::os::unix::fs::symlink(&self.binary, &program)
             .map_err(|e| format!("cannot link `{}`: {e}", program.display()))?;
-        let mut cmd = Command::new(&self.valgrind);
+        let mut cmd = valgrind::command(&self.valgrind);
         cmd.arg("--tool=callgrind")
-            .arg(NO_GDBSERVER)
             .arg("--cache-sim=yes")
             .args(CACHE_GEOMETRY)
             .arg(format!("--dump-after={LOOP_START}*"))
