@@ -29,20 +29,26 @@ pub fn set_runner(runner: Vec<String>) {
     let _ = RUNNER.set(runner);
 }
 
-/// The command that starts Valgrind at `path`: through the runner when one was set (`CMD ARGS
-/// path`), else `path` itself, with what every Valgrind benchgrind starts gets
-/// ([`super::args::NO_GDBSERVER`]). Valgrind's other arguments come next (and win).
+/// The command that runs a program under Valgrind at `path`: [`launcher`] with what every
+/// program benchgrind runs under Valgrind gets ([`super::args::NO_GDBSERVER`]). Valgrind's other
+/// arguments come next (and win).
 pub fn command(path: &Path) -> Command {
-    let mut cmd = match RUNNER.get().map(Vec::as_slice) {
+    let mut cmd = launcher(path);
+    cmd.arg(super::args::NO_GDBSERVER);
+    cmd
+}
+
+/// Valgrind at `path`, started through the runner when one was set (`CMD ARGS path`), else
+/// `path` itself.
+fn launcher(path: &Path) -> Command {
+    match RUNNER.get().map(Vec::as_slice) {
         Some([runner, args @ ..]) => {
             let mut cmd = Command::new(runner);
             cmd.args(args).arg(path);
             cmd
         }
         _ => Command::new(path),
-    };
-    cmd.arg(super::args::NO_GDBSERVER);
-    cmd
+    }
 }
 
 /// `--valgrind-bin`, set once when the command line is read.
@@ -73,7 +79,7 @@ fn locate_now() -> Result<Valgrind, String> {
             format!("benchgrind needs Valgrind 3.16 or newer, but `valgrind` is not on PATH: {INSTALL_HINT}")
         })?,
     };
-    let output = command(&path).arg("--version").output().map_err(|e| {
+    let output = launcher(&path).arg("--version").output().map_err(|e| {
         format!(
             "cannot run Valgrind at {}: {e}; {INSTALL_HINT}",
             path.display()
