@@ -29,7 +29,7 @@ pub fn set_runner(runner: Vec<String>) {
     let _ = RUNNER.set(runner);
 }
 
-/// The command that runs a program under Valgrind at `path`: [`launcher`] with what every
+/// The command that runs a program under Valgrind at `path`: `launcher` with what every
 /// program benchgrind runs under Valgrind gets ([`super::args::NO_GDBSERVER`]). Valgrind's other
 /// arguments come next (and win).
 pub fn command(path: &Path) -> Command {
