@@ -81,6 +81,7 @@ pub fn fill(seed: u64, start: u64, out: &mut [u8]) {
 }
 
 /// Hands out the next `out.len()` bytes of the stream. Concurrent callers get disjoint parts.
+#[cfg(target_os = "linux")]
 fn next_bytes(out: &mut [u8]) {
     let start = POSITION.fetch_add(out.len() as u64, Ordering::SeqCst);
     fill(SEED.load(Ordering::SeqCst), start, out);

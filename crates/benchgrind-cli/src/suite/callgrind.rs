@@ -17,7 +17,7 @@
 
 use std::{path::PathBuf, process, time::Duration};
 
-use benchgrind_runner::execute;
+use benchgrind_runner::execute::{self, Launcher};
 use benchgrind_runner::parse::profile::{self, Read};
 
 use super::{
@@ -25,17 +25,13 @@ use super::{
     runner::{self, Finished},
 };
 
-/// Checks that `valgrind` can run; returns its version line.
+/// Finds Valgrind as the bench binaries do (`--valgrind-bin`, `BENCHGRIND_VALGRIND`, `PATH`)
+/// and checks its version; returns its version line.
 pub fn check_valgrind() -> anyhow::Result<String> {
-    let out = process::Command::new("valgrind").arg("--version").output().map_err(|e| {
-        anyhow::anyhow!("cannot run `valgrind` ({e}); --metric instructions needs Valgrind on PATH (Debian/Ubuntu: apt-get install valgrind)")
-    })?;
-    anyhow::ensure!(
-        out.status.success(),
-        "`valgrind --version` failed ({})",
-        out.status
-    );
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    let found =
+        execute::valgrind::locate().map_err(|e| anyhow::anyhow!("--metric instructions: {e}"))?;
+    let (major, minor, patch) = found.version;
+    Ok(format!("valgrind-{major}.{minor}.{patch}"))
 }
 
 /// A scratch directory for Callgrind's files, removed when dropped.
@@ -115,35 +111,19 @@ fn valgrind_log_tail(dir: &std::path::Path) -> Option<String> {
     last
 }
 
-/// ASLR off and, where permitted, one processor under `SCHED_FIFO` for the Valgrind process
-/// and everything it starts.
-fn deterministic(cmd: &mut process::Command) {
-    use std::os::unix::process::CommandExt;
-    if let Some(&cpu) = realtime_cpu() {
-        execute::realtime::apply(cmd, cpu);
-    }
-    // SAFETY: personality(2) is async-signal-safe and only sets a flag of the process to exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let current = libc::personality(0xffff_ffff);
-            if current != -1 {
-                libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
-            }
-            Ok(())
-        });
-    }
-}
-
-/// The processor runner programs run on under `SCHED_FIFO`, if that is permitted.
-fn realtime_cpu() -> Option<&'static usize> {
-    static CPU: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
-    CPU.get_or_init(|| {
-        benchgrind_runner::execute::valgrind::find_in_path("valgrind")?;
-        execute::realtime::available()
-            .then(|| execute::realtime::allowed_cpus().first().copied())
-            .flatten()
-    })
-    .as_ref()
+/// The launcher of runner programs, decided once: the Valgrind the bench binaries would use, ASLR
+/// off, and one processor under `SCHED_FIFO` where permitted (`SCHED_BATCH` where not), as the
+/// bench harness runs its benchmarks. The preload library is added per run.
+fn launcher() -> Result<&'static Launcher, String> {
+    static LAUNCHER: std::sync::OnceLock<Result<Launcher, String>> = std::sync::OnceLock::new();
+    LAUNCHER
+        .get_or_init(|| {
+            let valgrind = execute::valgrind::locate()?.path;
+            let placement = execute::launcher::placements(true).first().copied();
+            Ok(Launcher::valgrind(valgrind).placed(placement))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
 }
 
 /// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
@@ -154,16 +134,18 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
         .map_err(|e| format!("cannot write {}: {e}", klv_path.display()))?;
     let input = std::fs::File::open(&klv_path)
         .map_err(|e| format!("cannot open {}: {e}", klv_path.display()))?;
-    let mut cmd = execute::valgrind::command(std::path::Path::new("valgrind"));
-    cmd.arg("--tool=callgrind")
-        .arg("--trace-children=yes")
-        .arg(format!(
-            "--callgrind-out-file={}/callgrind.out.%p",
-            tmp.0.display()
-        ))
-        .arg(format!("--log-file={}/valgrind.log.%p", tmp.0.display()))
-        .arg(run.program())
-        .args(&run.args);
+    // The preload library in the scratch directory, removed with it.
+    let launcher = launcher()?
+        .clone()
+        .preloading(execute::preload::install(&tmp.0));
+    let valgrind_args = [
+        "--tool=callgrind".to_string(),
+        "--trace-children=yes".to_string(),
+        format!("--callgrind-out-file={}/callgrind.out.%p", tmp.0.display()),
+        format!("--log-file={}/valgrind.log.%p", tmp.0.display()),
+    ];
+    let mut cmd = launcher.command(valgrind_args, &run.program());
+    cmd.args(&run.args);
     if let Some(cwd) = &run.cwd {
         cmd.current_dir(cwd);
     }
@@ -171,24 +153,19 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
     if !engine_sets_seed && std::env::var_os("PYTHONHASHSEED").is_none() {
         cmd.env("PYTHONHASHSEED", "0");
     }
-    if let Some(library) = execute::preload::install(&tmp.0) {
-        let existing = run
-            .envs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == "LD_PRELOAD")
-            .map(|(_, v)| std::ffi::OsString::from(v))
-            .or_else(|| std::env::var_os("LD_PRELOAD"));
-        cmd.env(
-            "LD_PRELOAD",
-            execute::preload::ld_preload(&library, existing.as_deref()),
-        );
+    let existing = run
+        .envs
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "LD_PRELOAD")
+        .map(|(_, v)| std::ffi::OsString::from(v))
+        .or_else(|| std::env::var_os("LD_PRELOAD"));
+    if launcher.preload(&mut cmd, existing.as_deref()) {
         cmd.env(benchgrind_runner::protocol::RANDOM_SEED_ENV, "0");
         // The runner's time readings decide only what its own arithmetic and formatting cost.
         cmd.env(execute::preload::FIXED_CLOCK_ENV, "1");
     }
     cmd.envs(run.envs.iter().map(|(k, v)| (k, v)));
-    deterministic(&mut cmd);
     let finished = runner::run(cmd, runner::Input::File(input), timeout)?;
     if let Err(e) = runner::check_status(&finished) {
         // Valgrind's own complaints (e.g. a program it cannot start) are in its log files.

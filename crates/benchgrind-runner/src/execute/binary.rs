@@ -7,8 +7,12 @@
 //! a group of 0.9 to 0.12 `Run`s shares ([`super::sandbox`]).
 
 use std::fs::File;
-use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::io::Read;
+#[cfg(target_os = "linux")]
+use std::io::Write;
+use std::os::fd::OwnedFd;
+#[cfg(target_os = "linux")]
+use std::os::fd::{AsRawFd, FromRawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
@@ -139,13 +143,13 @@ fn run_inner(
     crate::messages::debug!("{} {:?}", job.id.full(), cmd);
     // The files settle before anything can fail, so that no run leaves its files to the next.
     let settle = match &files.tool {
-        _ if exec.native => super::children::Files::Nothing,
+        _ if exec.native() => super::children::Files::Nothing,
         Some(tool) => super::children::Files::Tool(tool),
         None => super::children::Files::Callgrind,
     };
     let limit = job.config.timeout;
     let ran = super::children::output(&mut cmd, settle, &job.paths, limit)
-        .map_err(|e| super::ended::cannot_start(&exec.valgrind, &cwd, &e))?;
+        .map_err(|e| super::ended::cannot_start(exec.launcher.valgrind_path(), &cwd, &e))?;
     let (output, settled) = (ran.output, ran.settled);
     setup.stop_parallel(captured);
     if ran.timed_out {
@@ -235,22 +239,17 @@ fn measured_command(
         // Programs that call `benchgrind::random::enable_from_env` draw from the fixed stream,
         // and so do the dynamically linked ones that the preload library reaches.
         cmd.env(RANDOM_SEED_ENV, job.config.random_seed.to_string());
-        if let (Some(library), false) = (&exec.preload, exec.native) {
-            let configured = command
-                .envs
-                .iter()
-                .rev()
-                .find(|(key, _)| key == "LD_PRELOAD")
-                .map(|(_, value)| value.clone());
-            let inherited = (!job.config.env_clear)
-                .then(|| std::env::var_os("LD_PRELOAD"))
-                .flatten();
-            let existing = configured.or(inherited);
-            cmd.env(
-                "LD_PRELOAD",
-                super::preload::ld_preload(library, existing.as_deref()),
-            );
-        }
+        let configured = command
+            .envs
+            .iter()
+            .rev()
+            .find(|(key, _)| key == "LD_PRELOAD")
+            .map(|(_, value)| value.clone());
+        let inherited = (!job.config.env_clear)
+            .then(|| std::env::var_os("LD_PRELOAD"))
+            .flatten();
+        exec.launcher
+            .preload(&mut cmd, configured.or(inherited).as_deref());
     }
     cmd.stdout(output_stdio(command.stdout.as_ref(), cwd)?);
     cmd.stderr(output_stdio(command.stderr.as_ref(), cwd)?);
@@ -320,7 +319,7 @@ fn check_end(
         }
         return Err(reason);
     }
-    if !exec.native && files.expected.as_ref().is_some_and(|f| !f.exists()) {
+    if !exec.native() && files.expected.as_ref().is_some_and(|f| !f.exists()) {
         return Err("Valgrind wrote no profile".into());
     }
     Ok(())
@@ -339,7 +338,15 @@ fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, String> {
 }
 
 /// The read end of a pipe that holds `input` and is closed for writing, or `None` when the
+/// pipe cannot be made large enough (always, outside Linux: a file then).
+#[cfg(not(target_os = "linux"))]
+fn full_pipe(_input: &[u8]) -> Option<OwnedFd> {
+    None
+}
+
+/// The read end of a pipe that holds `input` and is closed for writing, or `None` when the
 /// pipe cannot be made large enough.
+#[cfg(target_os = "linux")]
 fn full_pipe(input: &[u8]) -> Option<OwnedFd> {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two descriptors into the array it is given.

@@ -105,7 +105,7 @@ impl ForkExecutor {
             .stderr(Stdio::inherit());
         crate::messages::debug!("server for {}: {:?}", job.id.full(), cmd);
         let mut child = cmd.spawn().map_err(|e| {
-            super::ended::cannot_start(&self.process.valgrind, &self.process.cwd, &e)
+            super::ended::cannot_start(self.process.launcher.valgrind_path(), &self.process.cwd, &e)
         })?;
         let requests = child.stdin.take().expect("stdin is piped");
         let answers = BufReader::new(child.stdout.take().expect("stdout is piped"));

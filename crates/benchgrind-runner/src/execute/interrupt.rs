@@ -47,9 +47,15 @@ pub fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let mut fds = [0; 2];
-        // SAFETY: pipe2 fills the two descriptors of a valid array.
-        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-            return;
+        // SAFETY: pipe fills the two descriptors of a valid array; both are marked
+        // close-on-exec before any process is started (this runs before the first).
+        unsafe {
+            if libc::pipe(fds.as_mut_ptr()) != 0 {
+                return;
+            }
+            for fd in fds {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
         }
         WAKE.store(fds[1], Ordering::SeqCst);
         let reader = fds[0];

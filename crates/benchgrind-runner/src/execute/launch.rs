@@ -1,13 +1,13 @@
 //! How every executor starts a process for a job: the bench binary or a binary benchmark's
-//! command, under Valgrind or natively (test mode), with the job's environment and ASLR off.
-//! [`ProcessExecutor`] holds what that needs; running and judging a process is elsewhere
-//! ([`super::process`], [`super::binary`]).
+//! command, through the run's [`Launcher`], with the job's environment. [`ProcessExecutor`]
+//! holds what that needs; running and judging a process is elsewhere ([`super::process`],
+//! [`super::binary`]).
 
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::args::callgrind_args;
+use super::launcher::Launcher;
 use crate::cli::LogLevel;
 use crate::config::Stdin;
 use crate::plan::{Job, JobKind};
@@ -36,19 +36,11 @@ fn uninstrumented_opts(job: &Job) -> std::ffi::OsString {
     opts
 }
 
-/// `--allow-aslr`: measured processes keep address space layout randomization.
-static ALLOW_ASLR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Leaves ASLR on in every process started from now on (`--allow-aslr`), or turns it off again.
-pub fn allow_aslr(allow: bool) {
-    ALLOW_ASLR.store(allow, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
 #[derive(Debug, Clone)]
 pub struct ProcessExecutor {
-    /// The valgrind launcher.
-    pub valgrind: PathBuf,
+    /// What starts the processes: Valgrind or natively (test mode), where, the preload library.
+    pub launcher: Launcher,
     /// The bench binary.
     pub exe: PathBuf,
     /// The working directory of benchmarks (the package's directory, as under `cargo bench`).
@@ -57,14 +49,6 @@ pub struct ProcessExecutor {
     pub log: LogLevel,
     /// The workspace root: where fixture paths start, `_WORKSPACE_ROOT` of hooks.
     pub workspace_root: PathBuf,
-    /// Test mode: run the same processes without Valgrind (and expect no profile).
-    pub native: bool,
-    /// The processor measured processes run on under `SCHED_FIFO` ([`super::realtime`]);
-    /// `None` where that is not permitted or not asked for.
-    pub cpu: Option<usize>,
-    /// The preload library that makes a binary benchmark's random draws deterministic
-    /// ([`super::preload`]), where it was built.
-    pub preload: Option<PathBuf>,
 }
 
 impl ProcessExecutor {
@@ -87,13 +71,7 @@ impl ProcessExecutor {
         // Callgrind's runs start uninstrumented where the window opens; the other tools have no
         // such option.
         let callgrind = valgrind_args.iter().any(|a| a == "--tool=callgrind");
-        let mut cmd = if self.native {
-            Command::new(program)
-        } else {
-            let mut cmd = super::valgrind::command(&self.valgrind);
-            cmd.args(valgrind_args).arg(program);
-            cmd
-        };
+        let mut cmd = self.launcher.command(&valgrind_args, program);
         if job.config.env_clear {
             cmd.env_clear();
         }
@@ -109,7 +87,7 @@ impl ProcessExecutor {
                 }
             }
         }
-        if !self.native && callgrind && super::args::starts_uninstrumented(job) {
+        if !self.launcher.is_native() && callgrind && super::args::starts_uninstrumented(job) {
             cmd.env(VALGRIND_OPTS_ENV, uninstrumented_opts(job));
         }
         // A process group of its own: the interrupt handler kills it with everything it started
@@ -119,26 +97,18 @@ impl ProcessExecutor {
             &job.kind,
             JobKind::Binary(b) if matches!(b.command.stdin, Some(Stdin::Inherit))
         );
+        #[cfg(unix)]
         if !reads_terminal {
+            use std::os::unix::process::CommandExt;
             cmd.process_group(0);
         }
-        if let (Some(cpu), false) = (self.cpu, self.native) {
-            super::realtime::apply(&mut cmd, cpu);
-        }
-        if ALLOW_ASLR.load(std::sync::atomic::Ordering::Relaxed) {
-            return cmd;
-        }
-        // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it
-        // only sets a flag of the about-to-exec process.
-        unsafe {
-            cmd.pre_exec(|| {
-                let current = libc::personality(0xffff_ffff);
-                if current != -1 {
-                    libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
-                }
-                Ok(())
-            });
-        }
+        #[cfg(not(unix))]
+        let _ = reads_terminal;
         cmd
+    }
+
+    /// Test mode: the same processes without Valgrind (and no profile expected).
+    pub fn native(&self) -> bool {
+        self.launcher.is_native()
     }
 }

@@ -19,6 +19,7 @@ mod executor;
 pub mod fork;
 pub mod interrupt;
 mod launch;
+pub mod launcher;
 pub mod leftovers;
 pub mod parts;
 pub mod preload;
@@ -31,7 +32,8 @@ pub mod valgrind;
 pub use canned::CannedExecutor;
 pub use executor::{Captured, Executor, RunOutput, Status};
 pub use fork::ForkExecutor;
-pub use launch::{allow_aslr, ProcessExecutor};
+pub use launch::ProcessExecutor;
+pub use launcher::{allow_aslr, Launcher};
 pub use sandbox::SharedSandbox;
 
 use std::path::PathBuf;
@@ -75,7 +77,7 @@ pub struct Setup {
     /// How many run at once.
     pub workers: usize,
     /// Whether measured processes run under real-time scheduling where it is permitted
-    /// (`--realtime`).
+    /// (`--realtime`; [`launcher::placements`]).
     pub realtime: bool,
 }
 
@@ -91,40 +93,30 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
         }
         Mode::Native => {
             return Ok(vec![Box::new(ProcessExecutor {
-                valgrind: PathBuf::new(),
+                launcher: Launcher::native(),
                 exe: setup.exe.clone(),
                 cwd: setup.cwd.clone(),
                 // Test mode prints libtest's lines only.
                 log: LogLevel::Warn,
                 workspace_root: setup.workspace_root.clone(),
-                native: true,
-                cpu: None,
-                preload: None,
             })]);
         }
         Mode::Valgrind(isolation) => *isolation,
     };
-    let valgrind = valgrind::locate()?.path;
-    // Each worker's processes on a processor of their own, where real-time scheduling is
-    // permitted ([`realtime`]).
-    let cpus = if setup.realtime && realtime::available() {
-        realtime::allowed_cpus()
-    } else {
-        Vec::new()
-    };
+    // Each worker's processes on a processor of their own ([`launcher::placements`]).
+    let placements = launcher::placements(setup.realtime);
     let process = ProcessExecutor {
-        valgrind,
+        launcher: Launcher::valgrind(valgrind::locate()?.path)
+            .preloading(preload::install(&setup.home.join(PRELOAD))),
         exe: setup.exe.clone(),
         cwd: setup.cwd.clone(),
         log: setup.log,
         workspace_root: setup.workspace_root.clone(),
-        native: false,
-        cpu: None,
-        preload: preload::install(&setup.home.join(PRELOAD)),
     };
     let one = |worker: usize| -> Box<dyn Executor + Send> {
+        let placement = (!placements.is_empty()).then(|| placements[worker % placements.len()]);
         let process = ProcessExecutor {
-            cpu: (!cpus.is_empty()).then(|| cpus[worker % cpus.len()]),
+            launcher: process.launcher.clone().placed(placement),
             ..process.clone()
         };
         match isolation {

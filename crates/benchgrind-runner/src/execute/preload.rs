@@ -36,13 +36,3 @@ pub fn install(dir: &Path) -> Option<PathBuf> {
     crate::store::write_atomic(&path, bytes).ok()?;
     Some(path)
 }
-
-/// `LD_PRELOAD` with the library first and what the process would otherwise have after it.
-pub fn ld_preload(library: &Path, existing: Option<&std::ffi::OsStr>) -> std::ffi::OsString {
-    let mut value = library.as_os_str().to_owned();
-    if let Some(existing) = existing.filter(|e| !e.is_empty()) {
-        value.push(":");
-        value.push(existing);
-    }
-    value
-}

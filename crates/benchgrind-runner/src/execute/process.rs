@@ -46,7 +46,7 @@ impl Executor for ProcessExecutor {
     }
 
     fn exact_threads(&self) -> bool {
-        self.cpu.is_some()
+        self.launcher.placement().is_some_and(|p| p.exact())
     }
 }
 
@@ -120,7 +120,7 @@ impl ProcessExecutor {
         }
         crate::messages::debug!("{} {:?}", job.id.full(), cmd);
         let settle = match tool {
-            _ if self.native => super::children::Files::Nothing,
+            _ if self.native() => super::children::Files::Nothing,
             Some(tool) => super::children::Files::Tool(tool),
             None => super::children::Files::Callgrind,
         };
@@ -128,7 +128,7 @@ impl ProcessExecutor {
         let ran = match super::children::output(&mut cmd, settle, &job.paths, limit) {
             Ok(ran) => ran,
             Err(e) => {
-                let reason = super::ended::cannot_start(&self.valgrind, &cwd, &e);
+                let reason = super::ended::cannot_start(self.launcher.valgrind_path(), &cwd, &e);
                 return (Status::Failed(reason), Captured::default());
             }
         };
@@ -154,7 +154,7 @@ impl ProcessExecutor {
         log: &Path,
     ) -> Status {
         if output.status.success() {
-            if self.native || expected.map_or(true, Path::exists) {
+            if self.native() || expected.map_or(true, Path::exists) {
                 return Status::Ok;
             }
             return Status::Failed("Valgrind wrote no profile".into());

@@ -15,21 +15,36 @@
 //! ([`super::args::COUNT_EVERYTHING`]).
 //!
 //! `SCHED_FIFO` needs `CAP_SYS_NICE` (root, usually) or an `RLIMIT_RTPRIO` of 1 or more. Where
-//! it is not permitted, processes run as usual and benchmarks that ran threads say that their
-//! counts may move ([`NOT_EXACT`]). The lowest real-time priority is taken, and the kernel keeps
-//! a share of every processor for other processes (`sched_rt_runtime_us`).
+//! it is not permitted, each worker's processes still run on one processor, under
+//! `SCHED_BATCH` ([`super::launcher::Policy::Batch`]): measured as a user with an rtprio limit of
+//! 0, that made spawned and scoped threads repeat exactly, but a thread pool's counts (rayon,
+//! tokio) moved by about 0.1 % (1.5 % with no placement at all), and so did every fair-scheduler
+//! variant tried (`SCHED_IDLE`, a 100 ms slice): the fair scheduler picks among threads that
+//! yield by the nanoseconds each ran. Benchmarks that ran threads then say that their counts
+//! may move and how to grant the limit ([`NOT_EXACT`]). The lowest real-time priority is
+//! taken, and the kernel keeps a share of every processor for other processes
+//! (`sched_rt_runtime_us`).
 
-use std::os::unix::process::CommandExt;
-use std::process::Command;
 use std::sync::OnceLock;
+
+#[cfg(target_os = "linux")]
+use super::launcher::{Placement, Policy};
 
 /// What a benchmark that ran threads says where real-time scheduling was not available.
 pub const NOT_EXACT: &str = "it ran more than one thread without real-time scheduling \
-(`--realtime=no`, or not permitted: run as root, or give the user an rtprio limit of 1), so the \
-order in which its threads took turns, and with it its counts, may move from run to run (rayon \
-and tokio benchmarks moved by up to 1 % in benchgrind's tests)";
+(`--realtime=no`, or not permitted to this user), so the order in which its threads took turns, \
+and with it its counts, may move from run to run (a thread pool's by about 0.1 %). To count \
+exactly, run `sudo prlimit --pid $$ --rtprio=1:1` in the shell that runs the benchmarks (the \
+workflow template does, on GitHub's runners), or run them as root";
+
+/// The processors this process may run on, in order (none known outside Linux).
+#[cfg(not(target_os = "linux"))]
+pub fn allowed_cpus() -> Vec<usize> {
+    Vec::new()
+}
 
 /// The processors this process may run on, in order.
+#[cfg(target_os = "linux")]
 pub fn allowed_cpus() -> Vec<usize> {
     // SAFETY: `set` is a plain bit set that sched_getaffinity fills; its size is passed.
     unsafe {
@@ -43,9 +58,15 @@ pub fn allowed_cpus() -> Vec<usize> {
     }
 }
 
-/// Puts the calling process on `cpu` under `SCHED_FIFO` at the lowest priority. Async-signal
-/// safe (for `pre_exec`).
-fn enter(cpu: usize) -> std::io::Result<()> {
+/// Puts the calling process on `cpu` under `policy` (`SCHED_FIFO` at its lowest priority, or
+/// `SCHED_BATCH`): the only place a scheduling policy is set. Async-signal safe (for
+/// `pre_exec`).
+#[cfg(target_os = "linux")]
+fn enter(Placement { cpu, policy }: Placement) -> std::io::Result<()> {
+    let (policy, priority) = match policy {
+        Policy::Realtime => (libc::SCHED_FIFO, libc::SCHED_FIFO),
+        Policy::Batch => (libc::SCHED_BATCH, libc::SCHED_BATCH),
+    };
     // SAFETY: plain system calls on this process with values on the stack.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
@@ -54,9 +75,9 @@ fn enter(cpu: usize) -> std::io::Result<()> {
             return Err(std::io::Error::last_os_error());
         }
         let param = libc::sched_param {
-            sched_priority: libc::sched_get_priority_min(libc::SCHED_FIFO),
+            sched_priority: libc::sched_get_priority_min(priority),
         };
-        if libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) != 0 {
+        if libc::sched_setscheduler(0, policy, &param) != 0 {
             return Err(std::io::Error::last_os_error());
         }
     }
@@ -69,21 +90,28 @@ fn enter(cpu: usize) -> std::io::Result<()> {
 pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        let Some(&cpu) = allowed_cpus().first() else {
-            return false;
-        };
-        std::thread::spawn(move || enter(cpu).is_ok())
-            .join()
-            .unwrap_or(false)
+        #[cfg(target_os = "linux")]
+        if let Some(&cpu) = allowed_cpus().first() {
+            let placement = Placement {
+                cpu,
+                policy: Policy::Realtime,
+            };
+            return std::thread::spawn(move || enter(placement).is_ok())
+                .join()
+                .unwrap_or(false);
+        }
+        false
     })
 }
 
-/// Makes `cmd` start on `cpu` under `SCHED_FIFO`; if that fails the process starts as usual.
-pub fn apply(cmd: &mut Command, cpu: usize) {
+/// Makes `cmd` start as `placement` says; if that fails the process starts as usual.
+#[cfg(target_os = "linux")]
+pub fn apply(cmd: &mut std::process::Command, placement: Placement) {
+    use std::os::unix::process::CommandExt;
     // SAFETY: `enter` makes system calls only; its failure is not an error.
     unsafe {
         cmd.pre_exec(move || {
-            let _ = enter(cpu);
+            let _ = enter(placement);
             Ok(())
         });
     }

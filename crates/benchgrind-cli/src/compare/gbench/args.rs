@@ -47,6 +47,8 @@ OPTIONS:
                            `benchgrind compare`); `--benchmark_out=FILE` is the same, and
                            `--benchmark_out_format=json` is accepted
     --iterations N         Google Benchmark 1.8+: N of 1+N [default: 10]
+    --valgrind-bin PATH    the `valgrind` to run (else BENCHGRIND_VALGRIND, else PATH's), as
+                           for the bench binaries
     -h, --help             print this help
 
 EXIT CODES:
@@ -105,6 +107,10 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, UsageError> {
                         "`--benchmark_out_format={value}`: benchgrind writes json only"
                     )));
                 }
+            }
+            Long("valgrind-bin") => {
+                let path = PathBuf::from(parser.value().map_err(usage)?);
+                benchgrind_runner::execute::valgrind::choose(path);
             }
             Long("iterations") => {
                 let value = parser.value().map_err(usage)?.string().map_err(usage)?;

@@ -14,13 +14,13 @@
 //! iterations ran and whether the benchmark reported an error.
 
 use std::fs;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use benchgrind_runner::config::EventKind;
 use benchgrind_runner::execute::args::CACHE_GEOMETRY;
-use benchgrind_runner::execute::valgrind;
+use benchgrind_runner::execute::launcher::Placement;
+use benchgrind_runner::execute::{self, Launcher};
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::profile::{self, Profile, Read};
 use serde_json::Value;
@@ -92,22 +92,24 @@ impl Runner {
         let program = dir.0.join("bench");
         std::os::unix::fs::symlink(&self.binary, &program)
             .map_err(|e| format!("cannot link `{}`: {e}", program.display()))?;
-        let mut cmd = valgrind::command(&self.valgrind);
-        cmd.arg("--tool=callgrind")
-            .arg("--cache-sim=yes")
-            .args(CACHE_GEOMETRY)
-            .arg(format!("--dump-after={LOOP_START}*"))
-            .arg(format!("--dump-before={LOOP_END}*"))
-            .arg(format!(
+        let valgrind_args = [
+            "--tool=callgrind".to_string(),
+            "--cache-sim=yes".to_string(),
+        ]
+        .into_iter()
+        .chain(CACHE_GEOMETRY.iter().map(|a| a.to_string()))
+        .chain([
+            format!("--dump-after={LOOP_START}*"),
+            format!("--dump-before={LOOP_END}*"),
+            format!(
                 "--callgrind-out-file={}",
                 dir.0.join("callgrind.out").display()
-            ))
-            .arg(format!(
-                "--log-file={}",
-                dir.0.join("valgrind.log").display()
-            ))
-            .arg(&program)
-            .arg(format!("--benchmark_filter={}", exact_filter(name)))
+            ),
+            format!("--log-file={}", dir.0.join("valgrind.log").display()),
+        ]);
+        let launcher = Launcher::valgrind(self.valgrind.clone()).placed(placement());
+        let mut cmd = launcher.command(valgrind_args, &program);
+        cmd.arg(format!("--benchmark_filter={}", exact_filter(name)))
             .arg(min_time)
             .arg("--benchmark_repetitions=1")
             .arg(format!("--benchmark_out={}", out.display()))
@@ -152,7 +154,15 @@ fn all_metrics(profile: &Profile) -> Metrics {
     metrics
 }
 
-/// The environment and ASLR of every process this module and [`super::discover`] start.
+/// Where benchmarks run, decided once: one processor under `SCHED_FIFO` where permitted (else
+/// `SCHED_BATCH`), as the bench harness runs its benchmarks ([`execute::launcher::placements`]).
+fn placement() -> Option<Placement> {
+    static PLACEMENT: std::sync::OnceLock<Option<Placement>> = std::sync::OnceLock::new();
+    *PLACEMENT.get_or_init(|| execute::launcher::placements(true).first().copied())
+}
+
+/// The environment of every process this module and [`super::discover`] start (their launcher
+/// turns ASLR off).
 pub fn configure(cmd: &mut Command) {
     cmd.env_clear().env("LD_BIND_NOW", "1");
     // Where the binary finds a libbenchmark outside the system paths, and where a relocated
@@ -171,17 +181,6 @@ pub fn configure(cmd: &mut Command) {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it only
-    // sets a flag of the process about to exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            let current = libc::personality(0xffff_ffff);
-            if current != -1 {
-                libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
-            }
-            Ok(())
-        });
-    }
 }
 
 /// The iterations and indexes from Google Benchmark's JSON; its reported error, if any, as `Err`.

@@ -8,7 +8,6 @@
 
 use super::text::indent_tail;
 use std::path::Path;
-use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
@@ -72,7 +71,7 @@ struct Listed {
 }
 
 fn list(binary: &Path, filter: Option<&str>, extra: &[&str]) -> Result<Listed> {
-    let mut cmd = Command::new(binary);
+    let mut cmd = benchgrind_runner::execute::Launcher::native().command([""; 0], binary);
     cmd.arg("--benchmark_list_tests=true");
     if let Some(f) = filter {
         cmd.arg(format!("--benchmark_filter={f}"));

@@ -47,6 +47,8 @@ OPTIONS:
     --metric <time|instructions>    time (default): the runner's own timings. instructions: run
                                     each runner under Callgrind, one iteration, no warm-up, and
                                     record the instructions of that iteration (exact, repeatable)
+    --valgrind-bin <path>           the `valgrind` to run for instructions (else
+                                    BENCHGRIND_VALGRIND, else PATH's), as for the bench binaries
     --format <rebar|csv|json>       rebar: rebar's CSV (default for time); csv: rebar's columns
                                     plus `metric`, full precision (default for instructions);
                                     json: lossless, versioned JSON
@@ -138,6 +140,10 @@ impl Config {
                 }
                 Long("timeout") => given.timeout = Some(duration(p, "--timeout")?),
                 Long("metric") => given.metric = Some(metric(p)?),
+                Long("valgrind-bin") => {
+                    let path = PathBuf::from(usage::string(p, "--valgrind-bin")?);
+                    benchgrind_runner::execute::valgrind::choose(path);
+                }
                 Long("format") => given.format = Some(usage::parse::<Format>(p, "--format")?),
                 Short('o') | Long("output") => {
                     given.output = Some(PathBuf::from(usage::string(p, "-o/--output")?))

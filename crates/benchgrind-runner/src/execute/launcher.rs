@@ -1,0 +1,246 @@
+//! The one launcher of every process benchgrind measures: the bench binary and binary
+//! benchmarks' commands (the executors), a suite's runner programs (`benchgrind suite`) and
+//! Google Benchmark binaries (`benchgrind gbench`). A [`Launcher`] holds what makes such a
+//! process repeatable and is decided once per run: the Valgrind it runs under (or none, in test
+//! mode), the processor and scheduling policy it runs with ([`placements`]), address space
+//! layout randomisation (off unless `--allow-aslr`) and the preload library. What is particular
+//! to a caller (a job's environment, a suite engine's variables, gbench's cleared environment)
+//! stays with the caller.
+//!
+//! Processors and policies are Linux's; on other systems nothing runs under Valgrind, and a
+//! launcher starts programs natively as they are.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How the measured processes of one worker take turns on their processor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// `SCHED_FIFO` at the lowest priority: a thread runs until it blocks or yields, and a
+    /// yielding one goes behind the others, so the order of turns, and every count, repeats
+    /// ([`super::realtime`]). Needs `CAP_SYS_NICE` or an rtprio limit of 1 or more.
+    Realtime,
+    /// `SCHED_BATCH`, which any user may set: a woken thread does not preempt the running one,
+    /// so code whose threads only block and wake each other repeats; the fair scheduler still
+    /// picks among threads that yield or spin by the nanoseconds each ran, so a thread pool's
+    /// counts (rayon, tokio) still move by about 0.1 %.
+    Batch,
+}
+
+/// Where the measured processes of one worker run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The processor, the only one they may run on.
+    pub cpu: usize,
+    /// Their scheduling policy.
+    pub policy: Policy,
+}
+
+impl Placement {
+    /// Whether threads take turns the same way on every run here.
+    pub fn exact(self) -> bool {
+        self.policy == Policy::Realtime
+    }
+}
+
+/// Where measured processes run, one placement per processor this process may use, decided once
+/// per run: under `SCHED_FIFO` where that is permitted, else under `SCHED_BATCH`; none with
+/// `realtime` false (`--realtime=no`: processes run as any other).
+pub fn placements(realtime: bool) -> Vec<Placement> {
+    if !realtime {
+        return Vec::new();
+    }
+    let policy = if super::realtime::available() {
+        Policy::Realtime
+    } else {
+        Policy::Batch
+    };
+    super::realtime::allowed_cpus()
+        .into_iter()
+        .map(|cpu| Placement { cpu, policy })
+        .collect()
+}
+
+/// `--allow-aslr`: measured processes keep address space layout randomization.
+static ALLOW_ASLR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Leaves ASLR on in every process started from now on (`--allow-aslr`), or turns it off again.
+pub fn allow_aslr(allow: bool) {
+    ALLOW_ASLR.store(allow, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// What starts a measured process: see the module's documentation.
+#[derive(Clone, Debug, Default)]
+pub struct Launcher {
+    /// The Valgrind launcher; `None` runs programs natively (test mode).
+    valgrind: Option<PathBuf>,
+    /// Processor and policy; `None` leaves both to the system.
+    placement: Option<Placement>,
+    /// The preload library ([`super::preload`]), where it was built.
+    preload: Option<PathBuf>,
+}
+
+impl Launcher {
+    /// Runs programs natively, as they are (test mode).
+    pub fn native() -> Launcher {
+        Launcher::default()
+    }
+
+    /// Runs programs under the Valgrind launcher at `path`.
+    pub fn valgrind(path: PathBuf) -> Launcher {
+        Launcher {
+            valgrind: Some(path),
+            ..Launcher::default()
+        }
+    }
+
+    /// The same launcher placing its processes as `placement` says.
+    pub fn placed(self, placement: Option<Placement>) -> Launcher {
+        Launcher { placement, ..self }
+    }
+
+    /// The same launcher with the preload library at `library`.
+    pub fn preloading(self, library: Option<PathBuf>) -> Launcher {
+        Launcher {
+            preload: library,
+            ..self
+        }
+    }
+
+    /// Whether programs run natively.
+    pub fn is_native(&self) -> bool {
+        self.valgrind.is_none()
+    }
+
+    /// The Valgrind launcher, or an empty path when running natively.
+    pub fn valgrind_path(&self) -> &Path {
+        self.valgrind.as_deref().unwrap_or(Path::new(""))
+    }
+
+    /// Where processes run, if placed.
+    pub fn placement(&self) -> Option<Placement> {
+        self.placement
+    }
+
+    /// The command that runs `program` (its own arguments come next): under Valgrind with
+    /// `valgrind_args`, or natively (the arguments then unused); placed, and with ASLR off
+    /// unless `--allow-aslr`.
+    pub fn command<I, S>(&self, valgrind_args: I, program: &Path) -> Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let mut cmd = match &self.valgrind {
+            None => Command::new(program),
+            Some(valgrind) => {
+                let mut cmd = super::valgrind::command(valgrind);
+                cmd.args(valgrind_args).arg(program);
+                cmd
+            }
+        };
+        self.prepare(&mut cmd);
+        cmd
+    }
+
+    /// Places `cmd` and turns its ASLR off (unless `--allow-aslr`), for a command made
+    /// elsewhere.
+    pub fn prepare(&self, cmd: &mut Command) {
+        #[cfg(target_os = "linux")]
+        {
+            if let (Some(placement), false) = (self.placement, self.is_native()) {
+                super::realtime::apply(cmd, placement);
+            }
+            if !ALLOW_ASLR.load(std::sync::atomic::Ordering::Relaxed) {
+                no_aslr(cmd);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = cmd;
+    }
+
+    /// Sets `LD_PRELOAD` of `cmd` to the preload library followed by `existing` (what the
+    /// process would have had otherwise), when running under Valgrind with the library built.
+    /// Returns whether it did.
+    pub fn preload(&self, cmd: &mut Command, existing: Option<&OsStr>) -> bool {
+        match (&self.preload, self.is_native()) {
+            (Some(library), false) => {
+                cmd.env("LD_PRELOAD", ld_preload(library, existing));
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `LD_PRELOAD` with `library` first and what the process would otherwise have after it.
+pub fn ld_preload(library: &Path, existing: Option<&OsStr>) -> OsString {
+    let mut value = library.as_os_str().to_owned();
+    if let Some(existing) = existing.filter(|e| !e.is_empty()) {
+        value.push(":");
+        value.push(existing);
+    }
+    value
+}
+
+/// Starts `cmd` with address space layout randomisation off: the only `personality(2)` call.
+#[cfg(target_os = "linux")]
+fn no_aslr(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: personality(2) is async-signal-safe and touches no memory of the parent; it only
+    // sets a flag of the about-to-exec process.
+    unsafe {
+        cmd.pre_exec(|| {
+            let current = libc::personality(0xffff_ffff);
+            if current != -1 {
+                libc::personality((current | libc::ADDR_NO_RANDOMIZE) as libc::c_ulong);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_runs_the_program_itself_and_valgrind_puts_its_arguments_first() {
+        let native = Launcher::native().command(["--tool=callgrind"], Path::new("/bin/true"));
+        assert_eq!(native.get_program(), "/bin/true");
+        assert_eq!(native.get_args().count(), 0);
+
+        let valgrind = Launcher::valgrind("/usr/bin/valgrind".into())
+            .command(["--tool=callgrind"], Path::new("/bin/true"));
+        assert_eq!(valgrind.get_program(), "/usr/bin/valgrind");
+        let args: Vec<_> = valgrind.get_args().collect();
+        assert_eq!(args, ["--vgdb=no", "--tool=callgrind", "/bin/true"]);
+    }
+
+    #[test]
+    fn the_preload_library_goes_first_and_only_under_valgrind() {
+        let library = PathBuf::from("/lib/pre.so");
+        let mut cmd = Command::new("x");
+        assert!(!Launcher::native()
+            .preloading(Some(library.clone()))
+            .preload(&mut cmd, None));
+        let launcher = Launcher::valgrind("valgrind".into()).preloading(Some(library));
+        assert!(launcher.preload(&mut cmd, Some(OsStr::new("/lib/user.so"))));
+        let set: Vec<_> = cmd.get_envs().collect();
+        assert_eq!(
+            set,
+            [(
+                OsStr::new("LD_PRELOAD"),
+                Some(OsStr::new("/lib/pre.so:/lib/user.so"))
+            )]
+        );
+    }
+
+    #[test]
+    fn no_placement_without_realtime_and_one_policy_for_all_processors() {
+        assert!(placements(false).is_empty());
+        let placed = placements(true);
+        assert!(!placed.is_empty());
+        assert!(placed.iter().all(|p| p.policy == placed[0].policy));
+    }
+}
