@@ -348,3 +348,51 @@ fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn two_runs_at_once_keep_each_others_threaded_counts() {
+    let _shared = beside_others();
+    // Two bench binaries started together, each with a home of its own (so neither waits for the
+    // other's lock), their measured processes on the same processors: five times.
+    let start = |home: &Path| {
+        std::process::Command::new(THREADS)
+            .arg("--bench")
+            .arg(format!("--home={}", home.display()))
+            .current_dir(home)
+            .env("BENCHGRIND_COLOR", "never")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut all: Vec<(BTreeMap<String, u64>, String)> = Vec::new();
+    for _ in 0..5 {
+        let homes = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let children: Vec<_> = homes.iter().map(|h| start(h.path())).collect();
+        for child in children {
+            let out = child.wait_with_output().unwrap();
+            let report = stdout(&out);
+            assert_eq!(out.status.code(), Some(0), "{report}");
+            let counts = blocks(&report)
+                .into_iter()
+                .map(|b| {
+                    let name = b.header.split_whitespace().next().unwrap();
+                    (
+                        name.rsplit("::").next().unwrap().to_owned(),
+                        b.get("Instructions"),
+                    )
+                })
+                .collect();
+            all.push((counts, report));
+        }
+    }
+    if !exact() {
+        eprintln!("\n!!! real-time scheduling is not permitted here: exact repetition not checked");
+        return;
+    }
+    let (first, _) = &all[0];
+    assert_eq!(first.len(), 7, "{}", all[0].1);
+    for (again, report) in &all[1..] {
+        assert_eq!(again, first, "{report}");
+    }
+}

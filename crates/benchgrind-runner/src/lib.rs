@@ -30,6 +30,7 @@ pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod dates;
+pub mod duration;
 pub mod error;
 pub mod execute;
 pub mod explain;

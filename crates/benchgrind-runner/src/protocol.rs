@@ -42,6 +42,11 @@ pub const TOOL_ENV: &str = "BENCHGRIND_TOOL";
 /// and the variable as they find it) are instrumented from their start. Leading space included.
 pub const INSTR_ATSTART_OFF: &str = " --instr-atstart=no";
 
+/// Cachegrind's spelling of [`INSTR_ATSTART_OFF`] (Valgrind 3.22 and newer), appended the same
+/// way and cut off the same way; a process that finds it opens its window with Cachegrind's
+/// start and stop requests.
+pub const CACHEGRIND_INSTR_ATSTART_OFF: &str = " --instr-at-start=no";
+
 /// The variable [`INSTR_ATSTART_OFF`] travels in.
 pub const VALGRIND_OPTS_ENV: &str = "VALGRIND_OPTS";
 

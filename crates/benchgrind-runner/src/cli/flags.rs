@@ -399,16 +399,17 @@ pub(crate) const FLAGS: &[Flag] = &[
         name: "--timeout",
         env: "BENCHGRIND_TIMEOUT",
         takes: Takes::Value,
-        value: "=SECONDS",
-        help: "kill a benchmark run that takes longer and report it failed; overrides the \
-               config's `timeout` [default: 300]",
+        value: "=DURATION",
+        help: "kill a benchmark run that takes longer and report it failed: seconds or with a \
+               unit (600, 2.5, 10s, 5m); overrides the config's `timeout` [default: 300]",
         repeats: false,
-        set: |cli, g| match g.value.parse::<f64>() {
-            Ok(secs) if secs > 0.0 && secs.is_finite() && secs < 1e9 => {
-                cli.timeout = Some(std::time::Duration::from_secs_f64(secs));
+        set: |cli, g| match crate::duration::parse(&g.value) {
+            Ok(limit) if !limit.is_zero() => {
+                cli.timeout = Some(limit);
                 Ok(())
             }
-            _ => Err(g.invalid("use a number of seconds above 0, like 600 or 2.5")),
+            Ok(_) => Err(g.invalid("use a duration above 0, like 600, 2.5, 10s or 5m")),
+            Err(e) => Err(g.invalid(&e)),
         },
     },
     Flag {

@@ -10,10 +10,8 @@ use std::fs::File;
 use std::io::Read;
 #[cfg(target_os = "linux")]
 use std::io::Write;
-use std::os::fd::OwnedFd;
 #[cfg(target_os = "linux")]
-use std::os::fd::{AsRawFd, FromRawFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio as StdStdio};
 
@@ -295,8 +293,7 @@ fn check_end(
             command.display()
         ));
     }
-    use std::os::unix::process::ExitStatusExt;
-    let (ended, accepted) = match (output.status.code(), output.status.signal()) {
+    let (ended, accepted) = match (output.status.code(), super::ended::signal(&output.status)) {
         (Some(code), _) => (
             format!("exited with code {code}"),
             binary.exit_with.accepts(code),
@@ -329,7 +326,7 @@ fn check_end(
 /// (past the largest pipe the system allows) the file `spill`, removed once open.
 fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, String> {
     if let Some(pipe) = full_pipe(input) {
-        return Ok(StdStdio::from(pipe));
+        return Ok(pipe);
     }
     std::fs::write(spill, input).map_err(|e| format!("cannot write {}: {e}", spill.display()))?;
     let file = File::open(spill).map_err(|e| format!("cannot open {}: {e}", spill.display()))?;
@@ -340,14 +337,14 @@ fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, String> {
 /// The read end of a pipe that holds `input` and is closed for writing, or `None` when the
 /// pipe cannot be made large enough (always, outside Linux: a file then).
 #[cfg(not(target_os = "linux"))]
-fn full_pipe(_input: &[u8]) -> Option<OwnedFd> {
+fn full_pipe(_input: &[u8]) -> Option<StdStdio> {
     None
 }
 
 /// The read end of a pipe that holds `input` and is closed for writing, or `None` when the
 /// pipe cannot be made large enough.
 #[cfg(target_os = "linux")]
-fn full_pipe(input: &[u8]) -> Option<OwnedFd> {
+fn full_pipe(input: &[u8]) -> Option<StdStdio> {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two descriptors into the array it is given.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -365,7 +362,7 @@ fn full_pipe(input: &[u8]) -> Option<OwnedFd> {
         return None;
     }
     File::from(writer).write_all(input).ok()?;
-    Some(reader)
+    Some(reader.into())
 }
 
 /// A setup feeding the command's stdin (run to its end first) or running beside it on its own
@@ -497,9 +494,10 @@ fn hook_command(
         .env(WORKSPACE_ROOT_ENV, &exec.workspace_root)
         .stdin(StdStdio::null())
         .stdout(StdStdio::piped())
-        .stderr(StdStdio::piped())
-        // Killed with its group on Ctrl-C ([`super::interrupt`]).
-        .process_group(0);
+        .stderr(StdStdio::piped());
+    // Killed with its group on Ctrl-C ([`super::interrupt`]).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     crate::messages::debug!("{} {kind}: {:?}", job.id.full(), cmd);
     cmd
 }

@@ -89,6 +89,7 @@ pub fn output(
 /// Kills the process group a measured process leads (every process it started that did not
 /// leave the group), or the process alone when it is in the harness's group (a command that
 /// reads the terminal).
+#[cfg(unix)]
 fn kill_group(pid: u32) {
     let pid = pid as libc::pid_t;
     // SAFETY: signals to a process this harness started and has not reaped yet.
@@ -99,6 +100,14 @@ fn kill_group(pid: u32) {
             libc::kill(pid, libc::SIGKILL);
         }
     }
+}
+
+/// Kills the process `pid` (outside Unix there are no process groups to kill with it).
+#[cfg(not(unix))]
+fn kill_group(pid: u32) {
+    let _ = std::process::Command::new("taskkill")
+        .args(["/F", "/T", "/PID", &pid.to_string()])
+        .output();
 }
 
 /// Removes what an earlier run with a modifier may have left (`<file>.new.<expansion>` of a run

@@ -4,11 +4,24 @@
 /// How a process that failed ended, for the report: the panic message when its stderr holds
 /// one, else its exit code or signal.
 pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> String {
-    use std::os::unix::process::ExitStatusExt;
     match (panic_message(stderr), status.code()) {
         (Some(panic), _) => format!("panicked: {panic}"),
         (None, Some(code)) => format!("exited with code {code}"),
-        (None, None) => format!("was killed by signal {}", status.signal().unwrap_or(0)),
+        (None, None) => format!("was killed by signal {}", signal(status).unwrap_or(0)),
+    }
+}
+
+/// The signal that ended a process, where there are signals.
+pub(crate) fn signal(status: &std::process::ExitStatus) -> Option<i32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status.signal()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        None
     }
 }
 

@@ -20,7 +20,7 @@ pub enum Status {
 pub fn timed_out(limit: Duration) -> String {
     format!(
         "did not finish within its time limit of {} s, so its processes were killed (a longer \
-         benchmark raises the limit with `--timeout=SECONDS` or the config's `timeout`)",
+         benchmark raises the limit with `--timeout=DURATION` (600, 10m) or the config's `timeout`)",
         limit.as_secs_f64()
     )
 }

@@ -6,12 +6,15 @@
 //! [`signal`] between jobs, keep what finished and exit with `128 + signal`.
 
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
+#[cfg(unix)]
+use std::sync::Once;
 use std::time::{Duration, Instant};
 
 /// The signal received, 0 for none.
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// The write end of the pipe that wakes the killing thread, -1 before [`install`].
+#[cfg(unix)]
 static WAKE: AtomicI32 = AtomicI32::new(-1);
 /// The process groups killed so far.
 static KILLED: Mutex<Vec<i32>> = Mutex::new(Vec::new());
@@ -30,6 +33,7 @@ pub fn name(signal: i32) -> &'static str {
     }
 }
 
+#[cfg(unix)]
 extern "C" fn on_signal(signal: libc::c_int) {
     // Only async-signal-safe calls: an atomic store and write(2).
     let _ = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
@@ -41,8 +45,13 @@ extern "C" fn on_signal(signal: libc::c_int) {
     }
 }
 
+/// Outside Unix no handler is installed: Ctrl-C ends the harness and its children alike.
+#[cfg(not(unix))]
+pub fn install() {}
+
 /// Installs the handlers of SIGINT and SIGTERM and starts the thread that kills the children
 /// when one comes. Once per process; later calls do nothing.
+#[cfg(unix)]
 pub fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
@@ -80,6 +89,7 @@ pub fn install() {
 }
 
 /// Waits for a signal, then kills the children's process groups until the process exits.
+#[cfg(unix)]
 fn killer(reader: i32) {
     let mut byte = 0u8;
     loop {
@@ -102,6 +112,7 @@ fn killer(reader: i32) {
 /// of its own, so its own children go too).
 pub fn kill_children() {
     for pid in children() {
+        #[cfg(unix)]
         // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
         unsafe {
             libc::kill(-pid, libc::SIGKILL);

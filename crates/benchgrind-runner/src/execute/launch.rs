@@ -14,8 +14,9 @@ use crate::plan::{Job, JobKind};
 use crate::protocol::{INSTR_ATSTART_OFF, VALGRIND_OPTS_ENV};
 
 /// `VALGRIND_OPTS` of a measured process that starts uninstrumented: what it would have had (the
-/// job's own value, else this environment's unless cleared) and [`INSTR_ATSTART_OFF`] after it.
-fn uninstrumented_opts(job: &Job) -> std::ffi::OsString {
+/// job's own value, else this environment's unless cleared) and `marker` ([`INSTR_ATSTART_OFF`]
+/// or Cachegrind's) after it.
+fn uninstrumented_opts(job: &Job, marker: &str) -> std::ffi::OsString {
     let configured = job
         .config
         .envs
@@ -32,8 +33,14 @@ fn uninstrumented_opts(job: &Job) -> std::ffi::OsString {
         None if job.config.env_clear => Default::default(),
         None => std::env::var_os(VALGRIND_OPTS_ENV).unwrap_or_default(),
     };
-    opts.push(INSTR_ATSTART_OFF);
+    opts.push(marker);
     opts
+}
+
+/// Whether Cachegrind has start and stop requests and can start uninstrumented: Valgrind 3.22
+/// and newer. Older ones count the whole measured process.
+fn cachegrind_has_window() -> bool {
+    super::valgrind::locate().is_ok_and(|v| (v.version.0, v.version.1) >= (3, 22))
 }
 
 /// One Valgrind process per benchmark, running the bench binary in measured-process mode.
@@ -68,9 +75,11 @@ impl ProcessExecutor {
 
     /// [`Self::valgrind_command`] with the complete Valgrind arguments given.
     pub(crate) fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
-        // Callgrind's runs start uninstrumented where the window opens; the other tools have no
-        // such option.
+        // Callgrind's runs start uninstrumented where the window opens, and so do Cachegrind's
+        // where Valgrind gave it start and stop requests (3.22); the other tools have no such
+        // option.
         let callgrind = valgrind_args.iter().any(|a| a == "--tool=callgrind");
+        let cachegrind = valgrind_args.iter().any(|a| a == "--tool=cachegrind");
         let mut cmd = self.launcher.command(&valgrind_args, program);
         if job.config.env_clear {
             cmd.env_clear();
@@ -87,8 +96,16 @@ impl ProcessExecutor {
                 }
             }
         }
-        if !self.launcher.is_native() && callgrind && super::args::starts_uninstrumented(job) {
-            cmd.env(VALGRIND_OPTS_ENV, uninstrumented_opts(job));
+        if !self.launcher.is_native() && super::args::starts_uninstrumented(job) {
+            if callgrind {
+                cmd.env(
+                    VALGRIND_OPTS_ENV,
+                    uninstrumented_opts(job, INSTR_ATSTART_OFF),
+                );
+            } else if cachegrind && cachegrind_has_window() {
+                let marker = crate::protocol::CACHEGRIND_INSTR_ATSTART_OFF;
+                cmd.env(VALGRIND_OPTS_ENV, uninstrumented_opts(job, marker));
+            }
         }
         // A process group of its own: the interrupt handler kills it with everything it started
         // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground

@@ -16,6 +16,7 @@ pub mod children;
 mod delay;
 pub mod ended;
 mod executor;
+#[cfg(unix)]
 pub mod fork;
 pub mod interrupt;
 mod launch;
@@ -31,6 +32,7 @@ pub mod valgrind;
 
 pub use canned::CannedExecutor;
 pub use executor::{Captured, Executor, RunOutput, Status};
+#[cfg(unix)]
 pub use fork::ForkExecutor;
 pub use launch::ProcessExecutor;
 pub use launcher::{allow_aslr, Launcher};
@@ -101,6 +103,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
                 workspace_root: setup.workspace_root.clone(),
             })]);
         }
+        Mode::Valgrind(_) if !cfg!(target_os = "linux") => return Err(not_linux()),
         Mode::Valgrind(isolation) => *isolation,
     };
     // Each worker's processes on a processor of their own ([`launcher::placements`]).
@@ -121,10 +124,26 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
         };
         match isolation {
             Isolation::Process => Box::new(process),
+            #[cfg(unix)]
             Isolation::Fork => Box::new(ForkExecutor::new(process, setup.home.clone())),
+            #[cfg(not(unix))]
+            Isolation::Fork => Box::new(process),
         }
     };
     Ok((0..workers).map(one).collect())
+}
+
+/// What `cargo bench` says outside Linux, where Valgrind does not run.
+pub fn not_linux() -> String {
+    format!(
+        "benchgrind measures under Valgrind, which runs on Linux only (this is {os}). Here \
+         `cargo test --benches` runs every benchmark once, natively (test mode). To measure from \
+         this machine, run the benchmarks in a Linux container with Rust and Valgrind, from the \
+         package's directory: docker run --rm -v \"$PWD:$PWD\" -w \"$PWD\" rust:1-bookworm sh \
+         -c 'apt-get update && apt-get install -y valgrind && cargo bench' (podman works the \
+         same way)",
+        os = std::env::consts::OS
+    )
 }
 
 /// With `--load-baseline` nothing runs.

@@ -127,6 +127,7 @@ pub(super) fn shared(group: usize) -> Result<PathBuf, String> {
 /// Copies a file or directory tree; with `follow` false, symbolic links are copied as links.
 fn copy_recursively(from: &Path, to: &Path, follow: bool) -> std::io::Result<()> {
     if !follow && from.is_symlink() {
+        #[cfg(unix)]
         return std::os::unix::fs::symlink(std::fs::read_link(from)?, to);
     }
     if from.is_dir() {

@@ -204,6 +204,9 @@ fn harness(
         });
         return Ok(if passed { End::Ok } else { End::Failed });
     }
+    if !cfg!(target_os = "linux") && matches!(setup.mode, Mode::Valgrind(_)) {
+        return Err(Error::Valgrind(execute::not_linux()));
+    }
     measure(main, &plan, &cli, &setup, out, signals)
 }
 

@@ -23,16 +23,18 @@
 //! [`crate::protocol`]'s.
 
 pub mod hook;
+#[cfg(unix)]
 mod server;
 mod table;
 pub mod window;
 
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, CStr};
 use std::io::Write;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::fingerprint::PROBE_FLAG;
 use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
+#[cfg(unix)]
 use server::serve;
 use table::lookup;
 pub use table::{iter_item, iter_item_missing, Table};
@@ -41,7 +43,12 @@ pub use table::{iter_item, iter_item_missing, Table};
 static ARGC: AtomicUsize = AtomicUsize::new(0);
 static ARGV: AtomicPtr<*const c_char> = AtomicPtr::new(std::ptr::null_mut());
 
-extern "C" fn capture(argc: c_int, argv: *const *const c_char, _envp: *const *const c_char) {
+#[cfg(target_os = "linux")]
+extern "C" fn capture(
+    argc: std::ffi::c_int,
+    argv: *const *const c_char,
+    _envp: *const *const c_char,
+) {
     ARGC.store(argc.max(0) as usize, Ordering::Relaxed);
     ARGV.store(argv.cast_mut(), Ordering::Relaxed);
 }
@@ -49,9 +56,11 @@ extern "C" fn capture(argc: c_int, argv: *const *const c_char, _envp: *const *co
 /// glibc calls the functions of `.init_array` with argc, argv and envp, so the arguments can be
 /// read without `std::env::args_os`, which copies them to the heap: the measured process then
 /// starts every bench from the same heap, whichever way it was started.
+#[cfg(target_os = "linux")]
 #[used]
 #[link_section = ".init_array"]
-static CAPTURE: extern "C" fn(c_int, *const *const c_char, *const *const c_char) = capture;
+static CAPTURE: extern "C" fn(std::ffi::c_int, *const *const c_char, *const *const c_char) =
+    capture;
 
 /// Argument `i` (0 is the program) without allocating, if captured and present.
 fn arg(i: usize) -> Option<&'static [u8]> {
@@ -121,16 +130,27 @@ fn env_bytes(key: &str) -> Option<&'static [u8]> {
     (!value.is_null()).then(|| unsafe { CStr::from_ptr(value) }.to_bytes())
 }
 
-/// Cuts [`INSTR_ATSTART_OFF`](crate::protocol::INSTR_ATSTART_OFF) off the end of
-/// `VALGRIND_OPTS`, where the launcher put it, in place (no allocation: every benchmark starts
-/// from the same heap): this process started uninstrumented, the processes its benchmarks start
-/// must not (Valgrind follows them, reading the variable again).
-fn cut_instr_atstart() {
+/// Cuts [`INSTR_ATSTART_OFF`](crate::protocol::INSTR_ATSTART_OFF), or Cachegrind's
+/// [`CACHEGRIND_INSTR_ATSTART_OFF`](crate::protocol::CACHEGRIND_INSTR_ATSTART_OFF), off the end
+/// of `VALGRIND_OPTS`, where the launcher put it, in place (no allocation: every benchmark
+/// starts from the same heap): this process started uninstrumented, the processes its
+/// benchmarks start must not (Valgrind follows them, reading the variable again). Returns
+/// whether Cachegrind's was there.
+#[cfg(not(unix))]
+fn cut_instr_atstart() -> bool {
+    false
+}
+
+/// See the other `cut_instr_atstart`.
+#[cfg(unix)]
+fn cut_instr_atstart() -> bool {
     extern "C" {
         static mut environ: *mut *mut c_char;
     }
     let name = crate::protocol::VALGRIND_OPTS_ENV.as_bytes();
-    let marker = crate::protocol::INSTR_ATSTART_OFF.as_bytes();
+    let callgrind = crate::protocol::INSTR_ATSTART_OFF.as_bytes();
+    let cachegrind = crate::protocol::CACHEGRIND_INSTR_ATSTART_OFF.as_bytes();
+    let mut cut_cachegrind = false;
     // SAFETY: `environ` is a null-terminated array of NUL-terminated strings that this
     // single-threaded process owns; an entry is only shortened, by a NUL within it.
     unsafe {
@@ -138,12 +158,17 @@ fn cut_instr_atstart() {
         while !entry.is_null() && !(*entry).is_null() {
             let bytes = CStr::from_ptr(*entry).to_bytes();
             let named = bytes.starts_with(name) && bytes.get(name.len()) == Some(&b'=');
-            if named && bytes.ends_with(marker) {
-                *(*entry).add(bytes.len() - marker.len()) = 0;
+            for marker in [callgrind, cachegrind] {
+                if named && bytes.ends_with(marker) {
+                    *(*entry).add(bytes.len() - marker.len()) = 0;
+                    cut_cachegrind |= marker == cachegrind;
+                    break;
+                }
             }
             entry = entry.add(1);
         }
     }
+    cut_cachegrind
 }
 
 /// Whether the harness said this process runs under another tool than Callgrind.
@@ -154,8 +179,10 @@ fn under_other_tool() -> bool {
 /// Sets the window up as the harness asked: no Callgrind requests under another tool (and the
 /// DHAT ballast); and the processes benchmarks start are to be instrumented from their start.
 pub(crate) fn prepare_window() {
-    cut_instr_atstart();
-    if under_other_tool() {
+    let cachegrind = cut_instr_atstart();
+    if cachegrind {
+        window::cachegrind();
+    } else if under_other_tool() {
         window::not_callgrind();
         window::set_ballast(dhat_ballast());
     }
@@ -170,6 +197,17 @@ fn dhat_ballast() -> u64 {
 
 /// [`PROBE_FLAG`]: prints the CPU as this process sees it (under `valgrind --tool=none`, as
 /// Valgrind shows it) and exits.
+/// Outside Unix there is no fork server (the harness never starts one there).
+#[cfg(not(unix))]
+fn serve(_table: Table) -> ! {
+    let _ = writeln!(
+        std::io::stderr(),
+        "benchgrind: the fork server needs Unix; {}",
+        crate::protocol::SERVER_FLAG
+    );
+    std::process::exit(2);
+}
+
 fn cpu_probe() -> ! {
     println!("{}", crate::fingerprint::cpu_seen());
     let _ = std::io::stdout().flush();

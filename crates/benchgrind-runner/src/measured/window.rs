@@ -16,12 +16,13 @@
 use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{AtomicPtr, AtomicU64, Ordering};
 
-use crate::client_request::{callgrind, request_static, valgrind, SUPPORTED};
+use crate::client_request::{cachegrind, callgrind, request_static, valgrind, SUPPORTED};
 
 /// A request block in writable memory: its code can be switched before any request is sent.
 struct Block(UnsafeCell<[usize; 6]>);
 
-// SAFETY: written only by `not_callgrind`, which the measured process calls once, before any
+// SAFETY: written only by `not_callgrind` or `cachegrind`, one of which the measured process
+// calls once, before any
 // benchmark (and so any reader) runs, while it is single-threaded.
 unsafe impl Sync for Block {}
 
@@ -48,6 +49,20 @@ pub(crate) fn not_callgrind() {
     for block in [&START_INSTRUMENTATION, &STOP_INSTRUMENTATION] {
         // SAFETY: see `Block`: the process is single-threaded and no request was sent yet.
         unsafe { (*block.0.get())[0] = valgrind::RUNNING_ON_VALGRIND };
+    }
+}
+
+/// Under Cachegrind of Valgrind 3.22 or newer, started uninstrumented: the window's requests
+/// become Cachegrind's own start and stop, so that it counts the benchmark as Callgrind does.
+/// Call before any benchmark runs.
+pub(crate) fn cachegrind() {
+    let codes = [
+        (&START_INSTRUMENTATION, cachegrind::START_INSTRUMENTATION),
+        (&STOP_INSTRUMENTATION, cachegrind::STOP_INSTRUMENTATION),
+    ];
+    for (block, code) in codes {
+        // SAFETY: see `Block`: the process is single-threaded and no request was sent yet.
+        unsafe { (*block.0.get())[0] = code };
     }
 }
 
@@ -92,12 +107,12 @@ extern "C" fn ballast_close() {
     }
 }
 
-// On x86_64 the window calls the ballast functions through trampolines that keep every
+// On x86_64 Linux the window calls the ballast functions through trampolines that keep every
 // general-purpose and SSE register: to the compiler the call is an `asm!` block that changes
 // nothing but the flags and memory, so the code it generates inside the window is the same as
 // without a ballast (a plain call would clobber registers, and a value such as the benchmark's
 // argument could then be moved into place inside the window: one instruction more).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 std::arch::global_asm!(
     ".pushsection .text.__benchgrind_keep_registers,\"ax\",@progbits",
     ".globl __benchgrind_ballast_open_kept",
@@ -141,7 +156,7 @@ std::arch::global_asm!(
 /// Opens (`true`) or closes the ballast without disturbing the registers the window uses.
 #[inline(always)]
 fn ballast(open: bool) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
     // SAFETY: the trampolines keep every register but r11 (declared) and the flags, run on the
     // stack, which `asm!` without `nostack` leaves aligned for a call and free of a red zone.
     unsafe {
@@ -151,7 +166,7 @@ fn ballast(open: bool) {
             std::arch::asm!("call __benchgrind_ballast_close_kept", out("r11") _);
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
     if open {
         ballast_open()
     } else {

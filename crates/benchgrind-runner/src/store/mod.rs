@@ -201,8 +201,15 @@ pub fn check_writable(dir: &Path) -> Result<(), String> {
     written.map_err(|e| format!("cannot write in {}: {e}; {WRITE_HINT}", dir.display()))
 }
 
+/// `reason` as it is: outside Unix, free space is not looked up.
+#[cfg(not(unix))]
+pub fn with_disk_full(_dir: &Path, reason: String) -> String {
+    reason
+}
+
 /// `reason` with the cause added when the file system holding `dir` is full (less than 1 MiB
 /// free): a profile cut short by a full disk says so rather than only that it is cut short.
+#[cfg(unix)]
 pub fn with_disk_full(dir: &Path, reason: String) -> String {
     use std::os::unix::ffi::OsStrExt;
     let Ok(path) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {

@@ -90,7 +90,14 @@ pub fn local_date() -> String {
     rfc3339(secs, utc_offset(secs))
 }
 
+/// The local time zone's offset from UTC: 0 outside Unix (not looked up there).
+#[cfg(not(unix))]
+fn utc_offset(_secs: u64) -> i64 {
+    0
+}
+
 /// The local time zone's offset from UTC at `secs`, in seconds (0 when unknown).
+#[cfg(unix)]
 fn utc_offset(secs: u64) -> i64 {
     let Ok(t) = libc::time_t::try_from(secs) else {
         return 0;
@@ -133,7 +140,14 @@ pub fn rfc3339(secs: u64, offset: i64) -> String {
     )
 }
 
+/// The machine's name, as Windows has it in `COMPUTERNAME`.
+#[cfg(not(unix))]
+pub fn host_name() -> String {
+    std::env::var("COMPUTERNAME").unwrap_or_else(|_| "unknown".into())
+}
+
 /// The machine's name, as `gethostname` has it.
+#[cfg(unix)]
 pub fn host_name() -> String {
     let mut buf = [0u8; 256];
     // SAFETY: the buffer is valid for its length; gethostname writes at most that many bytes.

@@ -1,0 +1,193 @@
+//! What a user without privileges gets (issue 33), as on a hosted CI runner: a user of its own
+//! with an rtprio limit of 0 and no capabilities runs the threaded and multi-process benchmarks
+//! five times.
+//!
+//! - Without the permission real-time scheduling needs, each worker's processes run on one
+//!   processor under `SCHED_BATCH`: benchmarks whose threads only block and wake each other, and
+//!   those that start processes, repeat exactly; a thread pool's (rayon, tokio) may move, and
+//!   every threaded benchmark says so with the command that grants the limit.
+//! - With the permission granted (the rtprio limit the workflow sets with `sudo prlimit`, or,
+//!   where this machine's root cannot raise limits, `CAP_SYS_NICE` alone), every count repeats
+//!   and equals root's.
+//!
+//! Needs root to create the user; elsewhere the test says so and checks nothing. The user gets
+//! `CAP_DAC_READ_SEARCH` (read and search only) so that it can reach the bench binary and the
+//! package wherever the checkout is (under `/root`, say); nothing that bears on scheduling.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use common::{blocks, stdout};
+
+const THREADS: &str = env!("CARGO_BIN_EXE_e2e_threads");
+const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
+const FORKER: &str = env!("CARGO_BIN_EXE_e2e_forker");
+const USER: &str = "benchgrind-unpriv";
+
+/// Whether this test process runs as root.
+fn root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The user, created if missing.
+fn ensure_user() {
+    let exists = Command::new("id").arg(USER).output().unwrap();
+    if exists.status.success() {
+        return;
+    }
+    let made = Command::new("useradd")
+        .args(["--system", "--no-create-home", "--shell", "/bin/sh", USER])
+        .output()
+        .expect("useradd runs");
+    assert!(
+        made.status.success() || String::from_utf8_lossy(&made.stderr).contains("exists"),
+        "useradd: {}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+}
+
+/// How the user's run is privileged.
+#[derive(Clone, Copy, PartialEq)]
+enum Grant {
+    /// Nothing: an rtprio limit of 0 and no capabilities.
+    Nothing,
+    /// What real-time scheduling needs.
+    Realtime,
+}
+
+/// Whether root may raise the rtprio limit here (`CAP_SYS_RESOURCE`); where not, the grant is
+/// `CAP_SYS_NICE`, which sched_setscheduler accepts the same way.
+fn can_raise_rtprio() -> bool {
+    Command::new("prlimit")
+        .args(["--rtprio=1:1", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `bin` as the user, in and with a home of its own; returns the report.
+fn run_as_user(bin: &str, home: &Path, grant: Grant) -> String {
+    let mut caps = "+dac_read_search".to_owned();
+    let mut cmd = Command::new("prlimit");
+    match grant {
+        Grant::Nothing => {
+            cmd.arg("--rtprio=0:0");
+        }
+        Grant::Realtime if can_raise_rtprio() => {
+            cmd.arg("--rtprio=1:1");
+        }
+        Grant::Realtime => {
+            cmd.arg("--rtprio=0:0");
+            caps.push_str(",+sys_nice");
+        }
+    }
+    cmd.args([
+        "setpriv",
+        "--reuid",
+        USER,
+        "--regid",
+        USER,
+        "--clear-groups",
+    ])
+    .arg(format!("--inh-caps={caps}"))
+    .arg(format!("--ambient-caps={caps}"))
+    .args(["env", "BENCHGRIND_COLOR=never"])
+    .arg(format!("E2E_FORKER={FORKER}"))
+    .arg(bin)
+    .arg("--bench")
+    .arg(format!("--home={}", home.display()))
+    .current_dir(home);
+    let out = cmd.output().expect("prlimit and setpriv run");
+    let report = stdout(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report
+}
+
+/// A home the user owns.
+fn user_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let chown = Command::new("chown")
+        .arg(format!("{USER}:{USER}"))
+        .arg(home.path())
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    home
+}
+
+/// Instructions per benchmark function.
+fn counts(report: &str) -> BTreeMap<String, u64> {
+    blocks(report)
+        .into_iter()
+        .map(|b| {
+            let name = b.header.split_whitespace().next().unwrap();
+            let name = name.rsplit("::").next().unwrap().to_owned();
+            (name, b.get("Instructions"))
+        })
+        .collect()
+}
+
+/// Five runs of `bin` as the user, each in a fresh home.
+fn five_runs(bin: &str, grant: Grant) -> Vec<(BTreeMap<String, u64>, String)> {
+    (0..5)
+        .map(|_| {
+            let home = user_home();
+            let report = run_as_user(bin, home.path(), grant);
+            (counts(&report), report)
+        })
+        .collect()
+}
+
+#[test]
+fn an_unprivileged_user_counts_exactly_once_granted_the_limit_and_is_told_how_otherwise() {
+    if !root() {
+        eprintln!("\n!!! not root: cannot create a user here; nothing checked");
+        return;
+    }
+    ensure_user();
+
+    // No permission: threads that block and wake each other, and processes, repeat; the
+    // threaded benchmarks say how to grant the limit.
+    let runs = five_runs(THREADS, Grant::Nothing);
+    let (first, report) = &runs[0];
+    assert!(
+        report.contains("sudo prlimit --pid $$ --rtprio=1:1"),
+        "{report}"
+    );
+    for (again, report) in &runs[1..] {
+        for exact in ["inline", "spawned", "scoped", "child_process"] {
+            assert_eq!(again[exact], first[exact], "{exact}\n{report}");
+        }
+    }
+
+    // Granted: everything repeats, says nothing, and counts what root counts.
+    let runs = five_runs(THREADS, Grant::Realtime);
+    let (first, report) = &runs[0];
+    assert!(!report.contains("without real-time scheduling"), "{report}");
+    for (again, report) in &runs[1..] {
+        assert_eq!(again, first, "{report}");
+    }
+    let home = tempfile::tempdir().unwrap();
+    let as_root = common::run(
+        THREADS,
+        &[&format!("--home={}", home.path().display())],
+        home.path(),
+        &[],
+    );
+    assert_eq!(&counts(&stdout(&as_root)), first, "{}", stdout(&as_root));
+
+    let runs = five_runs(PROCESSES, Grant::Realtime);
+    let (first, _) = &runs[0];
+    assert!(!first.is_empty());
+    for (again, report) in &runs[1..] {
+        assert_eq!(again, first, "{report}");
+    }
+}
