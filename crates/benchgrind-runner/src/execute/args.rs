@@ -159,7 +159,10 @@ fn default_args(tool: ValgrindTool) -> Vec<String> {
         // Stacks long enough to reach the benchmark function from inside the allocator (inlined
         // frames count): the restriction to the benchmark looks for it in every stack.
         ValgrindTool::DHAT => args.push("--num-callers=500".into()),
+        // The cache simulation is off by default from Valgrind 3.21 on; benchgrind's Cachegrind
+        // metrics are its hits and misses.
         ValgrindTool::Cachegrind => {
+            args.push("--cache-sim=yes".into());
             args.extend(CACHE_GEOMETRY.map(String::from));
         }
         _ => {}

@@ -17,10 +17,10 @@
 //! `SCHED_FIFO` needs `CAP_SYS_NICE` (root, usually) or an `RLIMIT_RTPRIO` of 1 or more. Where
 //! it is not permitted, each worker's processes still run on one processor, under
 //! `SCHED_BATCH` ([`super::launcher::Policy::Batch`]): measured as a user with an rtprio limit of
-//! 0, that made spawned and scoped threads repeat exactly, but a thread pool's counts (rayon,
-//! tokio) moved by about 0.1 % (1.5 % with no placement at all), and so did every fair-scheduler
-//! variant tried (`SCHED_IDLE`, a 100 ms slice): the fair scheduler picks among threads that
-//! yield by the nanoseconds each ran. Benchmarks that ran threads then say that their counts
+//! 0, a thread pool's counts (rayon, tokio) then moved by about 0.1 % (1.5 % with no placement at
+//! all), spawned threads repeated in most series but not all (94 instructions once), and no
+//! fair-scheduler variant tried did better (`SCHED_IDLE`, a 100 ms slice): the fair scheduler
+//! picks among threads that yield by the nanoseconds each ran. Benchmarks that ran threads then say that their counts
 //! may move and how to grant the limit ([`NOT_EXACT`]). The lowest real-time priority is
 //! taken, and the kernel keeps a share of every processor for other processes
 //! (`sched_rt_runtime_us`).
