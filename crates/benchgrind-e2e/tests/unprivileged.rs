@@ -25,6 +25,8 @@ use common::{blocks, stdout};
 const THREADS: &str = env!("CARGO_BIN_EXE_e2e_threads");
 const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
 const FORKER: &str = env!("CARGO_BIN_EXE_e2e_forker");
+const HOME: &str = env!("CARGO_BIN_EXE_e2e_home");
+const HOME_READER: &str = env!("CARGO_BIN_EXE_e2e_home_reader");
 const USER: &str = "benchgrind-unpriv";
 
 /// Whether this test process runs as root.
@@ -96,6 +98,7 @@ fn run_as_user(bin: &str, home: &Path, grant: Grant) -> String {
     .arg(format!("--ambient-caps={caps}"))
     .args(["env", "BENCHGRIND_COLOR=never"])
     .arg(format!("E2E_FORKER={FORKER}"))
+    .arg(format!("E2E_HOME_READER={HOME_READER}"))
     .arg(bin)
     .arg("--bench")
     .arg(format!("--home={}", home.display()))
@@ -193,4 +196,36 @@ fn an_unprivileged_user_counts_exactly_once_granted_the_limit_and_is_told_how_ot
     for (again, report) in &runs[1..] {
         assert_eq!(again, first, "{report}");
     }
+}
+
+#[test]
+fn a_program_that_reads_its_users_home_counts_the_same_for_root_and_another_user() {
+    if !root() {
+        eprintln!("\n!!! not root: cannot create a user here; nothing checked");
+        return;
+    }
+    ensure_user();
+    let home = user_home();
+    let as_user = counts(&run_as_user(HOME, home.path(), Grant::Realtime));
+    let root_home = tempfile::tempdir().unwrap();
+    let out = common::run(
+        HOME,
+        &[&format!("--home={}", root_home.path().display())],
+        root_home.path(),
+        &[("E2E_HOME_READER", HOME_READER)],
+    );
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let as_root = counts(&report);
+    assert_eq!(as_root.len(), 1, "{report}");
+    assert_eq!(as_user, as_root, "{report}");
+    // What it reads: nothing, in the run's empty home (root's has files here).
+    let reader = Command::new(HOME_READER)
+        .env_remove("HOME")
+        .output()
+        .unwrap();
+    eprintln!(
+        "root's own home: {} bytes read natively",
+        stdout(&reader).trim()
+    );
 }

@@ -83,6 +83,7 @@ impl ProcessExecutor {
         let mut cmd = self.launcher.command(&valgrind_args, program);
         if job.config.env_clear {
             cmd.env_clear();
+            self.launcher.home_of_its_own(&mut cmd);
         }
         for (key, value) in &job.config.envs {
             match value {

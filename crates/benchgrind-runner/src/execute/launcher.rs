@@ -13,6 +13,61 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
+
+/// The variables that name where a user's configuration, caches and data are: measured
+/// processes with a cleared environment get them all pointing at the run's [`EmptyHome`], so
+/// that a count does not depend on whose account runs it (a program that finds no `HOME` looks
+/// the user up in the password database and reads what is in that home: ripgrep as root
+/// counted 70,660 instructions more than as another user, for root's git configuration).
+pub const HOME_VARIABLES: [&str; 5] = [
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+];
+
+/// An empty directory of the run's own in the temporary directory, removed when the last
+/// launcher holding it goes. Its name has the same length for every run and user (the process
+/// id padded to ten digits), since the length of a path in the environment moves counts; it
+/// follows the sandboxes' pattern, so [`super::leftovers`] removes one a killed run left.
+#[derive(Debug)]
+pub struct EmptyHome {
+    path: PathBuf,
+}
+
+impl EmptyHome {
+    /// Makes the directory.
+    pub fn create() -> Result<EmptyHome, String> {
+        let name = format!(
+            "{}{:010}-home",
+            super::leftovers::SANDBOX_PREFIX,
+            std::process::id()
+        );
+        let path = std::env::temp_dir().join(name);
+        // An earlier process with the same pid may have left one: start empty.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir(&path).map_err(|e| {
+            format!(
+                "cannot create the measured processes' home {}: {e}",
+                path.display()
+            )
+        })?;
+        Ok(EmptyHome { path })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for EmptyHome {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
 
 /// How the measured processes of one worker take turns on their processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +134,8 @@ pub struct Launcher {
     placement: Option<Placement>,
     /// The preload library ([`super::preload`]), where it was built.
     preload: Option<PathBuf>,
+    /// The home of measured processes with a cleared environment.
+    home: Option<Arc<EmptyHome>>,
 }
 
 impl Launcher {
@@ -105,6 +162,22 @@ impl Launcher {
         Launcher {
             preload: library,
             ..self
+        }
+    }
+
+    /// The same launcher giving processes with a cleared environment `home`
+    /// ([`HOME_VARIABLES`]).
+    pub fn homed(self, home: Option<Arc<EmptyHome>>) -> Launcher {
+        Launcher { home, ..self }
+    }
+
+    /// Points [`HOME_VARIABLES`] of `cmd`, whose environment was cleared, at the run's empty
+    /// home; what the benchmark sets itself comes after and wins.
+    pub fn home_of_its_own(&self, cmd: &mut Command) {
+        if let Some(home) = &self.home {
+            for key in HOME_VARIABLES {
+                cmd.env(key, home.path());
+            }
         }
     }
 

@@ -39,6 +39,9 @@ pub use launcher::{allow_aslr, Launcher};
 pub use sandbox::SharedSandbox;
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use launcher::EmptyHome;
 
 use crate::cli::{Isolation, LogLevel};
 use crate::config::Tool;
@@ -95,7 +98,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
         }
         Mode::Native => {
             return Ok(vec![Box::new(ProcessExecutor {
-                launcher: Launcher::native(),
+                launcher: Launcher::native().homed(EmptyHome::create().ok().map(Arc::new)),
                 exe: setup.exe.clone(),
                 cwd: setup.cwd.clone(),
                 // Test mode prints libtest's lines only.
@@ -110,7 +113,8 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
     let placements = launcher::placements(setup.realtime);
     let process = ProcessExecutor {
         launcher: Launcher::valgrind(valgrind::locate()?.path)
-            .preloading(preload::install(&setup.home.join(PRELOAD))),
+            .preloading(preload::install(&setup.home.join(PRELOAD)))
+            .homed(Some(Arc::new(EmptyHome::create()?))),
         exe: setup.exe.clone(),
         cwd: setup.cwd.clone(),
         log: setup.log,
