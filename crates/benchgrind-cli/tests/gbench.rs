@@ -380,3 +380,36 @@ fn compare_py_reads_gbench_json_and_shows_the_change() {
         "{text}"
     );
 }
+
+#[test]
+fn valgrind_bin_chooses_the_valgrind_and_a_wrong_one_is_named() {
+    let Some([old, _, _]) = built() else { return };
+    let missing = benchgrind([
+        OsStr::new("gbench"),
+        OsStr::new("--valgrind-bin"),
+        OsStr::new("/nonexistent/valgrind"),
+        old.as_os_str(),
+    ]);
+    expect_code(&missing, 1);
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(said.contains("/nonexistent/valgrind"), "{said}");
+    // The system's, named: the same counts as found on PATH.
+    let system = which_valgrind();
+    let named = benchgrind([
+        OsStr::new("gbench"),
+        OsStr::new("--valgrind-bin"),
+        system.as_os_str(),
+        old.as_os_str(),
+    ]);
+    let named = expect_code(&named, 0);
+    let found = benchgrind([OsStr::new("gbench"), old.as_os_str()]);
+    assert_eq!(named, expect_code(&found, 0));
+}
+
+/// The Valgrind the tests run: BENCHGRIND_VALGRIND's, else PATH's.
+fn which_valgrind() -> PathBuf {
+    if let Some(path) = std::env::var_os("BENCHGRIND_VALGRIND") {
+        return PathBuf::from(path);
+    }
+    benchgrind_runner::execute::valgrind::find_in_path("valgrind").expect("valgrind on PATH")
+}
