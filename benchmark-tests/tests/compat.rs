@@ -221,6 +221,27 @@ fn groups_given_to_main_under_aliases_run_under_them() {
 }
 
 #[test]
+fn parts_of_an_argument_no_name_binds_are_dropped_in_the_window() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_patterns", HERE);
+    let count = |name: &str| {
+        let prefix = format!("compat_patterns::patterns::{name} ");
+        let block = blocks.iter().find(|b| b.header.starts_with(&prefix));
+        block
+            .unwrap_or_else(|| panic!("no {name}\n{report}"))
+            .get("Instructions")
+    };
+    let (wild, named) = (count("wild"), count("named"));
+    let (rest, all_named) = (count("rest"), count("all_named"));
+    // The vector's drop (free: 100 instructions) is in all four.
+    assert!(named >= 100, "{report}");
+    assert!(wild.abs_diff(named) <= 2, "{wild} vs {named}\n{report}");
+    assert!(
+        rest.abs_diff(all_named) <= 2,
+        "{rest} vs {all_named}\n{report}"
+    );
+}
+
+#[test]
 fn the_keyed_plain_function_form_takes_callgrind_args() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_plain", HERE);
     assert_eq!(

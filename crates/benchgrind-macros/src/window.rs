@@ -55,6 +55,23 @@ fn rebind_parameters(func: &mut ItemFn) -> Vec<Stmt> {
             );
             *typed.pat = syn::parse_quote!(#name);
         }
+        if leaves_parts_unbound(&typed.pat) {
+            // `(a, _)` or `S { a, .. }`: the parts no name binds would be dropped when the
+            // function returns, after the window. The whole argument moves into the closure
+            // under a hidden name and is destructured there; what the pattern leaves is dropped
+            // with it at the end of the body, inside the window.
+            let hidden = quote::format_ident!("__benchgrind_argument_{}", index);
+            let pattern = std::mem::replace(&mut *typed.pat, syn::parse_quote!(#hidden));
+            statements.push(syn::parse_quote! {
+                #[allow(clippy::redundant_locals)]
+                let #hidden = #hidden;
+            });
+            statements.push(syn::parse_quote! {
+                #[allow(unused_variables, unused_mut)]
+                let #pattern = #hidden;
+            });
+            continue;
+        }
         let mut names = Bindings(Vec::new());
         names.visit_pat_mut(&mut typed.pat);
         for (name, mutability) in names.0 {
@@ -65,6 +82,38 @@ fn rebind_parameters(func: &mut ItemFn) -> Vec<Stmt> {
         }
     }
     statements
+}
+
+/// Whether a parameter's pattern leaves a part of a by-value argument without a name: a `_` or
+/// `..` below the top (a top-level `_` is renamed instead), not behind a `&` pattern (the part
+/// then belongs to the caller).
+fn leaves_parts_unbound(pat: &Pat) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_pat(&mut self, pat: &'ast Pat) {
+            match pat {
+                Pat::Wild(_) | Pat::Rest(_) => self.0 = true,
+                Pat::Reference(_) => {}
+                Pat::Ident(ident) if ident.by_ref.is_some() => {}
+                _ => syn::visit::visit_pat(self, pat),
+            }
+        }
+        fn visit_field_pat(&mut self, field: &'ast syn::FieldPat) {
+            self.visit_pat(&field.pat);
+        }
+        fn visit_pat_struct(&mut self, pat: &'ast syn::PatStruct) {
+            if pat.rest.is_some() {
+                self.0 = true;
+            }
+            syn::visit::visit_pat_struct(self, pat);
+        }
+    }
+    if matches!(pat, Pat::Wild(_) | Pat::Ident(_)) {
+        return false;
+    }
+    let mut finder = Finder(false);
+    finder.visit_pat(pat);
+    finder.0
 }
 
 /// The names a pattern binds by value (`ref` bindings and their sub-patterns left alone), each
