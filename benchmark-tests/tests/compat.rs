@@ -242,6 +242,27 @@ fn parts_of_an_argument_no_name_binds_are_dropped_in_the_window() {
 }
 
 #[test]
+fn arguments_by_value_cost_what_a_word_costs_whatever_their_size() {
+    let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_by_value", HERE);
+    let count = |name: &str| {
+        let prefix = format!("compat_by_value::by_value::{name} ");
+        let block = blocks.iter().find(|b| b.header.starts_with(&prefix));
+        block
+            .unwrap_or_else(|| panic!("no {name}\n{report}"))
+            .get("Instructions")
+    };
+    for (word, others) in [
+        ("word", ["four_words", "sixty_four_bytes"]),
+        ("word_ref", ["four_words_ref", "sixty_four_bytes_ref"]),
+    ] {
+        for other in others {
+            let (w, o) = (count(word), count(other));
+            assert!(o <= w + 1, "{other} {o} vs {word} {w}\n{report}");
+        }
+    }
+}
+
+#[test]
 fn the_keyed_plain_function_form_takes_callgrind_args() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_plain", HERE);
     assert_eq!(
