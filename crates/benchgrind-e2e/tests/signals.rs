@@ -133,8 +133,9 @@ fn the_run_after_a_sigkill_removes_what_it_left() {
     let status = wait_bounded(&mut next, LIMIT);
     let stderr = std::fs::read_to_string(tmp.join("next.err")).unwrap();
     assert_eq!(status.code(), Some(0), "{stderr}");
+    // The servers', the sandbox and the killed run's home for its measured processes.
     assert!(
-        stderr.contains(&format!("removed {} directories", servers.len() + 1)),
+        stderr.contains(&format!("removed {} directories", servers.len() + 2)),
         "{stderr}"
     );
     assert!(!tmp.join("home/.servers").exists());

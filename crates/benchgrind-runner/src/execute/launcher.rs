@@ -30,8 +30,8 @@ pub const HOME_VARIABLES: [&str; 5] = [
 
 /// An empty directory of the run's own in the temporary directory, removed when the last
 /// launcher holding it goes. Its name has the same length for every run and user (the process
-/// id padded to ten digits), since the length of a path in the environment moves counts; it
-/// follows the sandboxes' pattern, so [`super::leftovers`] removes one a killed run left.
+/// id padded to ten digits), since the length of a path in the environment moves counts; one a
+/// killed run left is removed by the next ([`super::leftovers`]).
 #[derive(Debug)]
 pub struct EmptyHome {
     path: PathBuf,
@@ -41,8 +41,8 @@ impl EmptyHome {
     /// Makes the directory.
     pub fn create() -> Result<EmptyHome, String> {
         let name = format!(
-            "{}{:010}-home",
-            super::leftovers::SANDBOX_PREFIX,
+            "{}{:010}-run",
+            super::leftovers::HOME_PREFIX,
             std::process::id()
         );
         let path = std::env::temp_dir().join(name);

@@ -1,6 +1,7 @@
 //! What a run killed by SIGKILL (or a crash) leaves behind: fork-server directories
 //! (`<home>/.servers/<pid>-<n>`, [`super::fork`]) and sandboxes
-//! (`$TMPDIR/benchgrind-sandbox-<pid>-<n>-<nanos>`, `super::sandbox`). Each run removes, at
+//! (`$TMPDIR/benchgrind-sandbox-<pid>-<n>-<nanos>`, `super::sandbox`) and the measured
+//! processes' homes (`$TMPDIR/benchgrind-home-<pid>-run`, `super::launcher`). Each run removes, at
 //! its start, those whose process is gone. A pid may have been reused since: a directory older
 //! than the process now bearing its pid is not that process's either.
 
@@ -9,6 +10,10 @@ use std::time::{Duration, SystemTime};
 
 /// The prefix of sandbox directories in the temporary directory.
 pub const SANDBOX_PREFIX: &str = "benchgrind-sandbox-";
+
+/// The prefix of the measured processes' homes in the temporary directory
+/// ([`super::launcher::EmptyHome`]).
+pub const HOME_PREFIX: &str = "benchgrind-home-";
 
 /// The directory below the home that holds the fork servers' directories.
 pub const SERVERS: &str = ".servers";
@@ -19,6 +24,7 @@ pub fn remove(home: &Path) -> Vec<PathBuf> {
     let servers = home.join(SERVERS);
     let mut removed = remove_stale(&servers, "");
     removed.extend(remove_stale(&std::env::temp_dir(), SANDBOX_PREFIX));
+    removed.extend(remove_stale(&std::env::temp_dir(), HOME_PREFIX));
     // Gone once empty; a run starting a server now makes it again.
     let _ = std::fs::remove_dir(&servers);
     removed
