@@ -27,7 +27,10 @@ fn bench_echo(arg: &str) -> Command {
 /// Writes the file the command waits for, after a pause: the command must not start before.
 fn write_later() {
     std::thread::sleep(Duration::from_millis(200));
-    std::fs::write("ready.txt", "ready").unwrap();
+    // Whole or not at all: the command starts as soon as the name exists, and a plain write
+    // creates it empty first (the command once read "" in CI).
+    std::fs::write("ready.txt.part", "ready").unwrap();
+    std::fs::rename("ready.txt.part", "ready.txt").unwrap();
 }
 
 #[binary_benchmark(

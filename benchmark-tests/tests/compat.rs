@@ -220,16 +220,20 @@ fn groups_given_to_main_under_aliases_run_under_them() {
     );
 }
 
+/// The instructions of the one bench of `function` in `group` (`file::group`).
+fn instructions_of(blocks: &[Block], report: &str, group: &str, function: &str) -> u64 {
+    let prefix = format!("{group}::{function} ");
+    blocks
+        .iter()
+        .find(|b| b.header.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no {function}\n{report}"))
+        .get("Instructions")
+}
+
 #[test]
 fn parts_of_an_argument_no_name_binds_are_dropped_in_the_window() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_patterns", HERE);
-    let count = |name: &str| {
-        let prefix = format!("compat_patterns::patterns::{name} ");
-        let block = blocks.iter().find(|b| b.header.starts_with(&prefix));
-        block
-            .unwrap_or_else(|| panic!("no {name}\n{report}"))
-            .get("Instructions")
-    };
+    let count = |name: &str| instructions_of(&blocks, &report, "compat_patterns::patterns", name);
     let (wild, named) = (count("wild"), count("named"));
     let (rest, all_named) = (count("rest"), count("all_named"));
     // The vector's drop (free: 100 instructions) is in all four.
@@ -244,13 +248,7 @@ fn parts_of_an_argument_no_name_binds_are_dropped_in_the_window() {
 #[test]
 fn arguments_by_value_cost_what_a_word_costs_whatever_their_size() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_by_value", HERE);
-    let count = |name: &str| {
-        let prefix = format!("compat_by_value::by_value::{name} ");
-        let block = blocks.iter().find(|b| b.header.starts_with(&prefix));
-        block
-            .unwrap_or_else(|| panic!("no {name}\n{report}"))
-            .get("Instructions")
-    };
+    let count = |name: &str| instructions_of(&blocks, &report, "compat_by_value::by_value", name);
     for (word, others) in [
         ("word", ["four_words", "sixty_four_bytes"]),
         ("word_ref", ["four_words_ref", "sixty_four_bytes_ref"]),
