@@ -69,35 +69,7 @@ impl Drop for EmptyHome {
     }
 }
 
-/// How the measured processes of one worker take turns on their processor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// `SCHED_FIFO` at the lowest priority: a thread runs until it blocks or yields, and a
-    /// yielding one goes behind the others, so the order of turns, and every count, repeats
-    /// ([`super::realtime`]). Needs `CAP_SYS_NICE` or an rtprio limit of 1 or more.
-    Realtime,
-    /// `SCHED_BATCH`, which any user may set: a woken thread does not preempt the running one,
-    /// which keeps most turns in order, but the fair scheduler still picks among threads that
-    /// yield or spin by the nanoseconds each ran, so a thread pool's counts (rayon, tokio) still
-    /// move by about 0.1 % (1.5 % with no placement), spawned threads' now and then.
-    Batch,
-}
-
-/// Where the measured processes of one worker run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placement {
-    /// The processor, the only one they may run on.
-    pub cpu: usize,
-    /// Their scheduling policy.
-    pub policy: Policy,
-}
-
-impl Placement {
-    /// Whether threads take turns the same way on every run here.
-    pub fn exact(self) -> bool {
-        self.policy == Policy::Realtime
-    }
-}
+pub use super::realtime::{Placement, Policy};
 
 /// Where measured processes run, one placement per processor this process may use, decided once
 /// per run: under `SCHED_FIFO` where that is permitted, else under `SCHED_BATCH`; none with

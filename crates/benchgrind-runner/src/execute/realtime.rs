@@ -16,7 +16,7 @@
 //!
 //! `SCHED_FIFO` needs `CAP_SYS_NICE` (root, usually) or an `RLIMIT_RTPRIO` of 1 or more. Where
 //! it is not permitted, each worker's processes still run on one processor, under
-//! `SCHED_BATCH` ([`super::launcher::Policy::Batch`]): measured as a user with an rtprio limit of
+//! `SCHED_BATCH` ([`Policy::Batch`]): measured as a user with an rtprio limit of
 //! 0, a thread pool's counts (rayon, tokio) then moved by about 0.1 % (1.5 % with no placement at
 //! all), spawned threads repeated in most series but not all (94 instructions once), and no
 //! fair-scheduler variant tried did better (`SCHED_IDLE`, a 100 ms slice): the fair scheduler
@@ -27,8 +27,35 @@
 
 use std::sync::OnceLock;
 
-#[cfg(target_os = "linux")]
-use super::launcher::{Placement, Policy};
+/// How the measured processes of one worker take turns on their processor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// `SCHED_FIFO` at the lowest priority: a thread runs until it blocks or yields, and a
+    /// yielding one goes behind the others, so the order of turns, and every count, repeats
+    /// ([`super::realtime`]). Needs `CAP_SYS_NICE` or an rtprio limit of 1 or more.
+    Realtime,
+    /// `SCHED_BATCH`, which any user may set: a woken thread does not preempt the running one,
+    /// which keeps most turns in order, but the fair scheduler still picks among threads that
+    /// yield or spin by the nanoseconds each ran, so a thread pool's counts (rayon, tokio) still
+    /// move by about 0.1 % (1.5 % with no placement), spawned threads' now and then.
+    Batch,
+}
+
+/// Where the measured processes of one worker run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The processor, the only one they may run on.
+    pub cpu: usize,
+    /// Their scheduling policy.
+    pub policy: Policy,
+}
+
+impl Placement {
+    /// Whether threads take turns the same way on every run here.
+    pub fn exact(self) -> bool {
+        self.policy == Policy::Realtime
+    }
+}
 
 /// What a benchmark that ran threads says where real-time scheduling was not available.
 pub const NOT_EXACT: &str = "it ran more than one thread without real-time scheduling \
