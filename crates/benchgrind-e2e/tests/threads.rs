@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use benchgrind_runner::execute::realtime;
-use common::{blocks, run, stdout};
+use common::{blocks, instructions_by_function, run, stdout};
 
 const THREADS: &str = env!("CARGO_BIN_EXE_e2e_threads");
 const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
@@ -60,15 +60,7 @@ fn counts(
         "{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let counts = blocks(&report)
-        .into_iter()
-        .map(|b| {
-            let name = b.header.split_whitespace().next().unwrap();
-            let name = name.rsplit("::").next().unwrap().to_owned();
-            (name, b.get("Instructions"))
-        })
-        .collect();
-    (counts, report)
+    (instructions_by_function(&report), report)
 }
 
 #[test]
@@ -373,16 +365,7 @@ fn two_runs_at_once_keep_each_others_threaded_counts() {
             let out = child.wait_with_output().unwrap();
             let report = stdout(&out);
             assert_eq!(out.status.code(), Some(0), "{report}");
-            let counts = blocks(&report)
-                .into_iter()
-                .map(|b| {
-                    let name = b.header.split_whitespace().next().unwrap();
-                    (
-                        name.rsplit("::").next().unwrap().to_owned(),
-                        b.get("Instructions"),
-                    )
-                })
-                .collect();
+            let counts = instructions_by_function(&report);
             all.push((counts, report));
         }
     }

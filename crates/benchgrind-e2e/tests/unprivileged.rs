@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::{blocks, stdout};
+use common::{instructions_by_function, stdout};
 
 const THREADS: &str = env!("CARGO_BIN_EXE_e2e_threads");
 const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
@@ -126,18 +126,6 @@ fn user_home() -> tempfile::TempDir {
     home
 }
 
-/// Instructions per benchmark function.
-fn counts(report: &str) -> BTreeMap<String, u64> {
-    blocks(report)
-        .into_iter()
-        .map(|b| {
-            let name = b.header.split_whitespace().next().unwrap();
-            let name = name.rsplit("::").next().unwrap().to_owned();
-            (name, b.get("Instructions"))
-        })
-        .collect()
-}
-
 /// The counts of each run, for the test's output.
 fn counts_only(runs: &[(BTreeMap<String, u64>, String)]) -> Vec<&BTreeMap<String, u64>> {
     runs.iter().map(|(counts, _)| counts).collect()
@@ -149,7 +137,7 @@ fn five_runs(bin: &str, grant: Grant) -> Vec<(BTreeMap<String, u64>, String)> {
         .map(|_| {
             let home = user_home();
             let report = run_as_user(bin, home.path(), grant);
-            (counts(&report), report)
+            (instructions_by_function(&report), report)
         })
         .collect()
 }
@@ -188,7 +176,12 @@ fn an_unprivileged_user_counts_exactly_once_granted_the_limit_and_is_told_how_ot
         home.path(),
         &[],
     );
-    assert_eq!(&counts(&stdout(&as_root)), first, "{}", stdout(&as_root));
+    assert_eq!(
+        &instructions_by_function(&stdout(&as_root)),
+        first,
+        "{}",
+        stdout(&as_root)
+    );
 
     let runs = five_runs(PROCESSES, Grant::Realtime);
     let (first, _) = &runs[0];
@@ -206,7 +199,7 @@ fn a_program_that_reads_its_users_home_counts_the_same_for_root_and_another_user
     }
     ensure_user();
     let home = user_home();
-    let as_user = counts(&run_as_user(HOME, home.path(), Grant::Realtime));
+    let as_user = instructions_by_function(&run_as_user(HOME, home.path(), Grant::Realtime));
     let root_home = tempfile::tempdir().unwrap();
     let out = common::run(
         HOME,
@@ -216,7 +209,7 @@ fn a_program_that_reads_its_users_home_counts_the_same_for_root_and_another_user
     );
     let report = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{report}");
-    let as_root = counts(&report);
+    let as_root = instructions_by_function(&report);
     assert_eq!(as_root.len(), 1, "{report}");
     assert_eq!(as_user, as_root, "{report}");
     // What it reads: nothing, in the run's empty home (root's has files here).

@@ -43,6 +43,18 @@ pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Instructions per benchmark function (the last part of its path, the bench id left out).
+pub fn instructions_by_function(report: &str) -> std::collections::BTreeMap<String, u64> {
+    blocks(report)
+        .into_iter()
+        .map(|b| {
+            let name = b.header.split_whitespace().next().unwrap();
+            let name = name.rsplit("::").next().unwrap().to_owned();
+            (name, b.get("Instructions"))
+        })
+        .collect()
+}
+
 /// Splits the report into blocks: a header line, then indented metric or failure lines. The
 /// lines of a `Comparison with` section and of an explanation (`Why Ir changed`, up to another
 /// tool's `=======` rule) are left out.
