@@ -19,8 +19,8 @@ USAGE:
 Each benchmark that BINARY lists (`--benchmark_list_tests=true`) runs alone (an anchored
 `--benchmark_filter`) under Valgrind's Callgrind, with the bench harness's fixed simulated caches
 (I1 and D1 32 KiB 8-way, LL 8 MiB 16-way, 64-byte lines), ASLR off and a cleared environment
-(plus LD_BIND_NOW=1 and a variable padding Valgrind's PWD to a constant size; LD_LIBRARY_PATH
-and VALGRIND_LIB are kept). Every Callgrind metric is reported: Ir, L1hits, LLhits, RamHits,
+(plus LD_BIND_NOW=1 and PWD naming the working directory through a link of constant length;
+LD_LIBRARY_PATH and VALGRIND_LIB are kept). Every Callgrind metric is reported: Ir, L1hits, LLhits, RamHits,
 TotalRW, EstimatedCycles, Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw. The same binary gives the
 same counts on every run, from any directory.
 
