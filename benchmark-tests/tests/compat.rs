@@ -261,6 +261,24 @@ fn arguments_by_value_cost_what_a_word_costs_whatever_their_size() {
 }
 
 #[test]
+fn a_file_that_expects_unused_qualifications_builds_without_a_warning() {
+    // The bench denies unmet expectations, so it does not build without the lint it expects.
+    let (exe, messages) =
+        bench_binary_with("benchgrind-compat-tests", "compat_expect", &["lint-expect"]);
+    assert!(messages.is_empty(), "{messages}");
+    let home = tempfile::tempdir().unwrap();
+    let report = run(&exe, home.path(), HERE, &[]);
+    assert_eq!(
+        headers(&blocks(&report)),
+        [
+            "compat_expect::expecting::top_level ten:10",
+            "compat_expect::inner_group::no_arguments",
+        ],
+        "{report}"
+    );
+}
+
+#[test]
 fn the_keyed_plain_function_form_takes_callgrind_args() {
     let (report, blocks) = run_twice("benchgrind-compat-tests", "compat_plain", HERE);
     assert_eq!(

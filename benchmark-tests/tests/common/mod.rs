@@ -6,6 +6,12 @@ use std::process::Command;
 
 /// Builds a bench target (bench profile, as `cargo bench` does) and returns its executable.
 pub fn bench_binary(package: &str, name: &str) -> PathBuf {
+    bench_binary_with(package, name, &[]).0
+}
+
+/// [`bench_binary`] with cargo `features`; also the compiler's messages about the bench (JSON
+/// lines, replayed by cargo when the bench is already built).
+pub fn bench_binary_with(package: &str, name: &str, features: &[&str]) -> (PathBuf, String) {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args([
@@ -18,6 +24,7 @@ pub fn bench_binary(package: &str, name: &str) -> PathBuf {
             package,
         ])
         .arg("--message-format=json")
+        .args(features.iter().flat_map(|f| ["--features", f]))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo starts");
@@ -28,7 +35,7 @@ pub fn bench_binary(package: &str, name: &str) -> PathBuf {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     let target = format!("\"name\":\"{name}\"");
-    stdout
+    let exe = stdout
         .lines()
         .filter(|l| l.contains("\"compiler-artifact\"") && l.contains(&target))
         .find_map(|l| {
@@ -37,7 +44,13 @@ pub fn bench_binary(package: &str, name: &str) -> PathBuf {
             let end = l[start..].find('"')? + start;
             Some(PathBuf::from(&l[start..end]))
         })
-        .unwrap_or_else(|| panic!("cargo reported no executable for {name}:\n{stdout}"))
+        .unwrap_or_else(|| panic!("cargo reported no executable for {name}:\n{stdout}"));
+    let messages = stdout
+        .lines()
+        .filter(|l| l.contains("\"compiler-message\"") && l.contains(&target))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (exe, messages)
 }
 
 /// One benchmark of a report: its header and `(label, new, rest of the line)`.
