@@ -146,7 +146,7 @@ fn run_inner(
         None => super::children::Files::Callgrind,
     };
     let limit = job.config.timeout;
-    let ran = super::children::output(&mut cmd, settle, &job.paths, limit)
+    let ran = super::children::output(&mut cmd, &exec.launcher, settle, &job.paths, limit)
         .map_err(|e| super::ended::cannot_start(exec.launcher.valgrind_path(), &cwd, &e))?;
     let (output, settled) = (ran.output, ran.settled);
     setup.stop_parallel(captured);

@@ -36,9 +36,11 @@ pub struct Ran {
 
 /// Runs `cmd` to its end, or kills its process group once it has run for `limit`. What an
 /// earlier run left is cleared first and this run's files are settled after, by the measured
-/// process's id, which only spawning it tells.
+/// process's id, which only spawning it tells (and `launcher`, which started it, translates
+/// into the id it knows itself by: its namespace's).
 pub fn output(
     cmd: &mut Command,
+    launcher: &super::launcher::Launcher,
     files: Files<'_>,
     paths: &BenchPaths,
     limit: Duration,
@@ -69,6 +71,7 @@ pub fn output(
     drop(done);
     let timed_out = watchdog.join().unwrap_or(false);
     let output = output?;
+    let pid = launcher.measured_pid(pid);
     let settled = match files {
         Files::Tool(tool) => settle(tool, paths, pid),
         Files::Callgrind => {

@@ -102,4 +102,9 @@ pub trait Executor {
     fn exact_threads(&self) -> bool {
         false
     }
+    /// Whether measured processes have process ids of their own, the same on every run and
+    /// machine ([`super::pidns`]); executors that start no process have nothing to say.
+    fn exact_pids(&self) -> bool {
+        true
+    }
 }

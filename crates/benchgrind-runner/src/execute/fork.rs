@@ -370,6 +370,10 @@ impl Executor for ForkExecutor {
     fn exact_threads(&self) -> bool {
         self.process.exact_threads()
     }
+
+    fn exact_pids(&self) -> bool {
+        self.process.exact_pids()
+    }
 }
 
 impl Drop for ForkExecutor {

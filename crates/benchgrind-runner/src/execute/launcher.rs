@@ -108,6 +108,8 @@ pub struct Launcher {
     preload: Option<PathBuf>,
     /// The home of measured processes with a cleared environment.
     home: Option<Arc<EmptyHome>>,
+    /// How measured processes get a process-id namespace of their own, where they can.
+    namespace: Option<super::pidns::Way>,
 }
 
 impl Launcher {
@@ -116,11 +118,27 @@ impl Launcher {
         Launcher::default()
     }
 
-    /// Runs programs under the Valgrind launcher at `path`.
+    /// Runs programs under the Valgrind launcher at `path`, each in a process-id namespace of
+    /// its own where this user may make one ([`super::pidns`]).
     pub fn valgrind(path: PathBuf) -> Launcher {
         Launcher {
             valgrind: Some(path),
+            namespace: super::pidns::way(),
             ..Launcher::default()
+        }
+    }
+
+    /// Whether measured processes run with the machine's process ids, under Valgrind where
+    /// no namespace can be made ([`super::pidns::UNAVAILABLE`] says what that means).
+    pub fn machine_pids(&self) -> bool {
+        !self.is_native() && self.namespace.is_none()
+    }
+
+    /// The process id of the measured process, as it knows itself, started as `spawned`.
+    pub fn measured_pid(&self, spawned: u32) -> u32 {
+        match (self.is_native(), self.namespace) {
+            (false, Some(_)) => super::pidns::MEASURED_PID,
+            _ => spawned,
         }
     }
 
@@ -189,12 +207,16 @@ impl Launcher {
     }
 
     /// Places `cmd` and turns its ASLR off (unless `--allow-aslr`), for a command made
-    /// elsewhere.
+    /// elsewhere; under Valgrind, in a process-id namespace of its own where one can be made.
     pub fn prepare(&self, cmd: &mut Command) {
         #[cfg(target_os = "linux")]
         {
             if let (Some(placement), false) = (self.placement, self.is_native()) {
                 super::realtime::apply(cmd, placement);
+            }
+            // After the placement: the namespace's init and the measured process inherit it.
+            if let (Some(way), false) = (self.namespace, self.is_native()) {
+                super::pidns::apply(cmd, way);
             }
             if !ALLOW_ASLR.load(std::sync::atomic::Ordering::Relaxed) {
                 no_aslr(cmd);

@@ -23,6 +23,7 @@ mod launch;
 pub mod launcher;
 pub mod leftovers;
 pub mod parts;
+pub mod pidns;
 pub mod preload;
 pub mod process;
 pub mod realtime;

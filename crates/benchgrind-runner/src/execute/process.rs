@@ -48,6 +48,10 @@ impl Executor for ProcessExecutor {
     fn exact_threads(&self) -> bool {
         self.launcher.placement().is_some_and(|p| p.exact())
     }
+
+    fn exact_pids(&self) -> bool {
+        !self.launcher.machine_pids()
+    }
 }
 
 impl ProcessExecutor {
@@ -125,7 +129,8 @@ impl ProcessExecutor {
             None => super::children::Files::Callgrind,
         };
         let limit = job.config.timeout;
-        let ran = match super::children::output(&mut cmd, settle, &job.paths, limit) {
+        let ran = match super::children::output(&mut cmd, &self.launcher, settle, &job.paths, limit)
+        {
             Ok(ran) => ran,
             Err(e) => {
                 let reason = super::ended::cannot_start(self.launcher.valgrind_path(), &cwd, &e);

@@ -336,6 +336,14 @@ fn measure(
             .warnings
             .push(crate::execute::realtime::NOT_EXACT.to_owned());
     }
+    let first = new.parts.first().map(|part| part.id.pid);
+    let processes = new.parts.iter().any(|part| Some(part.id.pid) != first);
+    let binary = matches!(job.kind, crate::plan::JobKind::Binary(_));
+    if (binary || processes) && !executor.exact_pids() {
+        result
+            .warnings
+            .push(crate::execute::pidns::UNAVAILABLE.to_owned());
+    }
     let files = FILES.map(String::from);
     promote_and_save(paths, &files, FILES[0], cli.save_baseline.as_deref())?;
     Ok((new, old))

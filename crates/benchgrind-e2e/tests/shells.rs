@@ -1,0 +1,74 @@
+//! Shell commands as binary benchmarks (issue 34): each measured process runs in a process-id
+//! namespace of its own, so what a shell formats as it starts (`$$`, `PPID`) is the same however
+//! many digits the machine's ids have: a run from inside a fresh namespace (ids of one digit)
+//! counts what a run outside does. The shapes of `e2e_shells` (pipes, command substitution,
+//! nested shells, background jobs, a bash wrapper that forks Python) all run.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use benchgrind_runner::execute::pidns;
+use common::{blocks, stdout};
+
+const SHELLS: &str = env!("CARGO_BIN_EXE_e2e_shells");
+
+/// Instructions per benchmark (its bench id), from a run of `e2e_shells` started by `wrapper`.
+fn counts(wrapper: &[&str], filter: &str) -> BTreeMap<String, u64> {
+    let home = tempfile::tempdir().unwrap();
+    let (program, before) = wrapper.split_first().unwrap();
+    let out = Command::new(program)
+        .args(before)
+        .args([
+            SHELLS,
+            "--bench",
+            &format!("--home={}", home.path().display()),
+        ])
+        .arg(filter)
+        .env("BENCHGRIND_COLOR", "never")
+        .current_dir(home.path())
+        .output()
+        .expect("the bench program starts");
+    let report = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{report}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    blocks(&report)
+        .into_iter()
+        .map(|b| {
+            // `e2e_shells::shells::shell own_ids:("echo $$ $PPID") -> ...`: the bench id.
+            let id = b.header.split_whitespace().nth(1).unwrap();
+            let id = id.split(':').next().unwrap().to_owned();
+            (id, b.get("Instructions"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_shape_runs_and_a_shell_counts_the_same_from_inside_a_fresh_pid_namespace() {
+    if pidns::way().is_none() {
+        eprintln!("no process-id namespace can be made here; nothing to compare");
+        return;
+    }
+    let all = counts(&["env"], "");
+    assert_eq!(all.len(), 7, "{all:?}");
+    assert!(all.values().all(|&n| n > 100_000), "{all:?}");
+    let key = "own_ids";
+    // Outside, this process's id has several digits, and so would the shell's without a
+    // namespace of its own; inside a fresh one the harness is process 1 or 2.
+    assert!(std::process::id() > 9, "{}", std::process::id());
+    let fresh: &[&str] = if pidns::way() == Some(pidns::Way::Privileged) {
+        &["unshare", "--pid", "--fork"]
+    } else {
+        &["unshare", "--user", "--map-current-user", "--pid", "--fork"]
+    };
+    for _ in 0..2 {
+        let outside = counts(&["env"], "own_ids");
+        let inside = counts(fresh, "own_ids");
+        assert_eq!(outside[key], all[key]);
+        assert_eq!(inside[key], all[key], "inside {inside:?}, outside {all:?}");
+    }
+}
