@@ -137,7 +137,7 @@ impl Launcher {
     /// The process id of the measured process, as it knows itself, started as `spawned`.
     pub fn measured_pid(&self, spawned: u32) -> u32 {
         match (self.is_native(), self.namespace) {
-            (false, Some(_)) => super::pidns::MEASURED_PID,
+            (false, Some(_)) => super::pidns::measured_pid(spawned),
             _ => spawned,
         }
     }

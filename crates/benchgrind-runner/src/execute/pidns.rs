@@ -1,27 +1,37 @@
-//! Process ids that are the same on every run and every machine: each measured process starts
-//! in a process-id namespace of its own, where it is process 2 and what it starts gets 3, 4 and
-//! so on in the order it starts them.
+//! Process ids that have the same number of digits on every run and every machine: each
+//! measured process starts in a process-id namespace of its own, where its id has four digits
+//! and what it starts gets the next ones in the order it starts them.
 //!
 //! Shells format their own id and their parent's as they start (`$$`, `PPID`), and the number
 //! of digits moves their counts: Valgrind on `sh -c 'seq 1 3 | cat'` counted 228,733
 //! instructions with 5-digit ids and 228,637 in a fresh namespace, and ids cross a digit
-//! boundary now and then on one machine and differ between machines.
+//! boundary now and then on one machine and differ between machines. The id is not the same
+//! number in every namespace: Valgrind names its temporary files in `/tmp` after the process's
+//! id and its parent's, and two measured processes starting at once with the same ids collided
+//! there ("VG_(mkstemp): failed to create temp file"). So it is [`measured_pid`] of the id the
+//! process has outside, between 1000 and 8999, which leaves a thousand ids of the same length
+//! for what it starts.
 //!
-//! The process the launcher starts ([`enter`], in `pre_exec`) makes the namespace (with
+//! The process the launcher starts ([`apply`], in `pre_exec`) makes the namespace (with
 //! `CAP_SYS_ADMIN`, else inside a user namespace that maps the user to itself, which any user
 //! may make where the kernel allows it) and forks its first process, the namespace's init
-//! (process 1), which forks the measured process (process 2) and reaps every process of the
-//! namespace until none is left. The measured process's end (its exit status, or the signal
-//! that ended it) reaches the launcher's process, which ends the same way, so that the caller
-//! sees what it would have seen. Killing the launcher's process group kills them all; if the
-//! launcher's process dies, the init is killed and the kernel kills the namespace with it.
+//! (process 1), which sets the namespace's last id (`ns_last_pid`) and forks the measured
+//! process, then reaps every process of the namespace until none is left. The measured
+//! process's end (its exit status, or the signal that ended it) reaches the launcher's process,
+//! which ends the same way, so that the caller sees what it would have seen. Killing the
+//! launcher's process group kills them all; if the launcher's process dies, the init is killed
+//! and the kernel kills the namespace with it.
 //!
 //! Where neither way is allowed (a container without the capability and with user namespaces
 //! off) measured processes run with the machine's ids, and binary benchmarks and those that
 //! start processes say so ([`UNAVAILABLE`]).
 
-/// The id of the measured process inside its namespace.
-pub const MEASURED_PID: u32 = 2;
+/// The id, inside its namespace, of the measured process started as `spawned` outside: four
+/// digits, different for processes that run at once (their outside ids differ) but for ids
+/// 8000 apart.
+pub fn measured_pid(spawned: u32) -> u32 {
+    1000 + spawned % 8000
+}
 
 /// What a binary benchmark, or one that started other processes, says where measured processes
 /// cannot have a namespace of their own.
@@ -73,13 +83,14 @@ mod linux {
     use super::Way;
     use std::io::{Error, Result};
 
-    /// Whether a namespace can be made `way`: a child process tries and reports by its status.
+    /// Whether a namespace can be made `way`: a child process goes all the way (namespace,
+    /// init, the measured process's id) and reports by its status.
     pub fn works(way: Way) -> bool {
         // SAFETY: the child makes system calls only and ends with `_exit`.
         unsafe {
             let child = libc::fork();
             if child == 0 {
-                libc::_exit(if unshare(way).is_ok() { 0 } else { 1 });
+                libc::_exit(if enter(way).is_ok() { 0 } else { 1 });
             }
             if child < 0 {
                 return false;
@@ -113,6 +124,7 @@ mod linux {
     /// In the process the launcher started, before exec: see the module's documentation.
     /// Returns in the measured process only.
     pub unsafe fn enter(way: Way) -> Result<()> {
+        let outside = libc::getpid();
         unshare(way)?;
         // The measured process's end, as `waitpid` gives it, from the init to this process.
         let mut end = [0; 2];
@@ -128,6 +140,8 @@ mod linux {
         // The init, process 1: killed if the launcher's process goes.
         libc::close(end[0]);
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        let last = super::measured_pid(outside as u32) - 1;
+        write(c"/proc/sys/kernel/ns_last_pid", number(last, &mut [0; 40]))?;
         let measured = libc::fork();
         if measured < 0 {
             return Err(Error::last_os_error());
@@ -220,9 +234,21 @@ mod linux {
 
     /// `"<id> <id> 1"`: the id maps to itself, alone.
     fn map_line(id: u32, buffer: &mut [u8; 40]) -> &[u8] {
+        let len = number(id, buffer).len();
+        let mut whole = [0u8; 40];
+        whole[..len].copy_from_slice(&buffer[..len]);
+        whole[len] = b' ';
+        whole[len + 1..2 * len + 1].copy_from_slice(&buffer[..len]);
+        whole[2 * len + 1] = b' ';
+        whole[2 * len + 2] = b'1';
+        buffer.copy_from_slice(&whole);
+        &buffer[..2 * len + 3]
+    }
+
+    /// `n` in decimal, without allocating.
+    fn number(n: u32, buffer: &mut [u8; 40]) -> &[u8] {
         let mut digits = [0u8; 10];
-        let mut n = id;
-        let mut count = 0;
+        let (mut n, mut count) = (n, 0);
         loop {
             digits[count] = b'0' + (n % 10) as u8;
             count += 1;
@@ -231,17 +257,10 @@ mod linux {
                 break;
             }
         }
-        let mut len = 0;
-        for _ in 0..2 {
-            for i in (0..count).rev() {
-                buffer[len] = digits[i];
-                len += 1;
-            }
-            buffer[len] = b' ';
-            len += 1;
+        for i in 0..count {
+            buffer[i] = digits[count - 1 - i];
         }
-        buffer[len] = b'1';
-        &buffer[..=len]
+        &buffer[..count]
     }
 
     unsafe fn write(path: &std::ffi::CStr, text: &[u8]) -> Result<()> {
@@ -294,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn the_measured_process_is_process_2_and_its_children_follow() {
+    fn the_measured_process_has_four_digits_and_its_children_follow() {
         let Some(out) = namespaced("echo $$ $PPID; sh -c 'echo $$'; id -u; id -g") else {
             eprintln!("no process-id namespace here: {UNAVAILABLE}");
             return;
@@ -302,8 +321,14 @@ mod tests {
         // The user and group are who they are outside, made either way.
         // SAFETY: plain system calls.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let expected = format!("2 1\n3\n{uid}\n{gid}\n");
-        assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let ids: Vec<u32> = text
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 5, "{text}");
+        assert!((1000..9000).contains(&ids[0]), "{text}");
+        assert_eq!(ids[1..], [1, ids[0] + 1, uid, gid], "{text}");
         assert!(out.status.success());
     }
 
