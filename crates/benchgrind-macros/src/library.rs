@@ -89,8 +89,10 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     func.attrs.retain(|a| !a.path().is_ident("inline"));
     func.attrs.push(syn::parse_quote!(#[inline(never)]));
     crate::window::open_window_inside(&mut func);
+    // `super::<name>::__BENCHGRIND_RUNS`, every token spanned at the user's name.
+    let parent = syn::Ident::new("super", name.span());
     let qualified = quote::quote_spanned! {name.span()=>
-        const _: &[fn()] = super::#name::__BENCHGRIND_RUNS;
+        const _: &[fn()] = #parent::#name::__BENCHGRIND_RUNS;
     };
     Ok(quote! {
         #func

@@ -60,7 +60,7 @@ pub fn way() -> Option<Way> {
         {
             [Way::Privileged, Way::ThroughUser]
                 .into_iter()
-                .find(|&way| linux::works(way))
+                .find(|&way| works(way))
         }
         #[cfg(not(target_os = "linux"))]
         None
@@ -74,234 +74,236 @@ pub fn apply(cmd: &mut std::process::Command, way: Way) {
     // SAFETY: `enter` makes system calls only, with values on the stack, and never returns in
     // the processes that do not go on to exec.
     unsafe {
-        cmd.pre_exec(move || linux::enter(way));
+        cmd.pre_exec(move || enter(way));
     }
 }
 
 #[cfg(target_os = "linux")]
-mod linux {
-    use super::Way;
-    use std::io::{Error, Result};
+use std::io::{Error, Result};
 
-    /// Whether a namespace can be made `way`: a child process goes all the way (namespace,
-    /// init, the measured process's id) and reports by its status.
-    pub fn works(way: Way) -> bool {
-        // SAFETY: the child makes system calls only and ends with `_exit`.
-        unsafe {
-            let child = libc::fork();
-            if child == 0 {
-                libc::_exit(if enter(way).is_ok() { 0 } else { 1 });
-            }
-            if child < 0 {
+/// Whether a namespace can be made `way`: a child process goes all the way (namespace,
+/// init, the measured process's id) and reports by its status.
+#[cfg(target_os = "linux")]
+fn works(way: Way) -> bool {
+    // SAFETY: the child makes system calls only and ends with `_exit`.
+    unsafe {
+        let child = libc::fork();
+        if child == 0 {
+            libc::_exit(if enter(way).is_ok() { 0 } else { 1 });
+        }
+        if child < 0 {
+            return false;
+        }
+        let mut status = 0;
+        while libc::waitpid(child, &mut status, 0) < 0 {
+            if Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
                 return false;
             }
-            let mut status = 0;
-            while libc::waitpid(child, &mut status, 0) < 0 {
-                if Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                    return false;
-                }
-            }
-            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+        }
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+    }
+}
+
+/// Gives the calling process's next child a new process-id namespace, made `way`.
+#[cfg(target_os = "linux")]
+unsafe fn unshare(way: Way) -> Result<()> {
+    match way {
+        Way::Privileged => check(libc::unshare(libc::CLONE_NEWPID)),
+        Way::ThroughUser => {
+            let (uid, gid) = (libc::geteuid(), libc::getegid());
+            check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID))?;
+            // The user and group are themselves inside: ids, and files' owners, read as
+            // outside. `setgroups` must be denied before an unprivileged gid map.
+            let _ = write(c"/proc/self/setgroups", b"deny");
+            write(c"/proc/self/uid_map", map_line(uid, &mut [0; 40]))?;
+            write(c"/proc/self/gid_map", map_line(gid, &mut [0; 40]))
         }
     }
+}
 
-    /// Gives the calling process's next child a new process-id namespace, made `way`.
-    unsafe fn unshare(way: Way) -> Result<()> {
-        match way {
-            Way::Privileged => check(libc::unshare(libc::CLONE_NEWPID)),
-            Way::ThroughUser => {
-                let (uid, gid) = (libc::geteuid(), libc::getegid());
-                check(libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWPID))?;
-                // The user and group are themselves inside: ids, and files' owners, read as
-                // outside. `setgroups` must be denied before an unprivileged gid map.
-                let _ = write(c"/proc/self/setgroups", b"deny");
-                write(c"/proc/self/uid_map", map_line(uid, &mut [0; 40]))?;
-                write(c"/proc/self/gid_map", map_line(gid, &mut [0; 40]))
-            }
-        }
+/// In the process the launcher started, before exec: see the module's documentation.
+/// Returns in the measured process only.
+#[cfg(target_os = "linux")]
+unsafe fn enter(way: Way) -> Result<()> {
+    let outside = libc::getpid();
+    unshare(way)?;
+    // The measured process's end, as `waitpid` gives it, from the init to this process.
+    let mut end = [0; 2];
+    check(libc::pipe2(end.as_mut_ptr(), libc::O_CLOEXEC))?;
+    let init = libc::fork();
+    if init < 0 {
+        return Err(Error::last_os_error());
     }
-
-    /// In the process the launcher started, before exec: see the module's documentation.
-    /// Returns in the measured process only.
-    pub unsafe fn enter(way: Way) -> Result<()> {
-        let outside = libc::getpid();
-        unshare(way)?;
-        // The measured process's end, as `waitpid` gives it, from the init to this process.
-        let mut end = [0; 2];
-        check(libc::pipe2(end.as_mut_ptr(), libc::O_CLOEXEC))?;
-        let init = libc::fork();
-        if init < 0 {
-            return Err(Error::last_os_error());
-        }
-        if init > 0 {
-            libc::close(end[1]);
-            pass_on_end(init, end[0]);
-        }
-        // The init, process 1: killed if the launcher's process goes.
-        libc::close(end[0]);
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-        let last = super::measured_pid(outside as u32) - 1;
-        write(c"/proc/sys/kernel/ns_last_pid", number(last, &mut [0; 40]))?;
-        let measured = libc::fork();
-        if measured < 0 {
-            return Err(Error::last_os_error());
-        }
-        if measured > 0 {
-            reap(measured, end[1]);
-        }
+    if init > 0 {
         libc::close(end[1]);
-        Ok(())
+        pass_on_end(init, end[0]);
     }
+    // The init, process 1: killed if the launcher's process goes.
+    libc::close(end[0]);
+    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+    let last = measured_pid(outside as u32) - 1;
+    write(c"/proc/sys/kernel/ns_last_pid", number(last, &mut [0; 40]))?;
+    let measured = libc::fork();
+    if measured < 0 {
+        return Err(Error::last_os_error());
+    }
+    if measured > 0 {
+        reap(measured, end[1]);
+    }
+    libc::close(end[1]);
+    Ok(())
+}
 
-    /// The launcher's process: waits for the init, then ends as the measured process did.
-    unsafe fn pass_on_end(init: libc::pid_t, end: libc::c_int) -> ! {
-        close_all_but(end);
+/// The launcher's process: waits for the init, then ends as the measured process did.
+#[cfg(target_os = "linux")]
+unsafe fn pass_on_end(init: libc::pid_t, end: libc::c_int) -> ! {
+    close_all_but(end);
+    let mut status = 0;
+    while libc::waitpid(init, &mut status, 0) < 0 {
+        if Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            libc::_exit(127);
+        }
+    }
+    let mut measured = [0u8; 4];
+    let got = libc::read(end, measured.as_mut_ptr().cast(), 4);
+    if got == 4 {
+        status = i32::from_ne_bytes(measured);
+    }
+    if libc::WIFSIGNALED(status) {
+        let signal = libc::WTERMSIG(status);
+        // The same signal ends this process, without a core file of its own.
+        let none = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &none);
+        libc::signal(signal, libc::SIG_DFL);
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, signal);
+        libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+        libc::kill(libc::getpid(), signal);
+        libc::_exit(128 + signal);
+    }
+    libc::_exit(if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        127
+    })
+}
+
+/// The init: reaps every process of the namespace until none is left, then passes on how
+/// the measured one ended.
+#[cfg(target_os = "linux")]
+unsafe fn reap(measured: libc::pid_t, end: libc::c_int) -> ! {
+    close_all_but(end);
+    let mut ended = None;
+    loop {
         let mut status = 0;
-        while libc::waitpid(init, &mut status, 0) < 0 {
-            if Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                libc::_exit(127);
-            }
-        }
-        let mut measured = [0u8; 4];
-        let got = libc::read(end, measured.as_mut_ptr().cast(), 4);
-        if got == 4 {
-            status = i32::from_ne_bytes(measured);
-        }
-        if libc::WIFSIGNALED(status) {
-            let signal = libc::WTERMSIG(status);
-            // The same signal ends this process, without a core file of its own.
-            let none = libc::rlimit {
-                rlim_cur: 0,
-                rlim_max: 0,
-            };
-            libc::setrlimit(libc::RLIMIT_CORE, &none);
-            libc::signal(signal, libc::SIG_DFL);
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, signal);
-            libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-            libc::kill(libc::getpid(), signal);
-            libc::_exit(128 + signal);
-        }
-        libc::_exit(if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            127
-        })
-    }
-
-    /// The init: reaps every process of the namespace until none is left, then passes on how
-    /// the measured one ended.
-    unsafe fn reap(measured: libc::pid_t, end: libc::c_int) -> ! {
-        close_all_but(end);
-        let mut ended = None;
-        loop {
-            let mut status = 0;
-            let pid = libc::waitpid(-1, &mut status, 0);
-            if pid == measured {
-                ended = Some(status);
-            } else if pid < 0 && Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                break;
-            }
-        }
-        let status = ended.unwrap_or(127 << 8);
-        libc::write(end, status.to_ne_bytes().as_ptr().cast(), 4);
-        libc::_exit(if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            128 + libc::WTERMSIG(status)
-        })
-    }
-
-    /// Closes every file descriptor but `keep`: the standard streams and the pipe by which the
-    /// spawning process learns that the exec happened are the measured process's alone.
-    unsafe fn close_all_but(keep: libc::c_int) {
-        let keep = keep as libc::c_uint;
-        if keep > 0 {
-            close_range(0, keep - 1);
-        }
-        close_range(keep + 1, libc::c_uint::MAX);
-    }
-
-    unsafe fn close_range(first: libc::c_uint, last: libc::c_uint) {
-        if libc::syscall(libc::SYS_close_range, first, last, 0) != 0 {
-            // Kernels before 5.9.
-            for fd in first..=last.min(4095) {
-                libc::close(fd as libc::c_int);
-            }
+        let pid = libc::waitpid(-1, &mut status, 0);
+        if pid == measured {
+            ended = Some(status);
+        } else if pid < 0 && Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            break;
         }
     }
+    let status = ended.unwrap_or(127 << 8);
+    libc::write(end, status.to_ne_bytes().as_ptr().cast(), 4);
+    libc::_exit(if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        128 + libc::WTERMSIG(status)
+    })
+}
 
-    /// `"<id> <id> 1"`: the id maps to itself, alone.
-    fn map_line(id: u32, buffer: &mut [u8; 40]) -> &[u8] {
-        let len = number(id, buffer).len();
-        let mut whole = [0u8; 40];
-        whole[..len].copy_from_slice(&buffer[..len]);
-        whole[len] = b' ';
-        whole[len + 1..2 * len + 1].copy_from_slice(&buffer[..len]);
-        whole[2 * len + 1] = b' ';
-        whole[2 * len + 2] = b'1';
-        buffer.copy_from_slice(&whole);
-        &buffer[..2 * len + 3]
+/// Closes every file descriptor but `keep`: the standard streams and the pipe by which the
+/// spawning process learns that the exec happened are the measured process's alone.
+#[cfg(target_os = "linux")]
+unsafe fn close_all_but(keep: libc::c_int) {
+    let keep = keep as libc::c_uint;
+    if keep > 0 {
+        close_range(0, keep - 1);
     }
+    close_range(keep + 1, libc::c_uint::MAX);
+}
 
-    /// `n` in decimal, without allocating.
-    fn number(n: u32, buffer: &mut [u8; 40]) -> &[u8] {
-        let mut digits = [0u8; 10];
-        let (mut n, mut count) = (n, 0);
-        loop {
-            digits[count] = b'0' + (n % 10) as u8;
-            count += 1;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for i in 0..count {
-            buffer[i] = digits[count - 1 - i];
-        }
-        &buffer[..count]
-    }
-
-    unsafe fn write(path: &std::ffi::CStr, text: &[u8]) -> Result<()> {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return Err(Error::last_os_error());
-        }
-        let written = libc::write(fd, text.as_ptr().cast(), text.len());
-        libc::close(fd);
-        if written == text.len() as isize {
-            Ok(())
-        } else {
-            Err(Error::last_os_error())
+#[cfg(target_os = "linux")]
+unsafe fn close_range(first: libc::c_uint, last: libc::c_uint) {
+    if libc::syscall(libc::SYS_close_range, first, last, 0) != 0 {
+        // Kernels before 5.9.
+        for fd in first..=last.min(4095) {
+            libc::close(fd as libc::c_int);
         }
     }
+}
 
-    fn check(result: libc::c_int) -> Result<()> {
-        if result == 0 {
-            Ok(())
-        } else {
-            Err(Error::last_os_error())
+/// `"<id> <id> 1"`: the id maps to itself, alone.
+#[cfg(target_os = "linux")]
+fn map_line(id: u32, buffer: &mut [u8; 40]) -> &[u8] {
+    let len = number(id, buffer).len();
+    let mut whole = [0u8; 40];
+    whole[..len].copy_from_slice(&buffer[..len]);
+    whole[len] = b' ';
+    whole[len + 1..2 * len + 1].copy_from_slice(&buffer[..len]);
+    whole[2 * len + 1] = b' ';
+    whole[2 * len + 2] = b'1';
+    buffer.copy_from_slice(&whole);
+    &buffer[..2 * len + 3]
+}
+
+/// `n` in decimal, without allocating.
+#[cfg(target_os = "linux")]
+fn number(n: u32, buffer: &mut [u8; 40]) -> &[u8] {
+    let mut digits = [0u8; 10];
+    let (mut n, mut count) = (n, 0);
+    loop {
+        digits[count] = b'0' + (n % 10) as u8;
+        count += 1;
+        n /= 10;
+        if n == 0 {
+            break;
         }
     }
+    for i in 0..count {
+        buffer[i] = digits[count - 1 - i];
+    }
+    &buffer[..count]
+}
 
-    #[cfg(test)]
-    mod tests {
-        #[test]
-        fn an_id_maps_to_itself() {
-            assert_eq!(super::map_line(0, &mut [0; 40]), b"0 0 1");
-            assert_eq!(super::map_line(1001, &mut [0; 40]), b"1001 1001 1");
-            assert_eq!(
-                super::map_line(u32::MAX, &mut [0; 40]),
-                b"4294967295 4294967295 1"
-            );
-        }
+#[cfg(target_os = "linux")]
+unsafe fn write(path: &std::ffi::CStr, text: &[u8]) -> Result<()> {
+    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(Error::last_os_error());
+    }
+    let written = libc::write(fd, text.as_ptr().cast(), text.len());
+    libc::close(fd);
+    if written == text.len() as isize {
+        Ok(())
+    } else {
+        Err(Error::last_os_error())
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn check(result: libc::c_int) -> Result<()> {
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(Error::last_os_error())
     }
 }
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_id_maps_to_itself() {
+        assert_eq!(map_line(0, &mut [0; 40]), b"0 0 1");
+        assert_eq!(map_line(1001, &mut [0; 40]), b"1001 1001 1");
+        assert_eq!(map_line(u32::MAX, &mut [0; 40]), b"4294967295 4294967295 1");
+    }
     use std::process::Command;
 
     fn namespaced(script: &str) -> Option<std::process::Output> {
