@@ -52,7 +52,10 @@ pub enum Way {
 }
 
 /// How measured processes get a namespace of their own here, found out once by trying in a
-/// child process; `None` where neither way works (and on other systems).
+/// child process; `None` where neither way works (and on other systems). A process that holds
+/// capabilities without `CAP_SYS_ADMIN` (a user given `CAP_DAC_READ_SEARCH` to reach a checkout
+/// under `/root`, say) does not go through a user namespace: there it would lose them, and
+/// with them the programs it measures.
 pub fn way() -> Option<Way> {
     static WAY: std::sync::OnceLock<Option<Way>> = std::sync::OnceLock::new();
     *WAY.get_or_init(|| {
@@ -60,6 +63,7 @@ pub fn way() -> Option<Way> {
         {
             [Way::Privileged, Way::ThroughUser]
                 .into_iter()
+                .filter(|&way| way == Way::Privileged || !holds_capabilities())
                 .find(|&way| works(way))
         }
         #[cfg(not(target_os = "linux"))]
@@ -80,6 +84,16 @@ pub fn apply(cmd: &mut std::process::Command, way: Way) {
 
 #[cfg(target_os = "linux")]
 use std::io::{Error, Result};
+
+/// Whether this process has any effective capability (`CapEff` in `/proc/self/status`).
+#[cfg(target_os = "linux")]
+fn holds_capabilities() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("CapEff:"))
+        .is_some_and(|mask| mask.trim().chars().any(|c| c != '0'))
+}
 
 /// Whether a namespace can be made `way`: a child process goes all the way (namespace,
 /// init, the measured process's id) and reports by its status.
