@@ -9,7 +9,8 @@
 #   benchgrind-ci.sh merge         merge every share: report.md (the pull-request comment),
 #                                  bencher.json (Bencher Metric Format) and the exit status of
 #                                  one whole run (0 ok, 1 a benchmark failed, 3 a limit passed)
-#   benchgrind-ci.sh ab REV        benchgrind ab --base=REV: ab.md, and ab's exit status
+#   benchgrind-ci.sh ab REV        benchgrind ab against the merge base of REV and HEAD (not
+#                                  REV's tip): ab.md, and ab's exit status
 #
 # Settings (environment):
 #   BENCHGRIND_CI_DIR       where the shares and reports go           [default: benchgrind-ci]
@@ -28,7 +29,7 @@ read -r -a bench <<<"${BENCHGRIND_CI_BENCH:-cargo bench --}"
 benchgrind=${BENCHGRIND:-benchgrind}
 
 usage() {
-    sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -62,8 +63,16 @@ merge)
 ab)
     [[ $# -eq 2 ]] || usage
     mkdir -p "$dir"
+    # The merge base of REV and HEAD, not REV's tip: what landed on REV after this branch left
+    # it is not this branch's change.
+    base=$(git merge-base "$2" HEAD) || {
+        echo "benchgrind-ci: no merge base of $2 and HEAD; fetch the whole history" \
+            "(actions/checkout with fetch-depth: 0) and the base branch" >&2
+        exit 2
+    }
+    echo "benchgrind-ci: comparing with $base, the merge base of $2 and HEAD" >&2
     status=0
-    "$benchgrind" ab --base="$2" -- --output-format=markdown >"$dir/ab.md" || status=$?
+    "$benchgrind" ab --base="$base" -- --output-format=markdown >"$dir/ab.md" || status=$?
     exit "$status"
     ;;
 *)

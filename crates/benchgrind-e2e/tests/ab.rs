@@ -199,3 +199,70 @@ fn ab_names_a_revision_that_does_not_exist() {
         "{stderr}"
     );
 }
+
+/// The CI script's `ab REV` on a branch that changes nothing measured, while REV (main) moved
+/// on after the branch left it with a commit that makes `grows` do more: compared with the
+/// merge base, nothing changed; compared with main's tip (what `ab --base=main` does), `grows`
+/// would show main's change as the branch's.
+#[test]
+fn the_ci_script_compares_a_branch_with_its_merge_base_not_the_tip_of_main() {
+    let Some(cli) = cli() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let repo = repository(dir.path());
+    // `repository` made main's two commits; the branch leaves main at the first and changes a
+    // file no benchmark reads.
+    git(&repo, &["branch", "-q", "-M", "main"]);
+    git(&repo, &["checkout", "-q", "-b", "feature", "HEAD~1"]);
+    std::fs::write(repo.join("NOTES.md"), "nothing measured\n").unwrap();
+    git(&repo, &["add", "NOTES.md"]);
+    git(&repo, &["commit", "-qm", "notes"]);
+    let target = target_dir().join("ab-test");
+    let ci = dir.path().join("ci");
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ci/benchgrind-ci.sh");
+    let output = Command::new("bash")
+        .arg(&script)
+        .args(["ab", "main"])
+        .current_dir(&repo)
+        .env("BENCHGRIND", &cli)
+        .env("BENCHGRIND_CI_DIR", &ci)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("BENCHGRIND_COLOR", "never")
+        .output()
+        .expect("bash runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let merge_base = Command::new("git")
+        .args(["merge-base", "main", "feature"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    let merge_base = String::from_utf8_lossy(&merge_base.stdout)
+        .trim()
+        .to_owned();
+    assert!(
+        stderr.contains(&format!(
+            "comparing with {merge_base}, the merge base of main"
+        )),
+        "{stderr}"
+    );
+    let markdown = std::fs::read_to_string(ci.join("ab.md")).unwrap();
+    let unchanged = markdown
+        .lines()
+        .filter(|l| l.starts_with("| `") && l.ends_with("| unchanged |"));
+    assert_eq!(unchanged.count(), 2, "{markdown}");
+
+    // The tip of main instead: `grows` differs, as if the branch had made it do less.
+    let output = run(&cli, &["ab", "--base=main"], &repo, &target);
+    assert_eq!(output.status.code(), Some(0));
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    let ab = blocks(&report);
+    let grows = block(&ab, "grows");
+    let change = &grows
+        .metrics
+        .iter()
+        .find(|m| m.0 == "Instructions")
+        .unwrap()
+        .3;
+    assert!(change.starts_with("(-"), "{change}\n{report}");
+}
