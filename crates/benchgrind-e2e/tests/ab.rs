@@ -216,7 +216,8 @@ fn the_ci_script_compares_a_branch_with_its_merge_base_not_the_tip_of_main() {
     std::fs::write(repo.join("NOTES.md"), "nothing measured\n").unwrap();
     git(&repo, &["add", "NOTES.md"]);
     git(&repo, &["commit", "-qm", "notes"]);
-    let target = target_dir().join("ab-test");
+    // Not the other test's: `ab` keeps the base's worktree below the target directory.
+    let target = target_dir().join("ab-merge-base-test");
     let ci = dir.path().join("ci");
 
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ci/benchgrind-ci.sh");

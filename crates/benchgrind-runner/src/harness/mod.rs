@@ -14,6 +14,7 @@ mod explain;
 mod phases;
 mod test_mode;
 mod tools;
+mod units;
 
 pub use phases::execute_plan;
 
@@ -232,6 +233,11 @@ fn measure(
         return Ok(End::Interrupted(signal));
     };
     let runs = cli.load_baseline.is_none();
+    if runs {
+        if let Some(note) = units::note(&setup.exe, &plan.home) {
+            messages::note!("{note}");
+        }
+    }
     let summary = around(main, runs, || {
         measure_and_report(main, plan, cli, setup, out)
     })?;
