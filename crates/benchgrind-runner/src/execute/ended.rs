@@ -6,9 +6,47 @@
 pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> String {
     match (panic_message(stderr), status.code()) {
         (Some(panic), _) => format!("panicked: {panic}"),
+        // Rust's exit code for a panic whose hook is not std's (color-eyre, human-panic): its
+        // words are the end of stderr.
+        (None, Some(101)) if !stderr.trim().is_empty() => format!(
+            "exited with code 101 (a panic); its stderr ended with:\n    {}",
+            tail(stderr, 6).join("\n    ")
+        ),
         (None, Some(code)) => format!("exited with code {code}"),
         (None, None) => format!("was killed by signal {}", signal(status).unwrap_or(0)),
     }
+}
+
+/// The last `n` non-empty lines of `text`, terminal colours and other escape sequences left out.
+pub(crate) fn tail(text: &str, n: usize) -> Vec<String> {
+    let plain = strip_escapes(text);
+    let lines: Vec<String> = plain
+        .lines()
+        .map(|l| l.trim_end().to_owned())
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    lines[lines.len().saturating_sub(n)..].to_vec()
+}
+
+/// `text` without ANSI escape sequences (`ESC [ ... letter`).
+fn strip_escapes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for c in chars.by_ref() {
+                    if c.is_ascii_alphabetic() {
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The signal that ended a process, where there are signals.
@@ -92,6 +130,27 @@ pub(crate) fn out_of_thread_slots(dir: &std::path::Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panic_under_another_hook_is_told_by_the_end_of_stderr() {
+        use std::os::unix::process::ExitStatusExt;
+        let status = std::process::ExitStatus::from_raw(101 << 8);
+        let stderr = "\u{1b}[31mThe application panicked (crashed).\u{1b}[0m\n\
+                      Message:  \u{1b}[36mcalled `Result::unwrap()` on an `Err` value:\n   \
+                      0: \u{1b}[91mError opening data.hdt, did you download it?\u{1b}[0m\n\n";
+        let said = describe_end(&status, stderr);
+        assert!(said.starts_with("exited with code 101 (a panic); its stderr ended with:"));
+        assert!(
+            said.contains("\n       0: Error opening data.hdt, did you download it?"),
+            "{said}"
+        );
+        assert!(!said.contains('\u{1b}'), "{said}");
+        // Other codes, and a silent 101, as before.
+        let status = std::process::ExitStatus::from_raw(201 << 8);
+        assert_eq!(describe_end(&status, "x\n"), "exited with code 201");
+        let status = std::process::ExitStatus::from_raw(101 << 8);
+        assert_eq!(describe_end(&status, ""), "exited with code 101");
+    }
 
     #[test]
     fn a_start_in_a_directory_that_is_gone_says_so() {

@@ -234,7 +234,7 @@ fn measure(
     };
     let runs = cli.load_baseline.is_none();
     if runs {
-        if let Some(note) = units::note(&setup.exe, &plan.home) {
+        if let Some(note) = units::note(&setup.exe, &plan.home, &setup.workspace_root) {
             messages::note!("{note}");
         }
     }

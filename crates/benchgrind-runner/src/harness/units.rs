@@ -7,8 +7,8 @@
 //!
 //! The binary says how its own crate was split: with debug information (line tables are
 //! enough) each unit is a compilation unit named `<file>/@/<crate>.<hash>-cgu.<n>`. A binary
-//! built from more than one says so once per run ([`note`]); one without debug information
-//! says nothing. What was found is kept in the home (`.units/<binary>`) with the binary's size
+//! built from more than one says so once per run ([`note`]); for one without debug information
+//! the bench profile's setting in the workspace's manifest (or cargo's variable) decides. What was found is kept in the home (`.units/<binary>`) with the binary's size
 //! and modification time, so that the binary is read once per build.
 
 use std::collections::BTreeSet;
@@ -87,19 +87,62 @@ fn count(exe: &Path, cache: &Path) -> Option<usize> {
     (n > 0).then_some(n)
 }
 
+/// The `codegen-units` the bench profile is given, where a binary without debug information
+/// cannot tell: `CARGO_PROFILE_BENCH_CODEGEN_UNITS`, else `[profile.bench]` of the workspace's
+/// manifest, else `[profile.release]` (which the bench profile inherits); `None` where none
+/// says.
+fn configured(workspace_root: &Path) -> Option<u32> {
+    if let Some(n) = std::env::var("CARGO_PROFILE_BENCH_CODEGEN_UNITS")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+    {
+        return Some(n);
+    }
+    let manifest = std::fs::read_to_string(workspace_root.join("Cargo.toml")).ok()?;
+    ["bench", "release"]
+        .into_iter()
+        .find_map(|profile| in_profile(&manifest, profile))
+}
+
+/// `codegen-units` of `[profile.<profile>]` in a manifest's text.
+fn in_profile(manifest: &str, profile: &str) -> Option<u32> {
+    let header = format!("[profile.{profile}]");
+    let mut inside = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == header;
+        } else if inside {
+            if let Some((key, value)) = line.split_once('=') {
+                if key.trim() == "codegen-units" {
+                    let value = value.split('#').next().unwrap_or("").trim();
+                    return value.parse().ok();
+                }
+            }
+        }
+    }
+    None
+}
+
 /// What a run says when its bench binary was compiled in more than one unit, with the lines
-/// that make it one; `None` for one unit, or when the binary does not say.
-pub fn note(exe: &Path, home: &Path) -> Option<String> {
-    let n = count(exe, &home.join(".units").join(exe.file_name()?))?;
-    (n > 1).then(|| {
-        format!(
-            "this bench binary was compiled in {n} code-generation units, so changing code it \
-             does not run (adding a benchmark, say) can move its counts: how functions share a \
-             unit decides what is inlined where. For counts that move only with the code they \
-             measure, build benchmarks in one unit, in the workspace's Cargo.toml:\n\n    \
-             [profile.bench]\n    codegen-units = 1\n"
-        )
-    })
+/// that make it one; `None` for one unit. Where the binary has no debug information to tell,
+/// the profile's setting decides (cargo's default is up to 16).
+pub fn note(exe: &Path, home: &Path, workspace_root: &Path) -> Option<String> {
+    let found = count(exe, &home.join(".units").join(exe.file_name()?));
+    let how = match found {
+        Some(1) => return None,
+        Some(n) => format!("was compiled in {n} code-generation units"),
+        None => match configured(workspace_root) {
+            Some(1) => return None,
+            Some(n) => format!("is built in up to {n} code-generation units"),
+            None => "is built in up to 16 code-generation units (cargo's default)".to_owned(),
+        },
+    };
+    Some(format!(
+        "this bench binary {how}, so changing code it does not run (adding a benchmark, say) can \
+         move its counts: how functions share a unit decides what is inlined where. For counts \
+         that move only with the code they measure, build benchmarks in one unit, in the \
+         workspace's Cargo.toml:\n\n    [profile.bench]\n    codegen-units = 1\n"
+    ))
 }
 
 #[cfg(test)]
@@ -138,8 +181,32 @@ mod tests {
         // The same build is not read again: the cache answers.
         std::fs::write(&cache, kept.replace(" 2\n", " 5\n")).unwrap();
         assert_eq!(count(&exe, &cache), Some(5));
-        assert!(note(&exe, &dir.path().join("home"))
+        let home = dir.path().join("home");
+        assert!(note(&exe, &home, dir.path())
             .unwrap()
             .contains("5 code-generation"));
+    }
+
+    #[test]
+    fn without_debug_information_the_profile_decides() {
+        let manifest = "[package]\nname = \"x\"\n\n[profile.release]\ncodegen-units = 4\n\
+                        \n[profile.bench]\ndebug = true\ncodegen-units = 1 # one\n";
+        assert_eq!(in_profile(manifest, "bench"), Some(1));
+        assert_eq!(in_profile(manifest, "release"), Some(4));
+        assert_eq!(
+            in_profile("[profile.dev]\ncodegen-units = 2\n", "bench"),
+            None
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("work-0123456789abcdef");
+        std::fs::write(&exe, b"no debug information").unwrap();
+        let home = dir.path().join("home");
+        let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(&manifest, "[profile.bench]\ncodegen-units = 1\n").unwrap();
+        assert_eq!(note(&exe, &home, dir.path()), None);
+        std::fs::write(&manifest, "[package]\n").unwrap();
+        let said = note(&exe, &home, dir.path()).unwrap();
+        assert!(said.contains("up to 16 code-generation units"), "{said}");
     }
 }
