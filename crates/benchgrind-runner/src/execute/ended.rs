@@ -9,23 +9,29 @@ pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> S
         // Rust's exit code for a panic whose hook is not std's (color-eyre, human-panic): its
         // words are the end of stderr.
         (None, Some(101)) if !stderr.trim().is_empty() => format!(
-            "exited with code 101 (a panic); its stderr ended with:\n    {}",
-            tail(stderr, 6).join("\n    ")
+            "exited with code 101 (a panic); its stderr said:\n    {}",
+            panic_lines(stderr, 6).join("\n    ")
         ),
         (None, Some(code)) => format!("exited with code {code}"),
         (None, None) => format!("was killed by signal {}", signal(status).unwrap_or(0)),
     }
 }
 
-/// The last `n` non-empty lines of `text`, terminal colours and other escape sequences left out.
-pub(crate) fn tail(text: &str, n: usize) -> Vec<String> {
-    let plain = strip_escapes(text);
+/// Up to `n` non-empty lines of `stderr` from the last one that speaks of a panic (where panic
+/// hooks put their message), else its last `n`; terminal colours and other escape sequences
+/// left out.
+fn panic_lines(stderr: &str, n: usize) -> Vec<String> {
+    let plain = strip_escapes(stderr);
     let lines: Vec<String> = plain
         .lines()
         .map(|l| l.trim_end().to_owned())
         .filter(|l| !l.trim().is_empty())
         .collect();
-    lines[lines.len().saturating_sub(n)..].to_vec()
+    let start = lines
+        .iter()
+        .rposition(|l| l.to_lowercase().contains("panic"))
+        .unwrap_or(lines.len().saturating_sub(n));
+    lines[start..].iter().take(n).cloned().collect()
 }
 
 /// `text` without ANSI escape sequences (`ESC [ ... letter`).
@@ -137,9 +143,15 @@ mod tests {
         let status = std::process::ExitStatus::from_raw(101 << 8);
         let stderr = "\u{1b}[31mThe application panicked (crashed).\u{1b}[0m\n\
                       Message:  \u{1b}[36mcalled `Result::unwrap()` on an `Err` value:\n   \
-                      0: \u{1b}[91mError opening data.hdt, did you download it?\u{1b}[0m\n\n";
+                      0: \u{1b}[91mError opening data.hdt, did you download it?\u{1b}[0m\n\n\
+                      Location: benches/gungraun.rs:15\n\nBacktrace omitted.\n\
+                      Run with RUST_BACKTRACE=full to include source snippets.\n";
         let said = describe_end(&status, stderr);
-        assert!(said.starts_with("exited with code 101 (a panic); its stderr ended with:"));
+        assert!(said.starts_with("exited with code 101 (a panic); its stderr said:"));
+        assert!(
+            said.contains("\n    The application panicked (crashed)."),
+            "{said}"
+        );
         assert!(
             said.contains("\n       0: Error opening data.hdt, did you download it?"),
             "{said}"
