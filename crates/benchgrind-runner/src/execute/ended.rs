@@ -7,7 +7,7 @@ pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> S
     match (panic_message(stderr), status.code()) {
         (Some(panic), _) => format!("panicked: {panic}"),
         // Rust's exit code for a panic whose hook is not std's (color-eyre, human-panic): its
-        // words are the end of stderr.
+        // words are in stderr, from the line that names the panic.
         (None, Some(101)) if !stderr.trim().is_empty() => format!(
             "exited with code 101 (a panic); its stderr said:\n    {}",
             panic_lines(stderr, 6).join("\n    ")
@@ -138,7 +138,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_panic_under_another_hook_is_told_by_the_end_of_stderr() {
+    fn a_panic_under_another_hook_is_told_by_its_lines_of_stderr() {
         use std::os::unix::process::ExitStatusExt;
         let status = std::process::ExitStatus::from_raw(101 << 8);
         let stderr = "\u{1b}[31mThe application panicked (crashed).\u{1b}[0m\n\

@@ -253,16 +253,15 @@ unsafe fn close_range(first: libc::c_uint, last: libc::c_uint) {
 
 /// `"<id> <id> 1"`: the id maps to itself, alone.
 #[cfg(target_os = "linux")]
-fn map_line(id: u32, buffer: &mut [u8; 40]) -> &[u8] {
-    let len = number(id, buffer).len();
-    let mut whole = [0u8; 40];
-    whole[..len].copy_from_slice(&buffer[..len]);
-    whole[len] = b' ';
-    whole[len + 1..2 * len + 1].copy_from_slice(&buffer[..len]);
-    whole[2 * len + 1] = b' ';
-    whole[2 * len + 2] = b'1';
-    buffer.copy_from_slice(&whole);
-    &buffer[..2 * len + 3]
+fn map_line(id: u32, line: &mut [u8; 40]) -> &[u8] {
+    let mut digits = [0; 40];
+    let id = number(id, &mut digits);
+    let n = id.len();
+    line[..n].copy_from_slice(id);
+    line[n] = b' ';
+    line[n + 1..2 * n + 1].copy_from_slice(id);
+    line[2 * n + 1..2 * n + 3].copy_from_slice(b" 1");
+    &line[..2 * n + 3]
 }
 
 /// `n` in decimal, without allocating.
