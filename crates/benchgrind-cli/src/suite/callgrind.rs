@@ -43,12 +43,16 @@ impl Drop for TempDir {
     }
 }
 
-/// Creates a fresh scratch directory under the system's temp directory.
+/// Creates a fresh scratch directory under the system's temp directory. Its name has the same
+/// length on every run (numbers padded): the preload library in it is named in the measured
+/// process's environment, and the length of that path moves counts (Python 3.11 starting with
+/// `LD_PRELOAD=/tmp/pl-123/lib.so` counts 10 instructions fewer than with `/tmp/pl-1234/lib.so`;
+/// process ids here wrap at 32768, so a run now and then had a digit fewer).
 fn temp_dir() -> Result<TempDir, String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("benchgrind-suite-{}-{n}", process::id()));
+    let dir = std::env::temp_dir().join(format!("benchgrind-suite-{:010}-{n:010}", process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     Ok(TempDir(dir))
 }
