@@ -91,7 +91,7 @@ fn instructions_diff(report: &str, header: &str) -> i64 {
 
 fn schema() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/summary.v3.schema.json");
+        .join("../benchgrind-runner/schemas/summary.v4.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")
@@ -150,7 +150,7 @@ fn a_helper_two_calls_deep_is_named_first_with_the_exact_difference() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(summary["version"], 3);
+    assert_eq!(summary["version"], 4);
     let e = &summary["explanation"];
     assert_eq!(e["total"]["Ir"]["diff"], total);
     assert_eq!(e["unattributed"]["Ir"], 0);
@@ -275,8 +275,10 @@ fn markdown_output_is_a_pull_request_comment() {
     let html = cmark_gfm(&markdown);
     println!("{html}");
     let tables: Vec<&str> = html.split("<table>").skip(1).collect();
-    // Counts, benchmarks, and per changed benchmark its functions and their source lines.
-    assert_eq!(tables.len(), 6, "{html}");
+    // Counts, benchmarks, per changed benchmark its functions and their source lines, and
+    // what was compared (revision and machine of each side).
+    assert_eq!(tables.len(), 7, "{html}");
+    assert!(tables[6].contains("<td>this run</td>"), "{html}");
     assert_eq!(
         first_row(tables[0]),
         ["1", "1", "0", "0", "0"],

@@ -201,7 +201,7 @@ fn baselines_save_compare_and_load_without_running() {
 
 fn schema() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/summary.v3.schema.json");
+        .join("../benchgrind-runner/schemas/summary.v4.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")
@@ -335,7 +335,10 @@ fn markdown_output_is_a_table() {
         "| improved | regressed | unchanged | new | gone |"
     );
     assert_eq!(lines[4], "| 0 | 0 | 0 | 3 | 0 |", "{text}");
-    assert_eq!(lines.len(), 11, "{text}");
+    // Then what was compared: this run's revision and machine (no old side here).
+    assert_eq!(lines.len(), 17, "{text}");
+    assert_eq!(lines[12], "### Compared", "{text}");
+    assert!(lines[16].starts_with("| this run | `"), "{text}");
     assert_eq!(
         lines[8], "| `e2e_regress::limit_5::strict::loop_work` | Ir |  | 9010 |  | new |",
         "{text}"

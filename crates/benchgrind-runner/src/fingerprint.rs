@@ -38,6 +38,14 @@ pub struct Fingerprint {
     pub cache: String,
     /// The target triple.
     pub target: String,
+    /// Provenance, not the machine (never a [`Difference`]): the git revision of the checkout
+    /// the values were measured in (`BENCHGRIND_REVISION`, else the checkout's `HEAD`); empty
+    /// when not known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub revision: String,
+    /// Provenance: the benchgrind version that measured the values; empty in older files.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub benchgrind: String,
 }
 
 /// One field that differs between two fingerprints.
@@ -89,8 +97,67 @@ impl Fingerprint {
             rustc: env!("BENCHGRIND_RUSTC_VERSION").to_owned(),
             cache: cache.to_owned(),
             target: env!("BENCHGRIND_TARGET_TRIPLE").to_owned(),
+            revision: String::new(),
+            benchgrind: env!("CARGO_PKG_VERSION").to_owned(),
         }
     }
+
+    /// This fingerprint with the revision of the checkout at `dir` ([`revision`]).
+    pub fn at_revision(mut self, dir: &Path) -> Fingerprint {
+        self.revision = revision(dir).unwrap_or_default();
+        self
+    }
+}
+
+/// The git revision that values measured in the checkout at `dir` come from:
+/// `BENCHGRIND_REVISION` when set (a CI job that knows it), else the commit of the `HEAD` of
+/// the repository holding `dir` (a worktree too), read from its files without running git.
+/// `None` outside a repository.
+pub fn revision(dir: &Path) -> Option<String> {
+    if let Some(revision) = std::env::var("BENCHGRIND_REVISION")
+        .ok()
+        .filter(|r| !r.trim().is_empty())
+    {
+        return Some(revision.trim().to_owned());
+    }
+    let dot_git = dir
+        .ancestors()
+        .map(|d| d.join(".git"))
+        .find(|g| g.exists())?;
+    let git_dir = if dot_git.is_file() {
+        // A worktree: `gitdir: PATH`, relative to the worktree.
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let path = Path::new(text.strip_prefix("gitdir:")?.trim());
+        dot_git.parent()?.join(path)
+    } else {
+        dot_git
+    };
+    // The refs of a worktree live in the repository's own directory (`commondir`).
+    let common = std::fs::read_to_string(git_dir.join("commondir"))
+        .map(|c| git_dir.join(c.trim()))
+        .unwrap_or_else(|_| git_dir.clone());
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
+        return Some(head.to_owned()).filter(|h| is_commit(h));
+    };
+    [&git_dir, &common]
+        .iter()
+        .find_map(|d| std::fs::read_to_string(d.join(name)).ok())
+        .map(|r| r.trim().to_owned())
+        .or_else(|| {
+            let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
+            packed.lines().find_map(|l| {
+                let (sha, r) = l.split_once(' ')?;
+                (r == name).then(|| sha.to_owned())
+            })
+        })
+        .filter(|h| is_commit(h))
+}
+
+/// A full hexadecimal object name (SHA-1 or SHA-256).
+fn is_commit(text: &str) -> bool {
+    matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// The `'static` name of a field read back from a file; unknown names read as `other`.
@@ -273,6 +340,44 @@ mod tests {
             rustc: "1.95.0".into(),
             cache: "--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64".into(),
             target: "x86_64-unknown-linux-gnu".into(),
+            revision: String::new(),
+            benchgrind: String::new(),
+        }
+    }
+
+    #[test]
+    fn provenance_is_no_difference_and_the_revision_is_read_from_git_files() {
+        let old = sample();
+        let mut new = sample();
+        new.revision = "a".repeat(40);
+        new.benchgrind = "9.9.9".into();
+        assert!(new.differences(&old).is_empty());
+        // A repository with HEAD on a branch whose ref is packed, and a worktree detached at
+        // another commit.
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join("repo/.git");
+        std::fs::create_dir_all(git.join("worktrees/side")).unwrap();
+        std::fs::create_dir_all(dir.path().join("repo/crate/src")).unwrap();
+        std::fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        let main = "1".repeat(40);
+        let side = "2".repeat(40);
+        std::fs::write(
+            git.join("packed-refs"),
+            format!("# pack\n{main} refs/heads/main\n"),
+        )
+        .unwrap();
+        std::fs::write(git.join("worktrees/side/HEAD"), format!("{side}\n")).unwrap();
+        std::fs::write(git.join("worktrees/side/commondir"), "../..\n").unwrap();
+        std::fs::create_dir_all(dir.path().join("side")).unwrap();
+        std::fs::write(
+            dir.path().join("side/.git"),
+            format!("gitdir: {}\n", git.join("worktrees/side").display()),
+        )
+        .unwrap();
+        if std::env::var_os("BENCHGRIND_REVISION").is_none() {
+            assert_eq!(revision(&dir.path().join("repo/crate/src")), Some(main));
+            assert_eq!(revision(&dir.path().join("side")), Some(side));
+            assert_eq!(revision(dir.path()), None);
         }
     }
 

@@ -108,6 +108,11 @@ pub struct BenchResult {
     pub fingerprint: Option<crate::fingerprint::Fingerprint>,
     /// The fields in which the machine of the old values differs.
     pub machine: Vec<crate::fingerprint::Difference>,
+    /// The machine and revision of the old values (the baseline's), when known.
+    pub old_fingerprint: Option<crate::fingerprint::Fingerprint>,
+    /// Why the benchmark was not compared with a baseline of its own machine and revision
+    /// (`--baseline` given): none saved, another machine's, another revision's.
+    pub uncompared: Option<String>,
     /// What looks wrong with the benchmark although it ran (e.g. it measures almost nothing).
     pub warnings: Vec<String>,
     /// Its counts per thread and process, when asked for (`separate_threads`).

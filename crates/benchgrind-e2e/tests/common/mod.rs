@@ -102,6 +102,7 @@ pub fn blocks(report: &str) -> Vec<Block> {
                 || text.starts_with("Performance has regressed")
                 || text.starts_with("Warning:")
                 || text.starts_with("Machine:")
+                || text.starts_with("Uncompared:")
             {
                 continue;
             }

@@ -199,6 +199,49 @@ pub(crate) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--uncompared",
+        env: "BENCHGRIND_UNCOMPARED",
+        takes: Takes::Value,
+        value: "=notice|fail",
+        help: "with --baseline: a benchmark without a baseline of its own machine and revision \
+               (none saved, another machine's, another revision's) is reported; fail exits 4",
+        repeats: false,
+        set: |cli, g| {
+            cli.uncompared_fails = match g.value.as_str() {
+                "notice" => false,
+                "fail" => true,
+                other => {
+                    return Err(UsageError(format!(
+                        "{}: `{other}` is not a choice; use notice or fail",
+                        g.source
+                    )))
+                }
+            };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--baseline-revision",
+        env: "BENCHGRIND_BASELINE_REVISION",
+        takes: Takes::Value,
+        value: "=REV",
+        help: "the git commit the --baseline must have measured (a pull request's merge base); \
+               one saved at another is uncompared",
+        repeats: false,
+        set: |cli, g| {
+            let rev = g.value.trim();
+            if rev.len() < 4 || !rev.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(UsageError(format!(
+                    "{}: `{rev}` is not a commit id; give its hexadecimal name \
+                     (git rev-parse REV prints it)",
+                    g.source
+                )));
+            }
+            cli.baseline_revision = Some(rev.to_ascii_lowercase());
+            Ok(())
+        },
+    },
+    Flag {
         name: "--output-format",
         env: "BENCHGRIND_OUTPUT_FORMAT",
         takes: Takes::Value,

@@ -64,6 +64,8 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--save-baseline", "main"),
         ("--baseline", "main"),
         ("--load-baseline", "new"),
+        ("--uncompared", "fail"),
+        ("--baseline-revision", "0123abcd"),
         ("--output-format", "json"),
         ("--explain", "always"),
         ("--labels", "benchgrind"),

@@ -60,6 +60,11 @@ pub struct Cli {
     pub baseline: Option<String>,
     /// `--load-baseline`: take the new values from this baseline instead of running.
     pub load_baseline: Option<String>,
+    /// `--uncompared=fail`: a benchmark not compared with a baseline of its own machine and
+    /// revision makes the run exit with 4.
+    pub uncompared_fails: bool,
+    /// `--baseline-revision`: the commit the baseline must have measured.
+    pub baseline_revision: Option<String>,
     /// `--output-format`.
     pub output_format: ReportFormat,
     /// `--output-file`: the report of `--output-format` goes into this file instead of stdout.

@@ -237,6 +237,8 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         output: Captured::default(),
         fingerprint: None,
         machine: Vec::new(),
+        old_fingerprint: None,
+        uncompared: None,
         warnings: Vec::new(),
         parts: Vec::new(),
         view: View::default(),

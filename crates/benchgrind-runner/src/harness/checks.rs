@@ -64,6 +64,7 @@ pub(super) fn machine(
     if let Some(old) = &old {
         result.machine = new.differences(old);
     }
+    result.old_fingerprint.clone_from(&old);
     if result.new_source == Source::Run {
         let json = serde_json::to_string_pretty(&new).unwrap_or_default() + "\n";
         // Mostly the same machine as the previous run: the current file that says so stays.
@@ -78,6 +79,45 @@ pub(super) fn machine(
         }
     }
     result.fingerprint = Some(new);
+}
+
+/// With a baseline named (`--baseline`), says why the benchmark was not compared with one of
+/// its own machine and revision, if it was not: none saved, another machine's (any fingerprint
+/// field differs), or, with `--baseline-revision`, another revision's or one that does not say.
+pub(super) fn uncompared(cli: &Cli, result: &mut BenchResult) {
+    let (Source::Baseline(name), Outcome::Measured { old, .. }) =
+        (&result.old_source, &result.outcome)
+    else {
+        return;
+    };
+    let short = |rev: &str| rev[..rev.len().min(12)].to_owned();
+    let saved = (result.old_fingerprint.as_ref()).map_or("", |f| f.revision.as_str());
+    result.uncompared = if old.is_none() {
+        Some(format!("no baseline `{name}` is saved for it"))
+    } else if !result.machine.is_empty() {
+        let fields: Vec<&str> = result.machine.iter().map(|d| d.field).collect();
+        Some(format!(
+            "baseline `{name}` is from another machine ({} differ)",
+            fields.join(", ")
+        ))
+    } else if let Some(expected) = &cli.baseline_revision {
+        if saved.is_empty() {
+            Some(format!(
+                "baseline `{name}` does not say which revision it measured ({} expected)",
+                short(expected)
+            ))
+        } else if !saved.starts_with(expected.as_str()) {
+            Some(format!(
+                "baseline `{name}` measured {}, not {}",
+                short(saved),
+                short(expected)
+            ))
+        } else {
+            None
+        }
+    } else {
+        None
+    };
 }
 
 /// Warns when a library benchmark's window holds fewer than [`EMPTY_BELOW`] instructions.

@@ -39,6 +39,7 @@ impl Emitter<'_> {
             self.compare_by_id(job, &mut result);
         }
         super::checks::machine(self.cli, job, self.fingerprint.as_ref(), &mut result);
+        super::checks::uncompared(self.cli, &mut result);
         if !super::checks::never_entered(job, &mut result) {
             super::checks::empty(job, &mut result);
         }
@@ -95,6 +96,9 @@ impl Emitter<'_> {
                     record_duration(&job.paths.dir, result.duration);
                 }
             }
+        }
+        if let Some(reason) = &result.uncompared {
+            summary.uncompared.push((job.id.full(), reason.clone()));
         }
         for r in &result.regressions {
             summary.regressions.push((job.id.full(), r.describe()));

@@ -42,6 +42,9 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     /// A regression limit was passed.
     pub const REGRESSION: i32 = 3;
+    /// A benchmark was not compared with a baseline of its own machine and revision
+    /// (`--uncompared=fail`).
+    pub const UNCOMPARED: i32 = 4;
     /// Interrupted by Ctrl-C (SIGINT), as shells report a process ended by it.
     pub const SIGINT: i32 = 130;
     /// Stopped by SIGTERM.
@@ -58,6 +61,8 @@ enum End {
     Failed,
     /// A limit was passed (reported already).
     Regressed,
+    /// A benchmark had no baseline of its own machine and revision, with `--uncompared=fail`.
+    Uncompared,
     /// Ctrl-C or SIGTERM ended the run (the benchmarks not run listed already): the signal.
     Interrupted(i32),
 }
@@ -111,6 +116,7 @@ fn exit_code(end: End) -> i32 {
         }
         End::Failed => exit::ERROR,
         End::Regressed => exit::REGRESSION,
+        End::Uncompared => exit::UNCOMPARED,
         End::Interrupted(libc::SIGTERM) => exit::SIGTERM,
         End::Interrupted(_) => exit::SIGINT,
     }
@@ -249,6 +255,8 @@ fn measure(
         End::Failed
     } else if !summary.regressions.is_empty() {
         End::Regressed
+    } else if cli.uncompared_fails && !summary.uncompared.is_empty() {
+        End::Uncompared
     } else {
         End::Ok
     })
@@ -312,7 +320,7 @@ fn machine(plan: &Plan, setup: &Setup) -> Option<crate::fingerprint::Fingerprint
     let version = format!("valgrind-{major}.{minor}.{patch}");
     let cpu = cpu_under_valgrind(&valgrind.path, &version, &setup.exe, &plan.home);
     let cache = crate::execute::args::CACHE_GEOMETRY.join(" ");
-    Some(Fingerprint::local(&version, &cache, cpu))
+    Some(Fingerprint::local(&version, &cache, cpu).at_revision(&setup.workspace_root))
 }
 
 /// Before measuring: this bench binary's lock (waiting for another run that holds it; `None`

@@ -11,6 +11,7 @@ use super::reporter::{write_output, write_tally, Reporter, RunSummary};
 use crate::config::EventKind;
 use crate::explain::markdown::{render, Entry, Outcome};
 use crate::explain::Explanation;
+use crate::fingerprint::Fingerprint;
 use crate::result::{tool_failure, BenchResult, Outcome as BenchOutcome};
 
 /// Functions per benchmark in the comment, and source lines under each.
@@ -21,6 +22,10 @@ const LINES: usize = 3;
 #[derive(Default)]
 pub struct Markdown {
     rows: Vec<Row>,
+    /// `(id, why)` of each benchmark without a baseline of its own machine and revision.
+    uncompared: Vec<(String, String)>,
+    /// The machines and revisions of each side: `(side, fingerprint)`, each once.
+    sides: Vec<(String, Fingerprint)>,
 }
 
 /// What the comment needs of one benchmark.
@@ -67,6 +72,26 @@ impl Reporter for Markdown {
             .find(|p| p.file_name().is_some_and(|n| n == diff.as_str()))
             .map(|p: &PathBuf| p.display().to_string());
         let limits: Vec<String> = result.regressions.iter().map(|r| r.describe()).collect();
+        if let Some(why) = &result.uncompared {
+            self.uncompared.push((result.id.full(), why.clone()));
+        }
+        let sides = [
+            (result.old_source.describe(), &result.old_fingerprint),
+            (result.new_source.describe(), &result.fingerprint),
+        ];
+        for (side, fingerprint) in sides {
+            let Some(fingerprint) = fingerprint.clone() else {
+                continue;
+            };
+            let side = if side == "run" {
+                "this run".to_owned()
+            } else {
+                side
+            };
+            if !self.sides.iter().any(|s| s.0 == side && s.1 == fingerprint) {
+                self.sides.push((side, fingerprint));
+            }
+        }
         self.rows.push(Row {
             id: result.id.full(),
             outcome,
@@ -97,6 +122,66 @@ impl Reporter for Markdown {
             })
             .collect();
         write!(out, "{}", render(&entries, TOP, LINES))?;
+        write!(out, "{}", uncompared(&self.uncompared))?;
+        write!(out, "{}", provenance(&self.sides))?;
         write_tally(&mut io::stderr(), summary)
     }
+}
+
+/// The section that lists the benchmarks without a baseline of their own machine and revision:
+/// their changes are not known. Empty when there are none.
+pub fn uncompared(rows: &[(String, String)]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut md = format!(
+        "\n### {} uncompared\n\nNo baseline of this machine and revision: a change of these is \
+         not known.\n\n| benchmark | why |\n|---|---|\n",
+        rows.len()
+    );
+    for (id, why) in rows {
+        md.push_str(&format!("| `{id}` | {} |\n", why.replace('|', "\\|")));
+    }
+    md
+}
+
+/// What was compared with what: each side's revision, benchgrind version and machine, the
+/// fields that differ from the first side in bold. Empty when no side is known.
+pub fn provenance(sides: &[(String, Fingerprint)]) -> String {
+    let Some((_, first)) = sides.first() else {
+        return String::new();
+    };
+    let mut md = String::from(
+        "\n### Compared\n\n| side | revision | benchgrind | valgrind | cpu | glibc | rustc | \
+         target |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for (side, f) in sides {
+        let differs: Vec<&str> = f.differences(first).iter().map(|d| d.field).collect();
+        let value = |field: &str, text: &str| {
+            // The CPU's parts are joined by " | " in the fingerprint; "; " reads better in a cell.
+            let text = if text.is_empty() { "?" } else { text }
+                .replace(" | ", "; ")
+                .replace('|', "\\|");
+            if differs.contains(&field) {
+                format!("**{text}**")
+            } else {
+                text
+            }
+        };
+        let revision = if f.revision.is_empty() {
+            "?".to_owned()
+        } else {
+            format!("`{}`", &f.revision[..f.revision.len().min(12)])
+        };
+        md.push_str(&format!(
+            "| {side} | {revision} | {} | {} | {} | {} | {} | {} |\n",
+            value("", &f.benchgrind),
+            value("valgrind", &f.valgrind),
+            value("cpu", &f.cpu),
+            value("glibc", &f.glibc),
+            value("rustc", &f.rustc),
+            value("target", &f.target),
+        ));
+    }
+    md
 }

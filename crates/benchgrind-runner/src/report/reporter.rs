@@ -18,6 +18,9 @@ pub struct RunSummary {
     pub failed: Vec<(String, String, Option<PathBuf>)>,
     /// `(full id, description)` of each regression.
     pub regressions: Vec<(String, String)>,
+    /// `(full id, why)` of each benchmark not compared with a baseline of its own machine and
+    /// revision (`--baseline`).
+    pub uncompared: Vec<(String, String)>,
     /// Benchmarks not run because fail-fast stopped the run.
     pub skipped: usize,
     /// The signal that interrupted the run (Ctrl-C, SIGTERM), if one did.
@@ -70,7 +73,7 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
     let total = summary.measured + summary.failed.len();
     writeln!(
         out,
-        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured, {} failed, {} regressed{}",
+        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured, {} failed, {} regressed{}{}",
         summary.file,
         if total == 1 { "" } else { "s" },
         summary.seconds,
@@ -82,6 +85,11 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
             .map(|r| &r.0)
             .collect::<std::collections::BTreeSet<_>>()
             .len(),
+        if summary.uncompared.is_empty() {
+            String::new()
+        } else {
+            format!(", {} uncompared", summary.uncompared.len())
+        },
         if summary.skipped > 0 {
             format!(", {} not run (fail fast)", summary.skipped)
         } else {
@@ -96,6 +104,9 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
     }
     for (id, description) in &summary.regressions {
         writeln!(out, "  REGRESSED {id}: {description}")?;
+    }
+    for (id, why) in &summary.uncompared {
+        writeln!(out, "  UNCOMPARED {id}: {why}")?;
     }
     Ok(())
 }

@@ -110,6 +110,9 @@ fn notes(out: &mut dyn Write, style: Style, result: &BenchResult) -> io::Result<
     for warning in &result.warnings {
         writeln!(out, "  {} {warning}", style.paint("1;33", "Warning:"))?;
     }
+    if let Some(why) = &result.uncompared {
+        writeln!(out, "  {} {why}", style.paint("1;33", "Uncompared:"))?;
+    }
     let compared_with = result.old_source.describe();
     if let Some(text) = crate::fingerprint::describe(&result.machine, &compared_with) {
         writeln!(out, "  {} {text}", style.paint("1;33", "Machine:"))?;

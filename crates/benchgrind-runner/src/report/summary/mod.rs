@@ -1,6 +1,8 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v3.schema.json` (version 3 adds `parts`, the counts per thread and process;
+//! `schemas/summary.v4.schema.json` (version 4 adds `uncompared`, why a benchmark had no baseline
+//! of its own machine and revision, `old_fingerprint`, and the revision and benchgrind version
+//! in fingerprints; version 3 added `parts`, the counts per thread and process;
 //! version 2 added `explanation`, the attribution of the change to functions; the schemas of
 //! versions 1 and 2 stay for older files, which read as version 3 without those). The domain
 //! types stay in [`crate::result`].
@@ -22,7 +24,7 @@ use wire::{read_regressions, read_values, regression, wire_metrics};
 pub use wire::{Metric, WireRegression, WireTool};
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
 /// [`Summary`] (the fields a version lacks are absent).
@@ -97,6 +99,13 @@ pub struct Summary {
     /// The machine that produced the new values; absent when not known (older summaries).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<Fingerprint>,
+    /// The machine and revision of the old values (version 4), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_fingerprint: Option<Fingerprint>,
+    /// Why the benchmark was not compared with a baseline of its own machine and revision
+    /// (version 4): absent when it was, or when no baseline was named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncompared: Option<String>,
     /// The fields in which the machine of the old values differs; absent when none does.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub machine_differences: Vec<WireDifference>,
@@ -214,6 +223,8 @@ impl Summary {
             duration_secs: result.duration.as_secs_f64(),
             tools,
             fingerprint: result.fingerprint.clone(),
+            old_fingerprint: result.old_fingerprint.clone(),
+            uncompared: result.uncompared.clone(),
             machine_differences: result
                 .machine
                 .iter()
@@ -317,6 +328,8 @@ impl Summary {
                 .collect::<Result<Vec<_>, String>>()?,
             flamegraphs: Vec::new(),
             fingerprint: self.fingerprint.clone(),
+            old_fingerprint: self.old_fingerprint.clone(),
+            uncompared: self.uncompared.clone(),
             machine: self.machine(),
             warnings: self.warnings.clone(),
             explained: self.explained(),
