@@ -16,6 +16,8 @@ pub enum Exit {
     Usage = 2,
     /// A result is past a limit: `--fail-above`, or a benchmark's regression limit.
     Threshold = 3,
+    /// A benchmark had no baseline of its own machine and revision (`--uncompared=fail`).
+    Uncompared = 4,
 }
 
 impl From<Exit> for ExitCode {
@@ -34,4 +36,7 @@ pub enum Outcome {
     Failed,
     /// Done, and a result is past a limit the user set.
     PastLimit,
+    /// Done, and a benchmark had no baseline of its own machine and revision, with
+    /// `--uncompared=fail`.
+    Uncompared,
 }

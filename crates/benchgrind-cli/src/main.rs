@@ -114,6 +114,7 @@ fn exit_code(result: anyhow::Result<Outcome>) -> Exit {
         Ok(Outcome::Done) => Exit::Ok,
         Ok(Outcome::Failed) => Exit::Error,
         Ok(Outcome::PastLimit) => Exit::Threshold,
+        Ok(Outcome::Uncompared) => Exit::Uncompared,
         Err(err) => match err.downcast::<UsageError>() {
             Ok(UsageError::Help(text)) => {
                 print!("{text}");
@@ -141,10 +142,11 @@ mod tests {
 
     #[test]
     fn every_end_has_its_exit_code() {
-        let table: [(anyhow::Result<Outcome>, Exit); 6] = [
+        let table: [(anyhow::Result<Outcome>, Exit); 7] = [
             (Ok(Outcome::Done), Exit::Ok),
             (Ok(Outcome::Failed), Exit::Error),
             (Ok(Outcome::PastLimit), Exit::Threshold),
+            (Ok(Outcome::Uncompared), Exit::Uncompared),
             (Err(UsageError::Help("").into()), Exit::Ok),
             (Err(UsageError::new("bad flag").into()), Exit::Usage),
             (Err(anyhow::anyhow!("cannot read x")), Exit::Error),

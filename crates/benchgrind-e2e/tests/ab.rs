@@ -267,3 +267,97 @@ fn the_ci_script_compares_a_branch_with_its_merge_base_not_the_tip_of_main() {
         .3;
     assert!(change.starts_with("(-"), "{change}\n{report}");
 }
+
+/// `ab` over a package with two bench binaries, the head adding a benchmark the base lacks: one
+/// report of both (terminal and markdown), one tally, one exit status; the new benchmark is
+/// uncompared (exit 4 with `--uncompared=fail`), and the markdown names both revisions.
+#[test]
+fn ab_over_two_bench_binaries_prints_one_report_and_one_exit_status() {
+    let Some(cli) = cli() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let repo = repository(dir.path());
+    let more = |extra: &str| {
+        format!(
+            "use std::hint::black_box;\nuse benchgrind::{{library_benchmark, \
+             library_benchmark_group, main}};\n\n#[library_benchmark]\nfn other() -> u64 {{\n    \
+             (0..black_box(500u64)).sum()\n}}\n{extra}\nlibrary_benchmark_group!(name = more; \
+             benchmarks = other{});\nmain!(library_benchmark_groups = more);\n",
+            if extra.is_empty() { "" } else { ", fresh" }
+        )
+    };
+    let manifest = std::fs::read_to_string(repo.join("Cargo.toml")).unwrap();
+    std::fs::write(
+        repo.join("Cargo.toml"),
+        manifest.replace(
+            "[profile.bench]",
+            "[[bench]]\nname = \"more\"\nharness = false\n\n[profile.bench]",
+        ),
+    )
+    .unwrap();
+    std::fs::write(repo.join("benches/more.rs"), more("")).unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "a second bench binary"]);
+    let fresh =
+        "\n#[library_benchmark]\nfn fresh() -> u64 {\n    (0..black_box(900u64)).sum()\n}\n";
+    std::fs::write(repo.join("benches/more.rs"), more(fresh)).unwrap();
+    git(&repo, &["commit", "-qam", "a new benchmark"]);
+    let base = Command::new("git")
+        .args(["rev-parse", "HEAD~1", "HEAD"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    let shas = String::from_utf8_lossy(&base.stdout).into_owned();
+    let shas: Vec<&str> = shas.lines().collect();
+    let target = target_dir().join("ab-two-test");
+
+    let output = run(&cli, &["ab", "--base=HEAD~1"], &repo, &target);
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{report}");
+    assert_eq!(blocks(&report).len(), 4, "{report}");
+    let tallies: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("benchgrind: "))
+        .collect();
+    assert_eq!(tallies.len(), 1, "{report}");
+    assert!(
+        tallies[0].starts_with("benchgrind: more, work: 4 benchmarks in "),
+        "{report}"
+    );
+    assert!(
+        tallies[0].ends_with(": 4 measured, 0 failed, 0 regressed, 1 uncompared"),
+        "{report}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains(" measured, "), "{stderr}");
+    assert!(
+        report.contains("UNCOMPARED more::more::fresh: no baseline `ab-"),
+        "{report}"
+    );
+
+    let output = run(
+        &cli,
+        &[
+            "ab",
+            "--base=HEAD~1",
+            "--",
+            "--output-format=markdown",
+            "--uncompared=fail",
+        ],
+        &repo,
+        &target,
+    );
+    let markdown = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(4), "{markdown}");
+    assert_eq!(markdown.matches("## benchgrind").count(), 1, "{markdown}");
+    let rows = markdown.lines().filter(|l| l.starts_with("| `")).count();
+    // Four benchmarks, and the uncompared one again in its section.
+    assert_eq!(rows, 5, "{markdown}");
+    assert!(markdown.contains("### 1 uncompared"), "{markdown}");
+    assert!(markdown.contains("| `more::more::fresh` |"), "{markdown}");
+    for sha in &shas {
+        assert!(
+            markdown.contains(&format!("`{}`", &sha[..12])),
+            "{markdown}"
+        );
+    }
+}

@@ -9,7 +9,9 @@
 //!
 //! The bench binaries are built with `cargo bench --no-run` and started as cargo starts them
 //! (in their package's directory, with `--bench`), so that each one's exit status is known: 3
-//! when a benchmark is past a limit, 1 when one failed.
+//! when a benchmark is past a limit, 1 when one failed. The working tree's binaries print JSON
+//! summaries, which become one report of them all (as `benchgrind merge` makes), in the format
+//! the bench arguments ask for, with one exit status.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -31,8 +33,10 @@ compared with the base's: each benchmark's change, with the regression limits of
 `--regression` deciding the exit status. The base is checked out and built below the target
 directory (benchgrind-ab/); its counts are reused when REV, the arguments and the machine are
 unchanged. CARGO ARGS select what cargo builds (-p PACKAGE, --bench NAME, --features ...);
-BENCH ARGS go to every bench binary (filters, --regression, --output-format=markdown|json, ...).
-Exit status: 0 no limit passed, 1 error or a failed benchmark, 2 usage, 3 past a limit.
+BENCH ARGS go to every bench binary (filters, --regression, ...); --output-format (default,
+markdown, json, bmf, ...), --output-file and --uncompared=notice|fail choose the one report of
+them all. Exit status: 0 no limit passed, 1 error or a failed benchmark, 2 usage, 3 past a
+limit, 4 a benchmark without a base (new since REV) with --uncompared=fail.
 
 Options:
       --base=REV   the revision to compare with (required)
@@ -41,7 +45,13 @@ Options:
 ";
 
 /// Bench arguments `ab` sets itself.
-const RESERVED: [&str; 4] = ["--home", "--baseline", "--save-baseline", "--load-baseline"];
+const RESERVED: [&str; 5] = [
+    "--home",
+    "--baseline",
+    "--save-baseline",
+    "--load-baseline",
+    "--baseline-revision",
+];
 
 /// What `ab` was asked.
 #[derive(Debug, Default, PartialEq)]
@@ -162,7 +172,7 @@ pub fn run(config: &Config) -> Result<Outcome> {
         );
         let _ = std::fs::remove_file(&stamp);
         let save = format!("--save-baseline={baseline}");
-        let outcome = run_side(&base, config, &home, &save, true)?;
+        let outcome = run_side(&base, config, &home, &save)?;
         if outcome == Outcome::Failed {
             bail!(
                 "the base {short} did not run (its output is above); fix it or choose another \
@@ -178,24 +188,76 @@ pub fn run(config: &Config) -> Result<Outcome> {
         );
     }
     eprintln!("benchgrind ab: measuring the working tree against {short}");
-    run_side(
-        &current,
-        config,
-        &home,
-        &format!("--baseline={baseline}"),
-        false,
-    )
+    head(&current, config, &home, &baseline, &sha)
 }
 
-/// Builds one side's bench binaries and runs each; `quiet` keeps their reports (shown when one
-/// fails). Failed when one failed, past the limit when one passed a limit.
-fn run_side(
-    side: &Side,
-    config: &Config,
-    home: &Path,
-    compare: &str,
-    quiet: bool,
-) -> Result<Outcome> {
+/// The report `ab` was asked for, read from the bench arguments (and the variables the bench
+/// binaries read), and those arguments without it.
+struct Asked {
+    /// `--output-format`, `--output-file`, colours and `--uncompared`, as `merge` takes them.
+    report: crate::cmd::merge::Config,
+    /// The other bench arguments.
+    rest: Vec<OsString>,
+}
+
+/// Splits the report's options from the other bench arguments.
+fn asked(bench_args: &[OsString]) -> Result<Asked> {
+    use benchgrind_runner::cli::ReportFormat;
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let mut format = env("BENCHGRIND_OUTPUT_FORMAT").unwrap_or_else(|| "default".into());
+    let mut output = env("BENCHGRIND_OUTPUT_FILE").map(PathBuf::from);
+    let mut color = env("BENCHGRIND_COLOR").unwrap_or_default();
+    let mut uncompared = env("BENCHGRIND_UNCOMPARED").unwrap_or_default();
+    let mut rest = Vec::new();
+    let mut args = bench_args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        let (name, value) = match text.split_once('=') {
+            Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
+            None => (text.clone().into_owned(), None),
+        };
+        let slot = match name.as_str() {
+            "--output-format" => &mut format,
+            "--color" => &mut color,
+            "--uncompared" => &mut uncompared,
+            "--output-file" => {
+                let value = value.or_else(|| args.next().map(|v| v.to_string_lossy().into()));
+                output = value.map(PathBuf::from);
+                continue;
+            }
+            _ => {
+                rest.push(arg.clone());
+                continue;
+            }
+        };
+        *slot = match value.or_else(|| args.next().map(|v| v.to_string_lossy().into())) {
+            Some(value) => value,
+            None => bail!("{name} needs a value ({name}=VALUE)"),
+        };
+    }
+    let Some(format) = ReportFormat::from_name(&format) else {
+        bail!("--output-format is `{format}`; use {}", ReportFormat::NAMES);
+    };
+    let fails = match uncompared.as_str() {
+        "" | "notice" => false,
+        "fail" => true,
+        other => bail!("--uncompared is `{other}`; use notice or fail"),
+    };
+    let color = match color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::IsTerminal::is_terminal(&std::io::stdout()),
+    };
+    Ok(Asked {
+        report: crate::cmd::merge::config(format, output, color, fails),
+        rest,
+    })
+}
+
+/// The working tree's side: every bench binary compared with the base's baseline, printing JSON
+/// summaries, then one report of them all and one exit status.
+fn head(side: &Side, config: &Config, home: &Path, baseline: &str, sha: &str) -> Result<Outcome> {
+    let asked = asked(&config.bench_args)?;
     let benches = build(side, &config.cargo_args)?;
     if benches.is_empty() {
         bail!(
@@ -204,34 +266,93 @@ fn run_side(
             side.dir.display()
         );
     }
+    let mut summaries = Vec::new();
+    let mut failed = false;
+    for (exe, package_dir) in &benches {
+        let output = Command::new(exe)
+            .arg("--bench")
+            .arg(format!("--home={}", home.display()))
+            .arg(format!("--baseline={baseline}"))
+            .arg(format!("--baseline-revision={sha}"))
+            .arg("--output-format=json")
+            .args(&asked.rest)
+            .current_dir(package_dir)
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("cannot run {}", exe.display()))?;
+        // Its notes and warnings, without its own closing tally: the one report has it.
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        eprint!("{}", without_tally(&stderr));
+        if !matches!(output.status.code(), Some(0 | 3 | 4)) {
+            failed = true;
+            if output.stdout.is_empty() {
+                eprintln!(
+                    "benchgrind ab: {} ended with {} and reported no benchmark",
+                    exe.display(),
+                    output.status
+                );
+            }
+        }
+        let text = String::from_utf8_lossy(&output.stdout);
+        if !text.trim().is_empty() {
+            for summary in crate::cmd::merge::parse_summaries(exe, &text)? {
+                summaries.push((summary, exe.clone()));
+            }
+        }
+    }
+    if summaries.is_empty() {
+        bail!("no bench binary reported a benchmark (their output is above)");
+    }
+    let outcome = crate::cmd::merge::report_all(&asked.report, summaries)?;
+    Ok(if failed { Outcome::Failed } else { outcome })
+}
+
+/// A bench binary's stderr without the closing tally its JSON report ends with (the line
+/// `benchgrind: FILE: N benchmarks in ...` and the lines under it).
+fn without_tally(stderr: &str) -> &str {
+    let tally = stderr
+        .match_indices("\nbenchgrind: ")
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let line = stderr[at + 1..].lines().next().unwrap_or("");
+            line.contains(" measured, ") && line.contains(" regressed")
+        })
+        .last();
+    match tally {
+        Some(at) => &stderr[..at + 1],
+        None => stderr,
+    }
+}
+
+/// Builds the base's bench binaries and runs each, saving its counts as the baseline `save`
+/// names; their reports are shown only when one fails. Failed when one failed.
+fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Outcome> {
+    let benches = build(side, &config.cargo_args)?;
+    if benches.is_empty() {
+        bail!(
+            "cargo built no bench target in {}; pass -p PACKAGE or --bench NAME, or run ab in a \
+             package with benchmarks",
+            side.dir.display()
+        );
+    }
+    // The report's options are the working tree's; the base's reports are not shown.
+    let rest = asked(&config.bench_args)?.rest;
     let mut outcome = Outcome::Done;
     for (exe, package_dir) in benches {
-        let mut cmd = Command::new(&exe);
-        cmd.arg("--bench")
+        let output = Command::new(&exe)
+            .arg("--bench")
             .arg(format!("--home={}", home.display()))
-            .arg(compare)
-            .args(&config.bench_args)
-            .current_dir(&package_dir);
-        let status = if quiet {
-            let output = cmd
-                .stdin(Stdio::null())
-                .output()
-                .with_context(|| format!("cannot run {}", exe.display()))?;
-            if !matches!(output.status.code(), Some(0 | 3)) {
-                eprint!("{}", String::from_utf8_lossy(&output.stdout));
-                eprint!("{}", String::from_utf8_lossy(&output.stderr));
-            }
-            output.status
-        } else {
-            cmd.status()
-                .with_context(|| format!("cannot run {}", exe.display()))?
-        };
-        outcome = match (status.code(), outcome) {
-            (Some(0), o) => o,
-            (Some(3), Outcome::Done) => Outcome::PastLimit,
-            (Some(3), o) => o,
-            _ => Outcome::Failed,
-        };
+            .arg(save)
+            .args(&rest)
+            .current_dir(&package_dir)
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("cannot run {}", exe.display()))?;
+        if !matches!(output.status.code(), Some(0 | 3 | 4)) {
+            eprint!("{}", String::from_utf8_lossy(&output.stdout));
+            eprint!("{}", String::from_utf8_lossy(&output.stderr));
+            outcome = Outcome::Failed;
+        }
     }
     Ok(outcome)
 }

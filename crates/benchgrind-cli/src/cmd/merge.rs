@@ -24,13 +24,16 @@ Usage: benchgrind merge [OPTIONS] INPUT...
 Reports the benchmark summaries of several runs as one run: each INPUT is a summary.json, a file
 of summaries one per line (what `--output-format=json` prints), or a directory searched for
 summary.json files (what `--save-summary` writes). Exit status as a bench run's: 0 ok, 1 a
-benchmark failed, 2 usage, 3 a regression limit was passed.
+benchmark failed, 2 usage, 3 a regression limit was passed, 4 a benchmark was uncompared (no
+baseline of its own machine and revision) with --uncompared=fail.
 
 Options:
       --output-format=FORMAT   default, json, pretty-json, markdown, bmf (Bencher) or
                                gungraun-json
       --output-file=PATH       write the report into PATH instead of stdout
       --color=WHEN             always, never or auto [env: BENCHGRIND_COLOR]
+      --uncompared=POLICY      notice (report uncompared benchmarks and pass) or fail (exit 4)
+                               [env: BENCHGRIND_UNCOMPARED] [default: notice]
   -h, --help                   print this help
 ";
 
@@ -45,6 +48,8 @@ pub struct Config {
     output: Option<PathBuf>,
     /// Whether the terminal report is colored (`--color`, `BENCHGRIND_COLOR`, else a terminal).
     color: bool,
+    /// `--uncompared=fail`: an uncompared benchmark makes the exit status 4.
+    uncompared_fails: bool,
 }
 
 impl Config {
@@ -55,6 +60,7 @@ impl Config {
         let mut format = "default".to_owned();
         let mut output = None;
         let mut color = std::env::var("BENCHGRIND_COLOR").unwrap_or_default();
+        let mut uncompared = std::env::var("BENCHGRIND_UNCOMPARED").unwrap_or_default();
         for arg in args {
             let Some(text) = arg.to_str() else {
                 inputs.push(PathBuf::from(arg));
@@ -73,6 +79,8 @@ impl Config {
                 output = Some(PathBuf::from(v));
             } else if let Some(v) = text.strip_prefix("--color=") {
                 color = v.to_owned();
+            } else if let Some(v) = text.strip_prefix("--uncompared=") {
+                uncompared = v.to_owned();
             } else if text.starts_with('-') {
                 return Err(UsageError::new(format!("unknown option `{text}`")).hint(USAGE));
             } else {
@@ -93,17 +101,54 @@ impl Config {
                 ReportFormat::NAMES
             )));
         };
+        let uncompared_fails = match uncompared.as_str() {
+            "" | "notice" => false,
+            "fail" => true,
+            other => {
+                return Err(UsageError::new(format!(
+                    "--uncompared is `{other}`; use notice or fail"
+                )))
+            }
+        };
         Ok(Config {
             inputs,
             format,
             output,
             color,
+            uncompared_fails,
         })
     }
 }
 
 /// Runs `merge`: failed when a benchmark failed, past the limit when one regressed.
 pub fn run(config: &Config) -> Result<Outcome> {
+    let mut summaries = Vec::new();
+    for input in &config.inputs {
+        load(input, &mut summaries)?;
+    }
+    report_all(config, summaries)
+}
+
+/// How `ab` asks for its one report of every bench binary: the format, the file, colours and
+/// the policy for uncompared benchmarks, as `merge`'s options say them.
+pub fn config(
+    format: ReportFormat,
+    output: Option<PathBuf>,
+    color: bool,
+    uncompared_fails: bool,
+) -> Config {
+    Config {
+        inputs: Vec::new(),
+        format,
+        output,
+        color,
+        uncompared_fails,
+    }
+}
+
+/// Reports `summaries` (each with the file it came from) as one run, in the format `config`
+/// asks for; the outcome of that run.
+pub fn report_all(config: &Config, mut summaries: Vec<(Summary, PathBuf)>) -> Result<Outcome> {
     let color = if config.color {
         Color::Always
     } else {
@@ -115,10 +160,6 @@ pub fn run(config: &Config) -> Result<Outcome> {
         report::reporter(config.format, color, Labels::default()),
         config.output.clone().map_or(Target::Stdout, Target::File),
     );
-    let mut summaries = Vec::new();
-    for input in &config.inputs {
-        load(input, &mut summaries)?;
-    }
     if summaries.is_empty() {
         bail!("the inputs hold no summary; write them with --output-format=json or --save-summary");
     }
@@ -141,6 +182,8 @@ pub fn run(config: &Config) -> Result<Outcome> {
         Outcome::Failed
     } else if !tally.regressions.is_empty() {
         Outcome::PastLimit
+    } else if config.uncompared_fails && !tally.uncompared.is_empty() {
+        Outcome::Uncompared
     } else {
         Outcome::Done
     })
@@ -189,6 +232,9 @@ fn report(reporters: &mut Reporters, summaries: &[(Summary, PathBuf)]) -> Result
         }
         for r in &result.regressions {
             tally.regressions.push((summary.id.clone(), r.describe()));
+        }
+        if let Some(why) = &result.uncompared {
+            tally.uncompared.push((summary.id.clone(), why.clone()));
         }
         tally.seconds += summary.duration_secs;
     }
@@ -267,23 +313,24 @@ mod tests {
     const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
 
     #[test]
-    fn versions_1_to_3_load_and_a_newer_one_is_named() {
+    fn versions_1_to_4_load_and_a_newer_one_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("runs.json");
         let v2 = V1.replace(r#""version":1"#, r#""version":2"#);
         let v3 = V1.replace(r#""version":1"#, r#""version":3"#);
-        std::fs::write(&file, format!("{V1}\n{v2}\n{v3}\n")).unwrap();
+        let v4 = V1.replace(r#""version":1"#, r#""version":4"#);
+        std::fs::write(&file, format!("{V1}\n{v2}\n{v3}\n{v4}\n")).unwrap();
         let mut out = Vec::new();
         load(&file, &mut out).unwrap();
-        assert_eq!(out.len(), 3);
+        assert_eq!(out.len(), 4);
         assert!(out.iter().all(|(s, _)| s.to_result().is_ok()));
 
-        let v4 = V1.replace(r#""version":1"#, r#""version":4"#);
-        std::fs::write(&file, format!("{V1}\n{v4}\n")).unwrap();
+        let v5 = V1.replace(r#""version":1"#, r#""version":5"#);
+        std::fs::write(&file, format!("{V1}\n{v5}\n")).unwrap();
         let err = format!("{:#}", load(&file, &mut Vec::new()).unwrap_err());
         assert!(
             err.starts_with(&format!(
-                "{}:2: summary version 4 is newer than this benchgrind understands",
+                "{}:2: summary version 5 is newer than this benchgrind understands",
                 file.display()
             )) && err.contains("update benchgrind"),
             "{err}"
