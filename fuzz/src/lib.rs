@@ -123,15 +123,18 @@ pub fn report_summary(summary: &benchgrind_runner::report::summary::Summary) {
     let Ok(result) = summary.to_result() else {
         return;
     };
-    let terminal = |labels| terminal::Terminal {
+    // gungraun's look (grid marks, a tolerance) and benchgrind's plain one.
+    let terminal = |labels, grid, tolerance| terminal::Terminal {
         style: terminal::Style {
             color: true,
             labels,
+            grid,
+            tolerance,
         },
     };
     let mut reporters: [Box<dyn Reporter>; 4] = [
-        Box::new(terminal(Labels::IaiCallgrind)),
-        Box::new(terminal(Labels::Benchgrind)),
+        Box::new(terminal(Labels::IaiCallgrind, true, Some(0.5))),
+        Box::new(terminal(Labels::Benchgrind, false, None)),
         Box::new(Json { pretty: true }),
         Box::new(Markdown::default()),
     ];

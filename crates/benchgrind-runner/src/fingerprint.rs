@@ -120,7 +120,14 @@ pub fn revision(dir: &Path) -> Option<String> {
     {
         return Some(revision.trim().to_owned());
     }
-    let dot_git = dir
+    git_commit(dir)
+}
+
+/// The commit checked out in the repository that holds `start`, read from `.git` (worktrees
+/// and packed refs included) without running git; `None` outside a repository or when it
+/// cannot be read.
+pub fn git_commit(start: &Path) -> Option<String> {
+    let dot_git = start
         .ancestors()
         .map(|d| d.join(".git"))
         .find(|g| g.exists())?;

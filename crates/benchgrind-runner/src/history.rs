@@ -18,6 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 pub use crate::dates::utc_date;
+use crate::fingerprint::git_commit;
 use crate::report::summary::Summary;
 use crate::result::BenchResult;
 use crate::store;
@@ -255,47 +256,6 @@ pub fn read(path: &Path) -> Result<Record, String> {
     }
     serde_json::from_value(value)
         .map_err(|e| format!("{}: not a history record ({e})", path.display()))
-}
-
-/// The commit checked out in the repository that holds `start`, read from `.git` (worktrees
-/// and packed refs included); `None` outside a repository or when it cannot be read.
-pub fn git_commit(start: &Path) -> Option<String> {
-    let dot_git = start
-        .ancestors()
-        .map(|d| d.join(".git"))
-        .find(|g| g.exists())?;
-    let git_dir = if dot_git.is_file() {
-        // A worktree or submodule: `gitdir: <path>`, relative to the file's directory.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
-        let dir = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
-        dot_git.parent()?.join(dir)
-    } else {
-        dot_git
-    };
-    // A worktree's refs live in the common directory named by `commondir`.
-    let common = std::fs::read_to_string(git_dir.join("commondir"))
-        .map(|c| git_dir.join(c.trim()))
-        .unwrap_or_else(|_| git_dir.clone());
-    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
-    let head = head.trim();
-    let Some(name) = head.strip_prefix("ref:").map(str::trim) else {
-        return is_hash(head).then(|| head.to_owned());
-    };
-    for dir in [&git_dir, &common] {
-        if let Ok(hash) = std::fs::read_to_string(dir.join(name)) {
-            let hash = hash.trim();
-            return is_hash(hash).then(|| hash.to_owned());
-        }
-    }
-    let packed = std::fs::read_to_string(common.join("packed-refs")).ok()?;
-    packed.lines().find_map(|line| {
-        let (hash, refname) = line.split_once(' ')?;
-        (refname == name && is_hash(hash)).then(|| hash.to_owned())
-    })
-}
-
-fn is_hash(text: &str) -> bool {
-    matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 #[cfg(test)]

@@ -259,13 +259,6 @@ fn asked(bench_args: &[OsString]) -> Result<Asked> {
 fn head(side: &Side, config: &Config, home: &Path, baseline: &str, sha: &str) -> Result<Outcome> {
     let asked = asked(&config.bench_args)?;
     let benches = build(side, &config.cargo_args)?;
-    if benches.is_empty() {
-        bail!(
-            "cargo built no bench target in {}; pass -p PACKAGE or --bench NAME, or run ab in a \
-             package with benchmarks",
-            side.dir.display()
-        );
-    }
     let mut summaries = Vec::new();
     let mut failed = false;
     for (exe, package_dir) in &benches {
@@ -328,13 +321,6 @@ fn without_tally(stderr: &str) -> &str {
 /// names; their reports are shown only when one fails. Failed when one failed.
 fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Outcome> {
     let benches = build(side, &config.cargo_args)?;
-    if benches.is_empty() {
-        bail!(
-            "cargo built no bench target in {}; pass -p PACKAGE or --bench NAME, or run ab in a \
-             package with benchmarks",
-            side.dir.display()
-        );
-    }
     // The report's options are the working tree's; the base's reports are not shown.
     let rest = asked(&config.bench_args)?.rest;
     let mut outcome = Outcome::Done;
@@ -357,7 +343,8 @@ fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Out
     Ok(outcome)
 }
 
-/// `cargo bench --no-run` on one side: its bench executables and their packages' directories.
+/// `cargo bench --no-run` on one side: its bench executables and their packages' directories;
+/// an error when it built none.
 fn build(side: &Side, cargo_args: &[OsString]) -> Result<Vec<(PathBuf, PathBuf)>> {
     let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args([
@@ -397,6 +384,13 @@ fn build(side: &Side, cargo_args: &[OsString]) -> Result<Vec<(PathBuf, PathBuf)>
             .unwrap_or(Path::new("."))
             .to_owned();
         benches.push((PathBuf::from(exe), package_dir));
+    }
+    if benches.is_empty() {
+        bail!(
+            "cargo built no bench target in {}; pass -p PACKAGE or --bench NAME, or run ab in a \
+             package with benchmarks",
+            side.dir.display()
+        );
     }
     Ok(benches)
 }
