@@ -220,7 +220,7 @@ fn the_ci_script_compares_a_branch_with_its_merge_base_not_the_tip_of_main() {
     let target = target_dir().join("ab-merge-base-test");
     let ci = dir.path().join("ci");
 
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ci/benchgrind-ci.sh");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates/benchgrind-ci.sh");
     let output = Command::new("bash")
         .arg(&script)
         .args(["ab", "main"])

@@ -1,4 +1,4 @@
-//! The CI workflow's steps (`ci/benchgrind-ci.sh`, which `ci/github/benchmarks.yml` runs) on
+//! The CI workflow's steps (`templates/benchgrind-ci.sh`, which `templates/github/benchmarks.yml` runs) on
 //! `e2e_explain`: main's counts saved by three shares, a change measured by three shares and
 //! merged gives the report, the Bencher file and the exit status of one whole run; the report
 //! renders with cmark-gfm (tables, the changed functions in `<details>`); the Bencher file
@@ -16,7 +16,7 @@ const MAIN: [(&str, &str); 2] = [("E2E_EXTRA", "100"), ("E2E_INLINE", "0")];
 const CHANGED: [(&str, &str); 2] = [("E2E_EXTRA", "150"), ("E2E_INLINE", "1")];
 
 fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ci/benchgrind-ci.sh")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates/benchgrind-ci.sh")
 }
 
 /// Runs the script with `args`, its directory `dir`, share homes below `tmp`.

@@ -1,4 +1,4 @@
-//! The workflow template (`ci/github/benchmarks.yml`) run here step by step as GitHub Actions
+//! The workflow template (`templates/github/benchmarks.yml`) run here step by step as GitHub Actions
 //! would run it (issue 35): its jobs and steps read from the YAML, their `if`s and `${{ }}`
 //! expressions evaluated, its `run` steps run by bash, the actions it uses (checkout, cache,
 //! artifacts) done on the file system with GitHub's semantics, and `gh`, `sudo`, `apt-get` and
@@ -444,13 +444,13 @@ fn the_workflow_compares_a_pull_request_with_its_merge_base_and_fails_closed() {
     let Some(cli) = cli() else { return };
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let template = std::fs::read_to_string(root.join("ci/github/benchmarks.yml")).unwrap();
+    let template = std::fs::read_to_string(root.join("templates/github/benchmarks.yml")).unwrap();
     let repo = dir.path().join("app");
     std::fs::create_dir_all(repo.join("benches")).unwrap();
-    std::fs::create_dir_all(repo.join("ci")).unwrap();
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
     std::fs::copy(
-        root.join("ci/benchgrind-ci.sh"),
-        repo.join("ci/benchgrind-ci.sh"),
+        root.join("templates/benchgrind-ci.sh"),
+        repo.join(".github/benchgrind-ci.sh"),
     )
     .unwrap();
     let benchgrind = root.join("crates/benchgrind").canonicalize().unwrap();

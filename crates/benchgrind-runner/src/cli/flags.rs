@@ -91,7 +91,7 @@ pub(crate) const FLAGS: &[Flag] = &[
         takes: Takes::Value,
         value: "=CMD",
         help: "start Valgrind through CMD and its arguments (split as a shell would): a container \
-               runner (ci/container/valgrind-in-docker.sh), sudo, a wrapper",
+               runner (templates/container/valgrind-in-docker.sh), sudo, a wrapper",
         repeats: false,
         set: |cli, g| {
             cli.tool_runner = shell_words(g)?;

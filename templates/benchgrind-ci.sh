@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The steps of benchgrind's CI workflow (ci/github/benchmarks.yml), as one script that runs the
-# same anywhere: on a CI machine, or here in the tests (crates/benchgrind-e2e/tests/ci_script.rs).
+# The steps of benchgrind's CI workflow (templates/github/benchmarks.yml), as one script that runs
+# the same anywhere: on a CI machine, or here in the tests (crates/benchgrind-e2e/tests/ci_script.rs).
 #
 #   benchgrind-ci.sh merge-base REV  print the merge base of REV and HEAD: the revision a pull
 #                                  request is compared with (not REV's tip)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts Valgrind in a container, for benchgrind's --tool-runner:
 #
-#   cargo bench -- --tool-runner=ci/container/valgrind-in-docker.sh
+#   cargo bench -- --tool-runner=templates/container/valgrind-in-docker.sh
 #
 # benchgrind appends `valgrind ARGS... PROGRAM ARGS...`. The container sees the host's files at
 # the same paths (the directory cargo runs the bench in, the git worktree around it and the
@@ -9,7 +9,7 @@
 # process, and talks to benchgrind over stdin and stdout (-i), as the fork server needs. The
 # bench binaries must run on the image's C library: build them on a system no newer than it, or
 # in the image itself. Settings: BENCHGRIND_DOCKER (docker or podman), BENCHGRIND_DOCKER_IMAGE
-# [default: benchgrind-valgrind, built from ci/container/Dockerfile].
+# [default: benchgrind-valgrind, built from templates/container/Dockerfile].
 set -euo pipefail
 
 docker=${BENCHGRIND_DOCKER:-docker}
