@@ -4,7 +4,8 @@
 //! (the fuzz targets in `fuzz/` call them on arbitrary bytes).
 //!
 //! `cmd` holds the commands, one file each; `compare`, `report` and `suite` what they are made of;
-//! `exit` the outcomes a command returns and the exit codes; `usage` the command-line errors.
+//! `exit` the outcomes a command returns and the exit codes; `messages` what a command says on
+//! stderr; `usage` the command-line errors.
 //! Only `main.rs` turns an outcome or an error into an exit code.
 
 #![warn(missing_docs)]
@@ -12,6 +13,7 @@
 pub mod cmd;
 pub mod compare;
 pub mod exit;
+pub mod messages;
 pub mod report;
 pub mod suite;
 pub mod usage;

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use benchgrind_cli::cmd;
 use benchgrind_cli::exit::{Exit, Outcome};
+use benchgrind_cli::messages;
 use benchgrind_cli::usage::UsageError;
 
 /// The help text.
@@ -74,6 +75,12 @@ impl Command {
         }
         let rest = args.split_off(1);
         let name = args.remove(0);
+        let commands = [
+            "ab", "suite", "compare", "merge", "explain", "gbench", "report",
+        ];
+        if let Some(command) = commands.into_iter().find(|c| name.to_str() == Some(c)) {
+            messages::set_command(command);
+        }
         match name.to_str() {
             Some("-h" | "--help" | "help") => Err(UsageError::Help(USAGE)),
             Some("-V" | "--version") => Ok(Command::Version),
@@ -121,11 +128,11 @@ fn exit_code(result: anyhow::Result<Outcome>) -> Exit {
                 Exit::Ok
             }
             Ok(usage) => {
-                eprint!("{usage}");
+                messages::usage(&usage.to_string());
                 Exit::Usage
             }
             Err(err) => {
-                eprintln!("error: {err:#}");
+                messages::say(messages::Kind::Error, format_args!("{err:#}"));
                 Exit::Error
             }
         },

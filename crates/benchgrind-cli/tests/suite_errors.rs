@@ -55,7 +55,7 @@ fn test_mode_reports_each_failure_and_runs_the_rest() {
         "benchmarks/definitions/broken.toml:6: invalid TOML:",
         "benchmarks/definitions/nested/typo.toml:4: invalid TOML: unknown field `regexx`",
         "benchmarks/definitions/words.toml:7: engine 'py/nope' is not defined",
-        "error: 6 of 9 benchmark(s) failed the test",
+        "benchgrind suite: error: 6 of 9 benchmark(s) failed the test",
     ] {
         assert!(err.contains(want), "missing {want:?} in:\n{err}");
     }
@@ -83,7 +83,7 @@ fn error_rows_are_kept_in_results_and_shown_by_every_comparison() {
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(
-        err.contains("error: 6 of 9 benchmark(s) failed (their rows have `err` set):"),
+        err.contains("benchgrind suite: error: 6 of 9 benchmark(s) failed (their rows have `err` set):"),
         "{err}"
     );
     let text = std::fs::read_to_string(&json).unwrap();
@@ -141,7 +141,7 @@ fn configuration_errors_name_the_file_and_usage_errors_exit_2() {
     let o = output(benchgrind(&tmp.0).arg("list"));
     assert_code(&o, 1);
     assert!(
-        stderr(&o).starts_with("error: benchmarks/engines.toml:6: invalid TOML:"),
+        stderr(&o).starts_with("benchgrind suite: error: benchmarks/engines.toml:6: invalid TOML:"),
         "{}",
         stderr(&o)
     );
@@ -177,7 +177,7 @@ fn configuration_errors_name_the_file_and_usage_errors_exit_2() {
         let o = output(benchgrind(&tmp.0).args(args));
         assert_code(&o, 2);
         assert!(
-            stderr(&o).starts_with("error: "),
+            stderr(&o).starts_with("benchgrind suite: error: "),
             "{args:?}: {}",
             stderr(&o)
         );

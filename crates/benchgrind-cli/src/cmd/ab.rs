@@ -159,15 +159,15 @@ pub fn run(config: &Config) -> Result<Outcome> {
     let key = reuse_key(&sha, config)?;
     let reused = !config.fresh && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key);
     if reused {
-        eprintln!(
-            "benchgrind ab: the base {short} was measured with these arguments on this \
+        crate::messages::note!(
+            "the base {short} was measured with these arguments on this \
              machine; its counts are reused (--fresh measures it again)"
         );
     } else {
         let start = Instant::now();
         checkout(&current.root, &base.root, &sha)?;
-        eprintln!(
-            "benchgrind ab: building and measuring the base {short} ({})",
+        crate::messages::note!(
+            "building and measuring the base {short} ({})",
             subject(&current.root, &sha)
         );
         let _ = std::fs::remove_file(&stamp);
@@ -182,12 +182,9 @@ pub fn run(config: &Config) -> Result<Outcome> {
         std::fs::create_dir_all(&home)
             .and_then(|()| benchgrind_runner::store::write_atomic(&stamp, key.as_bytes()))
             .with_context(|| format!("cannot write {}", stamp.display()))?;
-        eprintln!(
-            "benchgrind ab: the base took {:.1}s",
-            start.elapsed().as_secs_f64()
-        );
+        crate::messages::note!("the base took {:.1}s", start.elapsed().as_secs_f64());
     }
-    eprintln!("benchgrind ab: measuring the working tree against {short}");
+    crate::messages::note!("measuring the working tree against {short}");
     head(&current, config, &home, &baseline, &sha)
 }
 
@@ -275,12 +272,12 @@ fn head(side: &Side, config: &Config, home: &Path, baseline: &str, sha: &str) ->
             .with_context(|| format!("cannot run {}", exe.display()))?;
         // Its notes and warnings, without its own closing tally: the one report has it.
         let stderr = String::from_utf8_lossy(&output.stderr);
-        eprint!("{}", without_tally(&stderr));
+        crate::messages::relay(without_tally(&stderr));
         if !matches!(output.status.code(), Some(0 | 3 | 4)) {
             failed = true;
             if output.stdout.is_empty() {
-                eprintln!(
-                    "benchgrind ab: {} ended with {} and reported no benchmark",
+                crate::messages::error!(
+                    "{} ended with {} and reported no benchmark",
                     exe.display(),
                     output.status
                 );
@@ -335,8 +332,8 @@ fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Out
             .output()
             .with_context(|| format!("cannot run {}", exe.display()))?;
         if !matches!(output.status.code(), Some(0 | 3 | 4)) {
-            eprint!("{}", String::from_utf8_lossy(&output.stdout));
-            eprint!("{}", String::from_utf8_lossy(&output.stderr));
+            crate::messages::relay(&String::from_utf8_lossy(&output.stdout));
+            crate::messages::relay(&String::from_utf8_lossy(&output.stderr));
             outcome = Outcome::Failed;
         }
     }

@@ -130,8 +130,8 @@ pub fn run(config: &Config) -> Result<Outcome> {
     if violations.is_empty() {
         return Ok(Outcome::Done);
     }
-    eprintln!(
-        "benchgrind compare: {} result{} past --fail-above (exit code {})",
+    crate::messages::error!(
+        "{} result{} past --fail-above (exit code {})",
         violations.len(),
         if violations.len() == 1 {
             " is"
@@ -152,12 +152,12 @@ fn warn_machines(old: &ResultSet, new: &ResultSet) {
     };
     let differences = new_machine.differences(old_machine);
     if let Some(text) = describe(&differences, "old side") {
-        eprintln!("benchgrind compare: note: {text}");
+        crate::messages::note!("{text}");
     }
     for (side, set) in [("old", old), ("new", new)] {
         if set.machines.len() > 1 {
-            eprintln!(
-                "benchgrind compare: note: the {side} side holds values from {} different machines",
+            crate::messages::note!(
+                "the {side} side holds values from {} different machines",
                 set.machines.len()
             );
         }

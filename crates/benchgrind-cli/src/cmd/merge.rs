@@ -202,7 +202,7 @@ fn warn_machines(summaries: &[(Summary, PathBuf)]) {
         let differences = other.differences(first);
         let what = format!("machine of {}", first_from.display());
         if let Some(text) = benchgrind_runner::fingerprint::describe(&differences, &what) {
-            eprintln!("benchgrind merge: note: {}: {text}", from.display());
+            crate::messages::note!("{}: {text}", from.display());
             return;
         }
     }

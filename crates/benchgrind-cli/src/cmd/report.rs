@@ -100,8 +100,8 @@ pub fn run(config: &Config) -> Result<Outcome> {
         },
     };
     let written = crate::report::write(&config.inputs, &out, config.baseline.as_deref())?;
-    eprintln!(
-        "benchgrind: wrote {} ({} benchmarks, {} history records) in {:.2} s",
+    crate::messages::note!(
+        "wrote {} ({} benchmarks, {} history records) in {:.2} s",
         written.index.display(),
         written.benchmarks,
         written.records,
@@ -125,8 +125,8 @@ fn open(index: &Path) {
         .stdin(std::process::Stdio::null())
         .spawn();
     if let Err(e) = started {
-        eprintln!(
-            "warning: cannot start {opener} ({e}); open {} in a browser",
+        crate::messages::warning!(
+            "cannot start {opener} ({e}); open {} in a browser",
             index.display()
         );
     }

@@ -34,7 +34,7 @@ pub struct Written {
 pub fn write(inputs: &[PathBuf], out: &Path, baseline: Option<&str>) -> Result<Written> {
     let loaded = load::load(inputs, baseline)?;
     for warning in &loaded.warnings {
-        eprintln!("warning: {warning}");
+        crate::messages::warning!("{warning}");
     }
     let index = write_site(&loaded, inputs, out)?;
     Ok(Written {

@@ -32,8 +32,8 @@ pub fn each(
     if failed.is_empty() {
         return Ok(Outcome::Done);
     }
-    eprintln!(
-        "error: {} engine(s) failed to {verb}: {}",
+    crate::messages::error!(
+        "{} engine(s) failed to {verb}: {}",
         failed.len(),
         failed.join(", ")
     );

@@ -234,12 +234,12 @@ pub fn fail_above(violations: &[String]) -> Outcome {
     if violations.is_empty() {
         return Outcome::Done;
     }
-    eprintln!(
-        "error: {} result(s) fail the --fail-above check:",
+    crate::messages::error!(
+        "{} result(s) fail the --fail-above check:",
         violations.len()
     );
     for v in violations {
-        eprintln!("  {v}");
+        crate::messages::item!("{v}");
     }
     Outcome::PastLimit
 }

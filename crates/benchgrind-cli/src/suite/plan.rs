@@ -71,9 +71,10 @@ pub fn plan<'a>(
             continue;
         }
         if def.engines.is_empty() {
-            eprintln!(
-                "note: {}: benchmark '{}' lists no engines, so nothing measures it",
-                def.location, def.name
+            crate::messages::note!(
+                "{}: benchmark '{}' lists no engines, so nothing measures it",
+                def.location,
+                def.name
             );
         }
         for eref in def
@@ -162,9 +163,12 @@ pub fn report_problems(problems: &[Problem]) {
     if problems.is_empty() {
         return;
     }
-    eprintln!("error: {} problem(s) in the suite; the benchmarks they affect are errors, the rest still run:", problems.len());
+    crate::messages::error!(
+        "{} problem(s) in the suite; the benchmarks they affect are errors, the rest still run:",
+        problems.len()
+    );
     for p in problems {
-        eprintln!("  {p}");
+        crate::messages::item!("{p}");
     }
 }
 

@@ -32,7 +32,7 @@ pub fn run(config: &args::Config) -> Result<Outcome> {
         &config.binary,
         config.filter.as_deref(),
         config.iterations,
-        &mut |line| eprintln!("benchgrind gbench: {line}"),
+        &mut |line| crate::messages::note!("{line}"),
     )?;
     let mut out = io::stdout().lock();
     let written = table::write(&measurement, config.metric, &mut out).and_then(|()| out.flush());
@@ -49,8 +49,8 @@ pub fn run(config: &args::Config) -> Result<Outcome> {
     }
     let failed = measurement.failures().count();
     if failed > 0 {
-        eprintln!(
-            "benchgrind gbench: {failed} of {} benchmark{} failed (listed above)",
+        crate::messages::error!(
+            "{failed} of {} benchmark{} failed (listed above)",
             measurement.benchmarks.len(),
             if measurement.benchmarks.len() == 1 {
                 ""
@@ -87,7 +87,7 @@ pub fn measure_side(
 ) -> Result<ResultSet> {
     let valgrind = locate_valgrind()?;
     let measurement = measure::measure(&valgrind.path, binary, filter, None, &mut |line| {
-        eprintln!("benchgrind compare: {}: {line}", binary.display())
+        crate::messages::note!("{}: {line}", binary.display())
     })?;
     if let Some(path) = keep {
         gbjson::write(path, &measurement, metric, &environment(&valgrind))

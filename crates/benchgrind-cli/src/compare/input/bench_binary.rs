@@ -43,7 +43,7 @@ pub fn run(
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
-    eprintln!("benchgrind compare: running {}", describe(&cmd));
+    crate::messages::note!("running {}", describe(&cmd));
     let output = cmd
         .output()
         .with_context(|| format!("cannot run `{}`", binary.display()))?;
@@ -72,7 +72,7 @@ pub fn run(
         if line.trim_start().starts_with('{') {
             summaries.push_str(line);
         } else if !line.trim().is_empty() {
-            eprintln!("{line}");
+            crate::messages::relay(&format!("{line}\n"));
             other.push(line);
         }
         summaries.push('\n');

@@ -42,7 +42,7 @@ pub fn run_gbench(spec: &RunSpec, label: String) -> Result<ResultSet> {
     }
     cmd.args(spec.extra);
     cmd.stdin(Stdio::null()).stdout(std::io::stderr());
-    eprintln!("benchgrind compare: running {}", describe(&cmd));
+    crate::messages::note!("running {}", describe(&cmd));
     let _cleanup = Cleanup {
         path: (!spec.keep).then(|| spec.out.clone()),
     };

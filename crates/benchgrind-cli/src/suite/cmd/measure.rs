@@ -226,14 +226,14 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
     let rows = measure(config, &jobs)?;
     let failed: Vec<&Measurement> = rows.iter().filter(|r| r.err.is_some()).collect();
     if !failed.is_empty() {
-        eprintln!(
-            "error: {} of {} benchmark(s) failed (their rows have `err` set):",
+        crate::messages::error!(
+            "{} of {} benchmark(s) failed (their rows have `err` set):",
             failed.len(),
             rows.len()
         );
         for m in &failed {
-            eprintln!(
-                "  {} {}: {}",
+            crate::messages::item!(
+                "{} {}: {}",
                 m.name,
                 m.engine,
                 m.err.as_deref().unwrap_or_default()
@@ -281,7 +281,7 @@ fn measure(config: &Config, jobs: &[Job]) -> anyhow::Result<Vec<Measurement>> {
             stdout.write_all(results::csv_record(&row, config.format).as_bytes())?;
             stdout.flush()?;
         } else if config.output.is_some() {
-            eprintln!(
+            crate::messages::note!(
                 "[{}/{}] {} {}: {}",
                 i + 1,
                 jobs.len(),
@@ -332,10 +332,7 @@ fn test(config: &Config, jobs: &[Job], problems: &[Problem]) -> anyhow::Result<O
         stdout.flush()?;
     }
     if failed > 0 {
-        eprintln!(
-            "error: {failed} of {} benchmark(s) failed the test",
-            jobs.len()
-        );
+        crate::messages::error!("{failed} of {} benchmark(s) failed the test", jobs.len());
     }
     Ok(outcome(failed == 0 && problems.is_empty()))
 }
