@@ -83,7 +83,9 @@ fn error_rows_are_kept_in_results_and_shown_by_every_comparison() {
     assert_code(&o, 1);
     let err = stderr(&o);
     assert!(
-        err.contains("benchgrind suite: error: 6 of 9 benchmark(s) failed (their rows have `err` set):"),
+        err.contains(
+            "benchgrind suite: error: 6 of 9 benchmark(s) failed (their rows have `err` set):"
+        ),
         "{err}"
     );
     let text = std::fs::read_to_string(&json).unwrap();

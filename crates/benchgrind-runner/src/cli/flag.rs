@@ -1,10 +1,10 @@
 //! What a flag is ([`Flag`]), how it takes its value ([`Takes`]), the value as given
 //! ([`Given`]), how a value of several words is split ([`shell_words`]) and the usage error that
-//! names it; the flags themselves are in `flags` and `more_flags`.
+//! names it; the flags themselves are in `flags`.
 
 use std::str::FromStr;
 
-use super::values::Cli;
+use super::values::{Cli, Nocapture};
 use crate::config::is_file_name;
 
 /// A usage error: the message names the flag, variable or value.
@@ -54,6 +54,31 @@ pub(crate) enum Takes {
     Value,
 }
 
+/// What a flag is about; the help lists the flags under these headings, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Category {
+    /// What runs and what it is compared with.
+    Run,
+    /// Valgrind and its tools.
+    Tools,
+    /// What the report shows and where it goes.
+    Output,
+    /// Other tools' names: Google Benchmark's flags, gungraun's aliases.
+    Compatibility,
+}
+
+impl Category {
+    /// The heading of the help's section.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Category::Run => "Running and comparing",
+            Category::Tools => "Valgrind and its tools",
+            Category::Output => "Output",
+            Category::Compatibility => "Compatibility (Google Benchmark, gungraun)",
+        }
+    }
+}
+
 /// A flag of benchgrind.
 pub(crate) struct Flag {
     /// `--name`.
@@ -69,6 +94,8 @@ pub(crate) struct Flag {
     /// Whether every occurrence counts (on the command line and in the variable) instead of the
     /// last one.
     pub repeats: bool,
+    /// Its section of the help.
+    pub category: Category,
     /// Puts a value into the [`Cli`].
     pub set: fn(&mut Cli, &Given) -> Result<(), UsageError>,
 }
@@ -121,6 +148,29 @@ pub(crate) fn shell_words(given: &Given) -> Result<Vec<String>, UsageError> {
     }
     words.extend(word);
     Ok(words)
+}
+
+/// A spec's error (`--callgrind-limits`, `--dhat-metrics`), naming the flag or variable.
+pub(crate) fn spec<T>(given: &Given, parsed: Result<T, String>) -> Result<T, UsageError> {
+    parsed.map_err(|e| UsageError(format!("{}: {e}", given.source)))
+}
+
+/// `--nocapture` and `--no-capture`: which of the benchmark's streams to show.
+pub(crate) fn nocapture(cli: &mut Cli, g: &Given) -> Result<(), UsageError> {
+    cli.nocapture = match g.lowercase().trim() {
+        "true" | "yes" | "y" | "t" | "on" | "1" | "" => Nocapture::All,
+        "false" | "no" | "n" | "f" | "off" | "0" => Nocapture::None,
+        "stdout" => Nocapture::Stdout,
+        "stderr" => Nocapture::Stderr,
+        _ => return Err(g.invalid_lowercase("use true, false, stdout or stderr")),
+    };
+    Ok(())
+}
+
+/// A summary switch of the end of the run: `--nosummary` and its alias.
+pub(crate) fn nosummary(cli: &mut Cli, given: &Given) -> Result<(), UsageError> {
+    cli.nosummary = yes_no(given)?;
+    Ok(())
 }
 
 #[cfg(test)]

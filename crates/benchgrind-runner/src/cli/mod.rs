@@ -2,16 +2,15 @@
 //! `BENCHGRIND_*` environment variables, validated into one [`Cli`] value. The command line wins
 //! over the environment, which wins over the code.
 //!
-//! Every flag is defined once, in `flags::FLAGS`: its name, variable, help and conversion; the
-//! parser ([`parse`]) and the help text ([`usage`]) are built from that table. Depends on
+//! Every flag is defined once, in the one list `flags::ALL` (kept in files by topic): its name,
+//! variable, category, help and conversion; the parser ([`parse`]) and the help text ([`usage`])
+//! are built from that list. Depends on
 //! [`crate::config`] only (the text forms of tools and limits).
 
 mod flag;
 mod flags;
 mod gbfilter;
-mod more_flags;
 mod parse;
-mod report_flags;
 mod usage;
 mod values;
 

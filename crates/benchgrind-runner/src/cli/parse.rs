@@ -7,15 +7,14 @@ use std::path::PathBuf;
 
 use super::flag::Flag;
 use super::flag::{Given, Takes, UsageError};
-use super::flags::{LIBTEST_SWITCHES, LIBTEST_VALUES};
-use super::more_flags::{all_flags, MORE_LIBTEST_SWITCHES, MORE_LIBTEST_VALUES};
+use super::flags::{all, LIBTEST_SWITCHES, LIBTEST_VALUES};
 use super::values::{Cli, Color, LogLevel};
 
 /// Parses the arguments (without the program name) over the given environment lookup.
 pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<Cli, UsageError> {
     let mut cli = Cli::default();
-    let flags: Vec<&Flag> = all_flags().collect();
-    // Per flag (by position in `FLAGS`): the values given, on the command line, else in the
+    let flags: Vec<&Flag> = all().collect();
+    // Per flag (by position in the list): the values given, on the command line, else in the
     // variable.
     let mut given: Vec<Vec<Given>> = flags.iter().map(|_| Vec::new()).collect();
     read_command_line(args, &flags, &mut cli, &mut given)?;
@@ -90,10 +89,10 @@ fn read_command_line(
             }
             let source = name.to_owned();
             given[i].push(Given { value, source });
-        } else if LIBTEST_SWITCHES.contains(&name) || MORE_LIBTEST_SWITCHES.contains(&name) {
+        } else if LIBTEST_SWITCHES.contains(&name) {
             cli.ignored |= name == "--ignored";
             cli.bench_flag |= name == "--bench";
-        } else if LIBTEST_VALUES.contains(&name) || MORE_LIBTEST_VALUES.contains(&name) {
+        } else if LIBTEST_VALUES.contains(&name) {
             if inline.is_none() {
                 next_value(name)?;
             }

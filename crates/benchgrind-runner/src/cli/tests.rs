@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use super::flag::Takes;
 use super::flags::ALL;
 use super::*;
-use crate::config::EventKind;
+use crate::config::compat::DEFAULT_TRUNCATE;
+use crate::config::{EventKind, ValgrindTool};
 
 fn parse_with(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
@@ -100,6 +101,24 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--output-file", "bencher.json"),
         ("--tool-runner", "sudo -E"),
         ("--tool-runner-args", "--preserve-env"),
+        ("--cachegrind-args", "--branch-sim=yes"),
+        ("--dhat-args", "mode=copy"),
+        ("--memcheck-args", "--leak-check=full '--suppressions=a b'"),
+        ("--helgrind-args", "--history-level=none"),
+        ("--drd-args", "--check-stack-var=yes"),
+        ("--massif-args", "--stacks=yes"),
+        ("--bbv-args", "--interval-size=1000"),
+        ("--default-tool", "exp-bbv"),
+        ("--nosummary", "yes"),
+        ("--no-summary", "yes"),
+        ("--show-intermediate", "yes"),
+        ("--truncate-description", "12"),
+        ("--env-clear", "no"),
+        ("--envs", "A=1 B"),
+        ("--allow-aslr", "yes"),
+        ("--valgrind-bin", "/opt/valgrind/bin/valgrind"),
+        ("--no-capture", "stderr"),
+        ("--parallel", "3"),
     ];
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {
@@ -334,4 +353,84 @@ fn benchmark_filter_applies_beside_the_positional_filters() {
         selected(&["--skip=bubble", "--benchmark_filter=(fib|sort)::"]),
         ids[..2]
     );
+}
+
+#[test]
+fn the_tools_arguments_split_as_a_shell_would_and_aliases_fold() {
+    let cli = parse_with(
+        &["--memcheck-args=--leak-check=full '--suppressions=a b'"],
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        cli.tool_args,
+        [(
+            ValgrindTool::Memcheck,
+            vec![
+                "--leak-check=full".to_owned(),
+                "--suppressions=a b".to_owned()
+            ]
+        )]
+    );
+    // `--callgrind-args` and `--valgrind-args` split the same way.
+    let cli = parse_with(
+        &[r#"--callgrind-args=--dump-instr=yes "--toggle-collect=a b""#],
+        &[("BENCHGRIND_VALGRIND_ARGS", "'--log-fd=2' x\\ y")],
+    )
+    .unwrap();
+    assert_eq!(
+        cli.callgrind_args,
+        ["--dump-instr=yes", "--toggle-collect=a b"]
+    );
+    assert_eq!(cli.valgrind_args, ["--log-fd=2", "--x y"]);
+    let cli = parse_with(&["--envs=A=1 B", "--envs", "C=x=y"], &[]).unwrap();
+    let envs: Vec<(&str, Option<&str>)> = cli
+        .envs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_deref()))
+        .collect();
+    assert_eq!(envs, [("A", Some("1")), ("B", None), ("C", Some("x=y"))]);
+    let cli = parse_with(&["--truncate-description", "--parallel=2"], &[]).unwrap();
+    assert_eq!(cli.truncate_description, Some(Some(DEFAULT_TRUNCATE)));
+    assert_eq!(cli.jobs, Some(2));
+    let cli = parse_with(&["--truncate-description=none"], &[]).unwrap();
+    assert_eq!(cli.truncate_description, Some(None));
+    let cli = parse_with(&["--default-tool=callgrind"], &[]).unwrap();
+    assert_eq!(cli.default_tool, Some(ValgrindTool::Callgrind));
+}
+
+#[test]
+fn nocapture_and_no_capture_take_the_same_words() {
+    for value in [
+        "", "1", "y", "on", "true", "0", "off", "false", "stdout", "stderr",
+    ] {
+        let one = parse_with(&[&format!("--nocapture={value}")], &[]).unwrap();
+        let other = parse_with(&[&format!("--no-capture={value}")], &[]).unwrap();
+        assert_eq!(one.nocapture, other.nocapture, "{value:?}");
+    }
+    assert!(parse_with(&["--nocapture=maybe"], &[]).is_err());
+    assert!(parse_with(&["--no-capture=maybe"], &[]).is_err());
+    // The tool runner's command splits as a shell would, as the other `--*-args`.
+    let cli = parse_with(&["--tool-runner='/opt/my tools/run' -q"], &[]).unwrap();
+    assert_eq!(cli.tool_runner, ["/opt/my tools/run", "-q"]);
+}
+
+#[test]
+fn bad_values_name_the_flag_and_what_to_write() {
+    let err = |args: &[&str]| parse_with(args, &[]).unwrap_err().0;
+    assert!(err(&["--default-tool=valgrind"]).contains("unknown tool `valgrind`"));
+    assert!(err(&["--default-tool=Perf"]).contains("does not run perf"));
+    assert!(err(&["--truncate-description=x"]).starts_with("--truncate-description is `x`"));
+    assert!(err(&["--envs==1"]).contains("`=1` has no variable name"));
+    assert!(err(&[r"--dhat-args=\"]).starts_with(r"--dhat-args is `\`"));
+    assert!(err(&["--parallel=-1"]).starts_with("--parallel is `-1`"));
+    assert!(err(&["--valgrind-bin="]).starts_with("--valgrind-bin is ``"));
+    assert!(err(&["--nosummary=maybe"]).contains("use yes or no"));
+    // libtest's switches are accepted; `--shuffle-seed` takes its value along.
+    let cli = parse_with(
+        &["--shuffle", "--shuffle-seed", "7", "--fail-fast", "fib"],
+        &[],
+    )
+    .unwrap();
+    assert_eq!(cli.filters, ["fib"]);
 }

@@ -1,7 +1,7 @@
 //! The help text of a bench binary, generated from the flag table so that every flag appears
 //! with its variable.
 
-use super::more_flags::all_flags;
+use super::flags::all;
 
 /// Where help texts start, and how wide lines get.
 const HELP_COLUMN: usize = 33;
@@ -12,7 +12,7 @@ Usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER]...
 
 Runs the benchmarks of this file under Valgrind and compares every one with its previous run
 (or a baseline). Exit status: 0 ok, 1 a benchmark failed or another error, 2 usage, 3 a
-regression limit was passed.
+regression limit was passed, 4 a benchmark had nothing to compare with (--uncompared=fail).
 
 Arguments:
 ";
@@ -36,12 +36,19 @@ pub fn usage() -> String {
             env("BENCHGRIND_FILTER")
         ),
     );
-    text.push_str("\nOptions:\n");
-    for flag in all_flags() {
+    let mut category = None;
+    for flag in all() {
+        if category != Some(flag.category) {
+            category = Some(flag.category);
+            text.push_str(&format!("\n{}:\n", flag.category.heading()));
+        }
         let left = format!("      {}{}", flag.name, flag.value);
         let help = format!("{} {}", flag.help, env(flag.env));
         entry(&mut text, &left, &help);
     }
+    text.push_str(
+        "\nlibtest's flags (--bench, --test-threads, --format, ...) are accepted and ignored.\n\n",
+    );
     entry(&mut text, "  -h, --help", "print this help");
     text.push_str(TAIL);
     text
@@ -80,12 +87,13 @@ fn entry(text: &mut String, left: &str, help: &str) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::flag::Category;
     use super::*;
 
     #[test]
     fn every_flag_and_variable_is_in_the_help_within_the_width() {
         let text = usage();
-        for flag in all_flags() {
+        for flag in all() {
             assert!(text.contains(&format!("      {}{}", flag.name, flag.value)));
             assert!(
                 text.contains(&format!("[env: {}]", flag.env)),
@@ -94,5 +102,15 @@ mod tests {
             );
         }
         assert!(text.lines().all(|l| l.len() <= WIDTH), "{text}");
+        // One heading per category, the flags of each together.
+        for category in [
+            Category::Run,
+            Category::Tools,
+            Category::Output,
+            Category::Compatibility,
+        ] {
+            let heading = format!("\n{}:\n", category.heading());
+            assert_eq!(text.matches(&heading).count(), 1, "{heading}");
+        }
     }
 }

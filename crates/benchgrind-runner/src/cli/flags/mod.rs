@@ -1,0 +1,32 @@
+//! Every flag of a bench binary, each defined once: name, environment variable, how it takes
+//! its value, its category and line in the help, and how its value becomes part of [`Cli`](super::Cli). The
+//! parser and the help text are built from the one list [`ALL`]; a flag cannot lack a variable,
+//! a help line or a conversion. The flags are kept in files by topic, and [`ALL`] puts them in
+//! the order of the help: `run` (what runs and what it is compared with), `tools` (Valgrind and
+//! its tools), `output` (what the report shows and where it goes), `compat` (Google Benchmark's
+//! flags and gungraun's aliases); `libtest` holds libtest's flags, accepted and ignored.
+
+mod compat;
+mod libtest;
+mod output;
+mod run;
+mod tools;
+
+use super::flag::Flag;
+
+pub(crate) use libtest::{LIBTEST_SWITCHES, LIBTEST_VALUES};
+
+/// Every flag, in the order of the help.
+pub(crate) static ALL: std::sync::LazyLock<Vec<&'static Flag>> = std::sync::LazyLock::new(|| {
+    run::FLAGS
+        .iter()
+        .chain(tools::FLAGS)
+        .chain(output::FLAGS)
+        .chain(compat::FLAGS)
+        .collect()
+});
+
+/// Every flag, in the order of the help ([`ALL`]).
+pub(crate) fn all() -> impl Iterator<Item = &'static Flag> {
+    ALL.iter().copied()
+}
