@@ -3,6 +3,7 @@
 //! benchmark does not leave a core idle at the end; a single worker takes them in plan order.
 //! A group's `max_parallel` caps how many of its jobs run at once; the other workers take other
 //! groups' jobs meanwhile.
+//! A job whose measured run starts other processes runs alone (see [`runs_alone`]).
 //! Results come back in completion order; the caller emits them in plan order.
 
 use std::collections::{HashMap, VecDeque};
@@ -37,6 +38,60 @@ pub fn record_duration(dir: &Path, duration: Duration) {
     );
 }
 
+/// The file holding how many processes a benchmark's last measured run had.
+const PROCESSES_FILE: &str = "processes";
+
+/// Remembers how many processes a benchmark's measured run had, for the next run's scheduling
+/// ([`runs_alone`]; a hint: not waited for on disk).
+pub fn record_processes(dir: &Path, processes: usize) {
+    let _ = crate::store::write_hint(
+        &dir.join(PROCESSES_FILE),
+        format!("{processes}\n").as_bytes(),
+    );
+}
+
+/// Whether a job runs with no other job beside it: one whose last run had more than one
+/// measured process, or a binary benchmark not run before (its command may start others).
+///
+/// Processes take turns on their processor in an order fixed by real-time scheduling only as
+/// long as none of them waits for something outside: a job on the other processor faulting in
+/// a page of the same file (the shell, libc, Valgrind's tool) holds that page's lock for a
+/// moment, the process of ours that needs it sleeps, and another of ours runs at a point it
+/// would not have reached otherwise (traced with the kernel's `sched_switch` events: a sleep in
+/// `folio_wait_bit_common` under `filemap_fault`). A pipe of two shells then counted 9
+/// instructions more in 5 of 12 runs beside other benchmarks, and 12 of 12 the same alone.
+pub fn runs_alone(job: &Job) -> bool {
+    let hint = std::fs::read_to_string(job.paths.dir.join(PROCESSES_FILE))
+        .ok()
+        .and_then(|t| t.trim().parse::<usize>().ok());
+    match hint {
+        Some(processes) => processes > 1,
+        None => matches!(job.kind, crate::plan::JobKind::Binary(_)),
+    }
+}
+
+/// What a benchmark of several processes says where the kernel's memory monitor (DAMON) runs.
+pub const DAMON_ON: &str = "it ran several processes while the kernel's memory monitor DAMON \
+was on, whose page checks now and then make one of them wait, so that the others take their \
+turns at another point and its counts may move by a few instructions (a bash wrapper of Python \
+moved by 120 in 1 of 12 runs with DAMON on, in none of 24 with it off). To count exactly, turn it \
+off: \
+`echo off | sudo tee /sys/kernel/mm/damon/admin/kdamonds/*/state`";
+
+/// Whether a DAMON monitor runs (`/sys/kernel/mm/damon/admin/kdamonds/N/state` is `on`); read
+/// once.
+pub fn damon_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        let Ok(entries) = std::fs::read_dir("/sys/kernel/mm/damon/admin/kdamonds") else {
+            return false;
+        };
+        entries.flatten().any(|e| {
+            std::fs::read_to_string(e.path().join("state")).is_ok_and(|s| s.trim() == "on")
+        })
+    })
+}
+
 /// The order in which to start jobs: unknown durations first (in plan order), then the longest.
 pub fn start_order(jobs: &[&Job]) -> Vec<usize> {
     let mut order: Vec<(usize, Option<Duration>)> = jobs
@@ -58,27 +113,56 @@ struct Queue {
     waiting: VecDeque<usize>,
     /// Group index to the number of its jobs running.
     running: HashMap<usize, usize>,
+    /// Per job, whether it runs alone ([`runs_alone`]).
+    alone: Vec<bool>,
+    /// How many jobs are running.
+    total: usize,
+    /// Whether the job running is one that runs alone.
+    alone_running: bool,
 }
 
 impl Queue {
-    /// Takes the first waiting job whose group is below its `max_parallel`, if there is one.
+    /// A queue of `waiting` jobs, none running.
+    fn new(waiting: VecDeque<usize>, alone: Vec<bool>) -> Queue {
+        Queue {
+            waiting,
+            running: HashMap::new(),
+            alone,
+            total: 0,
+            alone_running: false,
+        }
+    }
+
+    /// Takes the first waiting job whose group is below its `max_parallel` and that may start
+    /// now: none while a job that runs alone runs, and one that runs alone only when no other
+    /// job runs.
     fn take(&mut self, jobs: &[&Job]) -> Option<usize> {
-        let running = &self.running;
+        if self.alone_running {
+            return None;
+        }
+        let (running, alone, total) = (&self.running, &self.alone, self.total);
         let pos = self.waiting.iter().position(|&i| {
             let job = jobs[i];
-            job.max_parallel.map_or(true, |max| {
+            let group_free = job.max_parallel.map_or(true, |max| {
                 running.get(&job.group).copied().unwrap_or(0) < max
-            })
+            });
+            group_free && (!alone[i] || total == 0)
         })?;
         let i = self.waiting.remove(pos)?;
         *self.running.entry(jobs[i].group).or_default() += 1;
+        self.total += 1;
+        self.alone_running = self.alone[i];
         Some(i)
     }
 
-    /// A job has finished: its group has a place free.
-    fn done(&mut self, job: &Job) {
-        if let Some(n) = self.running.get_mut(&job.group) {
+    /// Job `i` has finished: its group has a place free, and no job that runs alone runs.
+    fn done(&mut self, i: usize, jobs: &[&Job]) {
+        if let Some(n) = self.running.get_mut(&jobs[i].group) {
             *n -= 1;
+        }
+        self.total -= 1;
+        if self.alone[i] {
+            self.alone_running = false;
         }
     }
 }
@@ -136,10 +220,12 @@ pub fn run_pipelined<T, U, P, F, E>(
         1 => (0..jobs.len()).collect(),
         _ => start_order(jobs),
     };
-    let queue = Mutex::new(Queue {
-        waiting: order.into(),
-        running: HashMap::new(),
-    });
+    // With one worker nothing runs beside a job anyway.
+    let alone = jobs
+        .iter()
+        .map(|job| executors.len() > 1 && runs_alone(job))
+        .collect();
+    let queue = Mutex::new(Queue::new(order.into(), alone));
     let freed = Condvar::new();
     let stop = AtomicBool::new(false);
     let stopped = || stop.load(Ordering::Relaxed) || super::interrupt::signal().is_some();
@@ -189,7 +275,7 @@ pub fn run_pipelined<T, U, P, F, E>(
                     queue
                         .lock()
                         .expect("no worker panics holding it")
-                        .done(jobs[i]);
+                        .done(i, jobs);
                     freed.notify_all();
                     if tx.send((i, result)).is_err() {
                         break;
@@ -471,16 +557,101 @@ mod tests {
         jobs[1].max_parallel = Some(1);
         jobs[2].group = 1;
         let refs: Vec<&Job> = jobs.iter().collect();
-        let mut queue = Queue {
-            waiting: (0..3).collect(),
-            running: HashMap::new(),
-        };
+        let mut queue = Queue::new((0..3).collect(), vec![false; 3]);
         assert_eq!(queue.take(&refs), Some(0));
         // Job 1 waits for job 0 (same group, limit 1); job 2 is of another group.
         assert_eq!(queue.take(&refs), Some(2));
         assert_eq!(queue.take(&refs), None);
-        queue.done(refs[0]);
+        queue.done(0, &refs);
         assert_eq!(queue.take(&refs), Some(1));
         assert!(queue.waiting.is_empty());
+    }
+
+    #[test]
+    fn a_job_that_runs_alone_waits_for_the_others_and_they_wait_for_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let jobs: Vec<Job> = (0..4)
+            .map(|i| job(tmp.path(), &format!("j{i}"), None))
+            .collect();
+        let refs: Vec<&Job> = jobs.iter().collect();
+        let mut queue = Queue::new((0..4).collect(), vec![false, true, false, true]);
+        assert_eq!(queue.take(&refs), Some(0));
+        // Job 1 runs alone: job 2 starts beside job 0 instead.
+        assert_eq!(queue.take(&refs), Some(2));
+        assert_eq!(queue.take(&refs), None);
+        queue.done(0, &refs);
+        assert_eq!(queue.take(&refs), None, "job 2 still runs");
+        queue.done(2, &refs);
+        assert_eq!(queue.take(&refs), Some(1));
+        // Nothing beside it, not even the other job that runs alone.
+        assert_eq!(queue.take(&refs), None);
+        queue.done(1, &refs);
+        assert_eq!(queue.take(&refs), Some(3));
+        queue.done(3, &refs);
+        assert!(queue.waiting.is_empty());
+    }
+
+    #[test]
+    fn what_runs_alone_is_read_from_the_last_run_and_unknown_commands_do() {
+        let tmp = tempfile::tempdir().unwrap();
+        let library = job(tmp.path(), "lib", None);
+        assert!(!runs_alone(&library), "a library benchmark not run before");
+        record_processes(&library.paths.dir, 3);
+        assert!(runs_alone(&library), "one that started two more processes");
+        record_processes(&library.paths.dir, 1);
+        assert!(!runs_alone(&library));
+    }
+
+    #[test]
+    fn on_the_workers_a_job_that_runs_alone_never_overlaps_another() {
+        let tmp = tempfile::tempdir().unwrap();
+        let jobs: Vec<Job> = (0..8)
+            .map(|i| {
+                let job = job(tmp.path(), &format!("j{i}"), None);
+                record_processes(&job.paths.dir, if i % 3 == 1 { 2 } else { 1 });
+                job
+            })
+            .collect();
+        let refs: Vec<&Job> = jobs.iter().collect();
+        // Which jobs run now, and per job the most jobs that ran at once while it ran.
+        type State = (Vec<bool>, Vec<usize>);
+        let state: Arc<Mutex<State>> = Arc::new(Mutex::new((vec![false; 8], vec![0; 8])));
+        struct Beside(Arc<Mutex<State>>);
+        impl Executor for Beside {
+            fn run(&mut self, job: &Job) -> RunOutput {
+                let i: usize = job.id.function[1..].parse().unwrap();
+                {
+                    let (running, most) = &mut *self.0.lock().unwrap();
+                    running[i] = true;
+                    let n = running.iter().filter(|r| **r).count();
+                    for (j, _) in running.iter().enumerate().filter(|(_, r)| **r) {
+                        most[j] = most[j].max(n);
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(50));
+                self.0.lock().unwrap().0[i] = false;
+                RunOutput {
+                    status: Status::Ok,
+                    duration: Duration::ZERO,
+                    output: Default::default(),
+                }
+            }
+
+            fn run_tool(&mut self, job: &Job, _tool: &crate::config::Tool) -> RunOutput {
+                self.run(job)
+            }
+        }
+        let mut executors: Vec<Box<dyn Executor + Send>> = (0..3)
+            .map(|_| Box::new(Beside(state.clone())) as Box<dyn Executor + Send>)
+            .collect();
+        run(&refs, &mut executors, |j, e| e.run(j).status, |_, _| true);
+        let most = state.lock().unwrap().1.clone();
+        for (i, most) in most.iter().enumerate() {
+            if i % 3 == 1 {
+                assert_eq!(*most, 1, "job {i} ran beside another: {most}");
+            }
+        }
+        // The others did run side by side.
+        assert!(most.iter().any(|&m| m > 1), "{most:?}");
     }
 }

@@ -338,8 +338,17 @@ fn measure(
             .warnings
             .push(crate::execute::realtime::NOT_EXACT.to_owned());
     }
-    let first = new.parts.first().map(|part| part.id.pid);
-    let processes = new.parts.iter().any(|part| Some(part.id.pid) != first);
+    let mut pids: Vec<_> = new.parts.iter().map(|part| part.id.pid).collect();
+    pids.sort_unstable();
+    pids.dedup();
+    // The next run schedules a benchmark of several processes alone (`schedule::runs_alone`).
+    crate::execute::schedule::record_processes(&paths.dir, pids.len().max(1));
+    let processes = pids.len() > 1;
+    if processes && crate::execute::schedule::damon_on() {
+        result
+            .warnings
+            .push(crate::execute::schedule::DAMON_ON.to_owned());
+    }
     let binary = matches!(job.kind, crate::plan::JobKind::Binary(_));
     if (binary || processes) && !executor.exact_pids() {
         result
