@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use benchgrind_runner::history::{self, Entry, Record};
+use benchgrind_runner::report::history::{self, Entry, Record};
 
 const BENCH_FILES: usize = 10;
 const PER_FILE: usize = 100;

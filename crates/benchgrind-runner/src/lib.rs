@@ -15,13 +15,15 @@
 //! | compare | [`compare`] | changes, one regression check for every tool, flamegraphs |
 //! | explain | [`explain`] | why Callgrind's counts changed: exact attribution to functions and lines |
 //! | result | [`result`] | what one benchmark produced |
-//! | report | [`report`] | the terminal, JSON (with its wire types) and Markdown reports |
+//! | report | [`report`] | the terminal, JSON (with its wire types), Markdown and Bencher reports, the summaries, the history of runs |
 //! | run | [`harness`] | the only module that knows every stage: parse, plan, execute, report, exit code |
 //!
 //! Beside the pipeline: [`store`] owns the files on disk and the lock that lets one run at a
 //! time write them; [`measured`] is the bench binary as the child the executors start (measured
 //! process, fork server, hooks), speaking [`protocol`] with them; [`random`] makes the measured
-//! process's random bytes repeatable. Users depend on the `benchgrind` crate, which re-exports
+//! process's random bytes repeatable; [`fingerprint`] is the machine a count was measured on
+//! (and the revision); [`messages`] is what the harness says on stderr, [`error`] what ends a
+//! run; [`duration`] and [`dates`] read and write times as every stage does. Users depend on the `benchgrind` crate, which re-exports
 //! what they need from here; the macros' generated code names `__private`.
 
 #![warn(missing_docs)]
@@ -36,7 +38,6 @@ pub mod execute;
 pub mod explain;
 pub mod fingerprint;
 pub mod harness;
-pub mod history;
 pub mod measured;
 pub mod messages;
 pub mod metrics;

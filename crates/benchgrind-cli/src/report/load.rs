@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::history::{self, Entry};
+use benchgrind_runner::report::history::{self, Entry};
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::profile::{self, Read};
 use benchgrind_runner::report::summary::{check_version, Summary};
@@ -434,7 +434,7 @@ fn read_profile(path: &Path) -> Result<Option<Values>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use benchgrind_runner::history::Record;
+    use benchgrind_runner::report::history::Record;
 
     fn summary_json(id: &str, dir: &Path, new: u64, old: Option<u64>) -> String {
         let (file, rest) = id.split_once("::").unwrap();

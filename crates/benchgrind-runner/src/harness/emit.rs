@@ -27,7 +27,7 @@ pub(super) struct Emitter<'a> {
     /// The values of earlier benches, by group and id, for `compare_by_id`.
     pub by_id: HashMap<(usize, String), Vec<Comparison>>,
     /// This run's record for `<home>/history/`.
-    pub history: crate::history::Recorder,
+    pub history: crate::report::history::Recorder,
     /// The machine of this run, when benchmarks run under Valgrind.
     pub fingerprint: Option<crate::fingerprint::Fingerprint>,
 }

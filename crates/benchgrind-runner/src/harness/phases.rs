@@ -69,7 +69,7 @@ pub fn execute_plan(
         progress: &mut progress,
         summary: &mut summary,
         by_id: HashMap::new(),
-        history: crate::history::Recorder::new(
+        history: crate::report::history::Recorder::new(
             runs && !cli.no_history,
             &plan.home,
             main.package,

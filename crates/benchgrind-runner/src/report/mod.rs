@@ -7,6 +7,7 @@ pub mod bmf;
 pub mod flamegraph;
 pub mod gbench;
 pub mod gungraun;
+pub mod history;
 pub mod json;
 pub mod markdown;
 pub mod progress;
