@@ -85,8 +85,7 @@ fn stated_ir_diff(old: &Path, new: &Path) -> i64 {
 
 /// Checks a JSON report against the committed schema.
 fn assert_valid(json: &Value) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/explain.v1.schema.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/explain.v1.schema.json");
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
     let errors: Vec<String> = validator.iter_errors(json).map(|e| e.to_string()).collect();

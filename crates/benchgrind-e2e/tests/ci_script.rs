@@ -54,8 +54,7 @@ fn merge(cli: &Path, format: &str, input: &Path) -> Output {
 }
 
 fn bmf_schema() -> jsonschema::Validator {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchgrind-runner/schemas/bmf.schema.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/bmf.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")

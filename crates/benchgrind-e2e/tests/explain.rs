@@ -90,8 +90,7 @@ fn instructions_diff(report: &str, header: &str) -> i64 {
 }
 
 fn schema() -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/summary.v4.schema.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v4.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")

@@ -121,8 +121,7 @@ fn three_runs_with_a_change_in_the_middle_make_a_report_a_browser_shows() {
         .map(|e| e.unwrap().path())
         .collect();
     assert_eq!(history.len(), 6, "one record per run of each bench file");
-    let schema = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../benchgrind-runner/schemas/history.v1.schema.json");
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/history.v1.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(schema).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");

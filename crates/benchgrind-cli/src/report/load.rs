@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::report::history::{self, Entry};
 use benchgrind_runner::metrics::Metrics;
 use benchgrind_runner::parse::profile::{self, Read};
+use benchgrind_runner::report::history::{self, Entry};
 use benchgrind_runner::report::summary::{check_version, Summary};
 use serde::Deserialize;
 use serde_json::Value;

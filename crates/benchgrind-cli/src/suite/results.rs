@@ -1,7 +1,7 @@
 //! Result files: rebar's CSV (its columns, its rounded units) for compatibility, and two
 //! lossless forms that `cmp`, `diff`, `rank` and `report` read as well: full-precision CSV
 //! (rebar's columns plus `metric`, values unrounded) and JSON (versioned, see
-//! `results.schema.json`).
+//! `schemas/suite-results.v1.schema.json`).
 //!
 //! A failed benchmark is a row with `err` set, never a missing row.
 
@@ -143,7 +143,7 @@ struct JsonDoc {
 
 /// The `format` field of the JSON results.
 const JSON_FORMAT: &str = "benchgrind-suite-results";
-/// The `version` field of the JSON results; see `results.schema.json`.
+/// The `version` field of the JSON results; see `schemas/suite-results.v1.schema.json`.
 const JSON_VERSION: u32 = 1;
 
 /// Quotes a CSV field when it needs it (commas, quotes, line breaks).
@@ -508,8 +508,10 @@ memmem/sherlock-holmes,iter,0.0.1 (rev e5d648ff17),libc/memmem,0.1.0,,607430,505
 
     #[test]
     fn json_matches_the_committed_schema() {
-        let schema: serde_json::Value =
-            serde_json::from_str(include_str!("results.schema.json")).unwrap();
+        let schema: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../../schemas/suite-results.v1.schema.json"
+        ))
+        .unwrap();
         let item = &schema["properties"]["measurements"]["items"];
         let mut required: Vec<&str> = item["required"]
             .as_array()

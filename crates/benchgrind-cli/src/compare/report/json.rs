@@ -1,7 +1,7 @@
 //! `--format json`: everything the comparison holds, numbers in full precision, versioned.
 //!
 //! The wire types here are kept apart from the domain types of `diff` so that the format changes
-//! only on purpose; its schema is `compare.schema.json` beside this file. Times are nanoseconds,
+//! only on purpose; its schema is `schemas/compare.v1.schema.json`. Times are nanoseconds,
 //! changes fractions (0.1 = +10%), and values that are not finite (NaN counters) are `null`.
 
 use std::io::{self, Write};

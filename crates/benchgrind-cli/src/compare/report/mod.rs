@@ -29,7 +29,7 @@ pub trait Reporter {
 pub enum Format {
     /// An aligned table for people, optionally colored.
     Terminal,
-    /// Versioned JSON with every number (schema: `report/compare.schema.json`).
+    /// Versioned JSON with every number (schema: `schemas/compare.v1.schema.json`).
     Json,
     /// A GitHub-flavoured Markdown table, for pull-request comments.
     Markdown,
