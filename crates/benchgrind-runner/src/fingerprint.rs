@@ -12,7 +12,6 @@
 //! pair in the home directory and the probe runs once per machine and Valgrind.
 
 use std::path::Path;
-use std::process::Stdio;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +19,7 @@ use serde::{Deserialize, Serialize};
 pub const PROBE_FLAG: &str = "--benchgrind-cpu-probe";
 
 /// The file in the home directory that caches probe answers.
-const CACHE_FILE: &str = ".cpu-under-valgrind";
+pub const CACHE_FILE: &str = ".cpu-under-valgrind";
 
 /// What decides the counts, besides the code.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,7 +87,7 @@ impl Fingerprint {
     }
 
     /// The fingerprint of this process and the given Valgrind: everything but the CPU, which
-    /// [`cpu_under_valgrind`] finds.
+    /// [`crate::execute::valgrind::cpu_under_valgrind`] finds.
     pub fn local(valgrind_version: &str, cache: &str, cpu: String) -> Fingerprint {
         Fingerprint {
             valgrind: valgrind_version.to_owned(),
@@ -294,40 +293,8 @@ mod x86 {
     }
 }
 
-/// The CPU Valgrind shows the program, from the cache in `home` or by running `exe` with
-/// [`PROBE_FLAG`] under `valgrind --tool=none`. Empty when the probe fails: a fingerprint
-/// field left empty is never reported as a difference.
-pub fn cpu_under_valgrind(valgrind: &Path, version: &str, exe: &Path, home: &Path) -> String {
-    let key = format!("{version} on {}", cpu_seen());
-    let cache = home.join(CACHE_FILE);
-    let cached = std::fs::read_to_string(&cache).unwrap_or_default();
-    if let Some(answer) = cached_answer(&cached, &key) {
-        return answer.to_owned();
-    }
-    let Ok(output) = crate::execute::valgrind::command(valgrind)
-        .args(["--tool=none", "-q"])
-        .arg(exe)
-        .arg(PROBE_FLAG)
-        .env_clear()
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-    else {
-        return String::new();
-    };
-    let answer = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-    if !output.status.success() || answer.is_empty() || answer.contains('\n') {
-        return String::new();
-    }
-    let mut lines: Vec<&str> = cached.lines().filter(|l| !l.starts_with(&key)).collect();
-    let line = format!("{key}\t{answer}");
-    lines.push(&line);
-    let _ = crate::store::write_atomic(&cache, (lines.join("\n") + "\n").as_bytes());
-    answer
-}
-
 /// The answer cached for `key` in the cache file's text (`KEY\tANSWER` lines).
-fn cached_answer<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+pub fn cached_answer<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines()
         .find_map(|l| l.split_once('\t').filter(|(k, _)| *k == key))
         .map(|(_, answer)| answer)

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use crate::fingerprint;
+
 /// The oldest Valgrind whose Callgrind has every option the runner passes.
 pub const MIN_VERSION: (u32, u32) = (3, 16);
 
@@ -132,6 +134,38 @@ fn parse_version(text: &str) -> Option<(u32, u32, u32)> {
     let minor = parts.next()?.parse().ok()?;
     let patch = parts.next().and_then(|p| p.parse().ok()).unwrap_or(0);
     Some((major, minor, patch))
+}
+
+/// The CPU Valgrind shows the program, from the cache in `home` or by running `exe` with
+/// [`fingerprint::PROBE_FLAG`] under `valgrind --tool=none`. Empty when the probe fails: a fingerprint
+/// field left empty is never reported as a difference.
+pub fn cpu_under_valgrind(valgrind: &Path, version: &str, exe: &Path, home: &Path) -> String {
+    let key = format!("{version} on {}", fingerprint::cpu_seen());
+    let cache = home.join(fingerprint::CACHE_FILE);
+    let cached = std::fs::read_to_string(&cache).unwrap_or_default();
+    if let Some(answer) = fingerprint::cached_answer(&cached, &key) {
+        return answer.to_owned();
+    }
+    let Ok(output) = command(valgrind)
+        .args(["--tool=none", "-q"])
+        .arg(exe)
+        .arg(fingerprint::PROBE_FLAG)
+        .env_clear()
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+    else {
+        return String::new();
+    };
+    let answer = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    if !output.status.success() || answer.is_empty() || answer.contains('\n') {
+        return String::new();
+    }
+    let mut lines: Vec<&str> = cached.lines().filter(|l| !l.starts_with(&key)).collect();
+    let line = format!("{key}\t{answer}");
+    lines.push(&line);
+    let _ = crate::store::write_atomic(&cache, (lines.join("\n") + "\n").as_bytes());
+    answer
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::Cli;
+use crate::execute::valgrind::cpu_under_valgrind;
 use crate::execute::{args::callgrind_args, valgrind, Mode, Setup};
-use crate::fingerprint::cpu_under_valgrind;
 use crate::plan::Plan;
 use crate::report::gbench::{context, BenchmarkOut, Context};
 

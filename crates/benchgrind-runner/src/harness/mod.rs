@@ -314,7 +314,8 @@ fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> Pat
 
 /// The machine of this run: Valgrind, the CPU it shows the bench binary, and the rest.
 fn machine(plan: &Plan, setup: &Setup) -> Option<crate::fingerprint::Fingerprint> {
-    use crate::fingerprint::{cpu_under_valgrind, Fingerprint};
+    use crate::execute::valgrind::cpu_under_valgrind;
+    use crate::fingerprint::Fingerprint;
     let valgrind = crate::execute::valgrind::locate().ok()?;
     let (major, minor, patch) = valgrind.version;
     let version = format!("valgrind-{major}.{minor}.{patch}");

@@ -16,7 +16,7 @@
 //!
 //! A third flag, [`PROBE_FLAG`], makes it print the CPU it sees and exit: started under
 //! `valgrind --tool=none`, that is the CPU Valgrind shows the benchmarks
-//! ([`crate::fingerprint::cpu_under_valgrind`]).
+//! ([`crate::execute::valgrind::cpu_under_valgrind`]).
 //!
 //! A binary benchmark's setup and teardown run in a process of their own ([`hook`]); the body
 //! of a library benchmark runs in the measured [`window`]. Flags and formats are
