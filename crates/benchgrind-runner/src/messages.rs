@@ -69,6 +69,14 @@ pub fn say(kind: Kind, args: Arguments) {
     }
 }
 
+/// Replaces the status line at the bottom of a terminal (the progress of a run, `report::progress`)
+/// with `text`, no newline after it; an empty `text` erases it.
+pub fn status_line(text: &str) {
+    use std::io::Write;
+    eprint!("\r\x1b[K{text}");
+    let _ = std::io::stderr().flush();
+}
+
 /// A [`Kind::Note`] message, with `format!` arguments.
 macro_rules! note {
     ($($arg:tt)*) => {

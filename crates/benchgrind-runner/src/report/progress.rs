@@ -1,7 +1,6 @@
 //! A progress line on stderr for runs longer than a few seconds, on a terminal only: cleared
 //! before each benchmark's report is printed and at the end, so it never mixes with the report.
 
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// After how long the line appears.
@@ -31,8 +30,7 @@ impl Progress {
     /// Erases the line, if shown.
     pub fn clear(&mut self) {
         if self.shown {
-            eprint!("\r\x1b[K");
-            let _ = std::io::stderr().flush();
+            crate::messages::status_line("");
             self.shown = false;
         }
     }
@@ -57,13 +55,12 @@ impl Progress {
                     .collect::<String>()
             );
         }
-        eprint!(
-            "\r\x1b[K[{}/{}] {:.1}s  last: {last}",
+        crate::messages::status_line(&format!(
+            "[{}/{}] {:.1}s  last: {last}",
             self.done,
             self.total,
             elapsed.as_secs_f64()
-        );
-        let _ = std::io::stderr().flush();
+        ));
         self.shown = true;
     }
 }
