@@ -45,3 +45,71 @@ impl From<String> for Error {
         Error::Run(message)
     }
 }
+
+/// A file operation that failed: what was done, to which path, and why. Shown as
+/// `cannot OP PATH: CAUSE` (`cannot write target/benchgrind/x/summary.json: No space left on
+/// device`); every stage that touches files says it this way ([`FileResult::file_op`]).
+#[derive(Debug)]
+pub struct FileError {
+    /// What was done, as a verb with what follows it: `read`, `create`, `write the lock file`.
+    pub op: &'static str,
+    /// The file or directory.
+    pub path: std::path::PathBuf,
+    /// Why it failed.
+    pub cause: std::io::Error,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot {} {}: {}",
+            self.op,
+            self.path.display(),
+            self.cause
+        )
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.cause)
+    }
+}
+
+/// For the functions that say what went wrong in a `String`.
+impl From<FileError> for String {
+    fn from(e: FileError) -> String {
+        e.to_string()
+    }
+}
+
+/// Names the operation and the path of a failed file operation.
+pub trait FileResult<T> {
+    /// The error, if any, as a [`FileError`] of `op` on `path`.
+    fn file_op(self, op: &'static str, path: &std::path::Path) -> Result<T, FileError>;
+}
+
+impl<T> FileResult<T> for std::io::Result<T> {
+    fn file_op(self, op: &'static str, path: &std::path::Path) -> Result<T, FileError> {
+        self.map_err(|cause| FileError {
+            op,
+            path: path.to_owned(),
+            cause,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_error_names_the_operation_the_path_and_the_cause() {
+        let missing = std::path::Path::new("/nonexistent/benchgrind");
+        let err = std::fs::read(missing).file_op("read", missing).unwrap_err();
+        let text = "cannot read /nonexistent/benchgrind: No such file or directory (os error 2)";
+        assert_eq!(err.to_string(), text);
+        assert_eq!(String::from(err), text);
+    }
+}

@@ -15,6 +15,7 @@
 //! scripts; the counts of all processes are summed. The KLV comes from a file, not a pipe, so
 //! the runner's reads do not depend on timing.
 
+use benchgrind_runner::error::FileResult;
 use std::{path::PathBuf, process, time::Duration};
 
 use benchgrind_runner::execute::{self, Launcher};
@@ -53,7 +54,7 @@ fn temp_dir() -> Result<TempDir, String> {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("benchgrind-suite-{:010}-{n:010}", process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).file_op("create", &dir)?;
     Ok(TempDir(dir))
 }
 
@@ -62,8 +63,7 @@ fn temp_dir() -> Result<TempDir, String> {
 fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
     let mut total = 0u64;
     let mut files = 0;
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries = std::fs::read_dir(dir).file_op("read", dir)?;
     for entry in entries.flatten() {
         let path = entry.path();
         if !path
@@ -134,10 +134,8 @@ fn launcher() -> Result<&'static Launcher, String> {
 pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), String> {
     let tmp = temp_dir()?;
     let klv_path = tmp.0.join("input.klv");
-    std::fs::write(&klv_path, &klv)
-        .map_err(|e| format!("cannot write {}: {e}", klv_path.display()))?;
-    let input = std::fs::File::open(&klv_path)
-        .map_err(|e| format!("cannot open {}: {e}", klv_path.display()))?;
+    std::fs::write(&klv_path, &klv).file_op("write", &klv_path)?;
+    let input = std::fs::File::open(&klv_path).file_op("open", &klv_path)?;
     // The preload library in the scratch directory, removed with it.
     let launcher = launcher()?
         .clone()

@@ -6,6 +6,7 @@
 //! own working directory while benchmarks run. The sandbox is a new one per command, or the one
 //! a group of 0.9 to 0.12 `Run`s shares ([`super::sandbox`]).
 
+use crate::error::FileResult;
 use std::fs::File;
 use std::io::Read;
 #[cfg(target_os = "linux")]
@@ -328,8 +329,8 @@ fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, String> {
     if let Some(pipe) = full_pipe(input) {
         return Ok(pipe);
     }
-    std::fs::write(spill, input).map_err(|e| format!("cannot write {}: {e}", spill.display()))?;
-    let file = File::open(spill).map_err(|e| format!("cannot open {}: {e}", spill.display()))?;
+    std::fs::write(spill, input).file_op("write", spill)?;
+    let file = File::open(spill).file_op("open", spill)?;
     let _ = std::fs::remove_file(spill);
     Ok(StdStdio::from(file))
 }
@@ -379,8 +380,7 @@ struct SetupChild {
 impl SetupChild {
     /// Starts the setup; returns the stream that feeds the command.
     fn start(&mut self, mut hook: Command, pipe: Pipe) -> Result<StdStdio, String> {
-        let other = File::create(&self.other)
-            .map_err(|e| format!("cannot create {}: {e}", self.other.display()))?;
+        let other = File::create(&self.other).file_op("create", &self.other)?;
         match pipe {
             Pipe::Stdout => hook.stdout(StdStdio::piped()).stderr(other),
             Pipe::Stderr => hook.stderr(StdStdio::piped()).stdout(other),
@@ -409,11 +409,8 @@ impl SetupChild {
     /// Starts the setup beside the command without feeding it (a server, say); both its
     /// streams go to the file, shown before the command's output.
     fn start_parallel(&mut self, mut hook: Command) -> Result<(), String> {
-        let file = File::create(&self.other)
-            .map_err(|e| format!("cannot create {}: {e}", self.other.display()))?;
-        let copy = file
-            .try_clone()
-            .map_err(|e| format!("cannot share {}: {e}", self.other.display()))?;
+        let file = File::create(&self.other).file_op("create", &self.other)?;
+        let copy = file.try_clone().file_op("share", &self.other)?;
         hook.stdout(file).stderr(copy);
         let child = hook
             .spawn()

@@ -12,6 +12,7 @@
 //! - `seconds`: how long a run takes (as a real one would, so that workers overlap);
 //! - the other tools' files (`dhat.out`, `memcheck.log`, ...) and `<tool>.fail`.
 
+use crate::error::FileResult;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -47,8 +48,7 @@ impl CannedExecutor {
     /// One run: the `files` copied (the first one required), each a `*.new` file of the job
     /// (logs not canned are written empty), then the scripted failure `fail` if there is one.
     fn run_files(&self, job: &Job, fail: &str, files: &[String]) -> Result<(), String> {
-        std::fs::create_dir_all(&job.paths.dir)
-            .map_err(|e| format!("cannot create {}: {e}", job.paths.dir.display()))?;
+        std::fs::create_dir_all(&job.paths.dir).file_op("create", &job.paths.dir)?;
         let seconds = self.source(job, "seconds").and_then(|p| {
             let text = std::fs::read_to_string(p).ok()?;
             Duration::try_from_secs_f64(text.trim().parse().ok()?).ok()

@@ -5,6 +5,7 @@
 //! modifier); its children's move to `children/<file>.<expansion>`, replacing those of the
 //! tool's last run.
 
+use crate::error::FileResult;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -154,8 +155,7 @@ fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
             let target = if Some(i) == mine {
                 new.clone()
             } else {
-                std::fs::create_dir_all(&children_dir)
-                    .map_err(|e| format!("cannot create {}: {e}", children_dir.display()))?;
+                std::fs::create_dir_all(&children_dir).file_op("create", &children_dir)?;
                 children_dir.join(format!("{name}.{expansion}"))
             };
             std::fs::rename(path, &target).map_err(|e| {

@@ -5,6 +5,7 @@
 //!
 //! Binary benchmarks and `--isolation=process` go to the [`ProcessExecutor`].
 
+use crate::error::FileResult;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -93,7 +94,7 @@ impl ForkExecutor {
         // Twice: another run may remove the empty parent between its creation and the server's.
         std::fs::create_dir_all(&dir)
             .or_else(|_| std::fs::create_dir_all(&dir))
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            .file_op("create", &dir)?;
         let files = super::args::raw_file_args(&dir);
         let mut cmd = self
             .process
@@ -152,8 +153,7 @@ impl ForkExecutor {
         let class = self.class(job);
         self.ensure_server(&class, job)?;
         let paths = &job.paths;
-        std::fs::create_dir_all(&paths.dir)
-            .map_err(|e| format!("cannot create {}: {e}", paths.dir.display()))?;
+        std::fs::create_dir_all(&paths.dir).file_op("create", &paths.dir)?;
         // Files of an earlier run must not pass for this run's output.
         for name in CAPTURE_FILES {
             let _ = std::fs::remove_file(paths.dir.join(name));

@@ -8,6 +8,7 @@
 //! `Parent PID`. A fork server's directory holds every benchmark's processes, one benchmark at a
 //! time; a process that outlives its benchmark and writes later is not part of it.
 
+use crate::error::FileResult;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -116,12 +117,10 @@ fn tree(dir: &Path, root: u32) -> std::io::Result<(Vec<OutFile>, BTreeMap<u32, P
 /// `dir` afterwards. A profile without `totals:` (a process killed before it ended) is left out;
 /// so are threads that counted nothing, but for the measured process's first.
 pub fn settle(dir: &Path, root: u32, paths: &BenchPaths) -> Result<(), String> {
-    let (outs, logs) =
-        tree(dir, root).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let (outs, logs) = tree(dir, root).file_op("read", dir)?;
     let mut texts = Vec::new();
     for out in &outs {
-        let text = std::fs::read_to_string(&out.path)
-            .map_err(|e| format!("cannot read {}: {e}", out.path.display()))?;
+        let text = std::fs::read_to_string(&out.path).file_op("read", &out.path)?;
         let _ = std::fs::remove_file(&out.path);
         let counted = text
             .lines()
@@ -141,8 +140,7 @@ pub fn settle(dir: &Path, root: u32, paths: &BenchPaths) -> Result<(), String> {
             paths.file("callgrind.log", Which::New)
         } else {
             let children = paths.dir.join(CHILDREN);
-            std::fs::create_dir_all(&children)
-                .map_err(|e| format!("cannot create {}: {e}", children.display()))?;
+            std::fs::create_dir_all(&children).file_op("create", &children)?;
             children.join(format!("callgrind.{pid}.log"))
         };
         move_file(log, &target)?;
@@ -162,7 +160,7 @@ pub fn settle(dir: &Path, root: u32, paths: &BenchPaths) -> Result<(), String> {
         .collect();
     let joined = join(&parts)?;
     let target = paths.file("callgrind.out", Which::New);
-    std::fs::write(&target, joined).map_err(|e| format!("cannot write {}: {e}", target.display()))
+    Ok(std::fs::write(&target, joined).file_op("write", &target)?)
 }
 
 /// Removes the logs of the processes of the last run.

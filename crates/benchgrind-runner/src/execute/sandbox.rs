@@ -7,6 +7,7 @@
 //! in one directory, so that a file one of them writes is there for the next. The harness opens
 //! it around the group ([`SharedSandbox`]); the group's jobs find it by the group's index.
 
+use crate::error::FileResult;
 use std::path::{Path, PathBuf};
 
 use crate::config::Sandbox;
@@ -44,8 +45,7 @@ impl SandboxDir {
         );
         let path = std::env::temp_dir().join(name);
         // A new directory, never a stale one of an earlier process with the same pid.
-        std::fs::create_dir(&path)
-            .map_err(|e| format!("cannot create the sandbox {}: {e}", path.display()))?;
+        std::fs::create_dir(&path).file_op("create the sandbox", &path)?;
         let dir = SandboxDir { path };
         for fixture in &config.fixtures {
             let source = workspace_root.join(fixture);

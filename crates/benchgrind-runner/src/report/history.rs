@@ -10,6 +10,7 @@
 //! The commit is read from `.git` directly, without spawning git: a bench run does not depend on
 //! git being installed, and a home outside a repository simply has no commit.
 
+use crate::error::FileResult;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -243,7 +244,7 @@ pub fn prune(dir: &Path, bounds: Bounds) -> io::Result<()> {
 
 /// Reads one history file; the error names the file and what is wrong.
 pub fn read(path: &Path) -> Result<Record, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).file_op("read", path)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
         .map_err(|e| format!("{}: not a history record ({e})", path.display()))?;
     let version = value.get("version").and_then(serde_json::Value::as_u64);

@@ -3,6 +3,7 @@
 //! keeps its exporters in one list). The bench harness and `benchgrind merge` both report
 //! through it.
 
+use crate::error::FileResult;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -47,9 +48,8 @@ impl<'a> Reporters<'a> {
                 Target::File(path) => {
                     reporter
                         .finish(text, summary)
-                        .map_err(|e| format!("cannot report into {}: {e}", path.display()))?;
-                    crate::store::write_atomic(path, text)
-                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                        .file_op("report into", path)?;
+                    crate::store::write_atomic(path, text).file_op("write", path)?;
                 }
             }
         }

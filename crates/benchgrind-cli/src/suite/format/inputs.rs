@@ -4,6 +4,7 @@
 //! Files are read once and shared between benchmarks. Errors are plain messages; the caller
 //! adds the file:line of the field and the benchmark name.
 
+use benchgrind_runner::error::FileResult;
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
 use toml::{value::Table, Value};
@@ -51,9 +52,7 @@ impl Cache {
             }
             _ => {}
         }
-        let data: Arc<[u8]> = std::fs::read(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?
-            .into();
+        let data: Arc<[u8]> = std::fs::read(&path).file_op("read", &path)?.into();
         self.files.insert(path, data.clone());
         Ok(data)
     }

@@ -6,6 +6,7 @@
 
 mod stacks;
 
+use crate::error::FileResult;
 use std::path::PathBuf;
 
 use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
@@ -53,8 +54,7 @@ pub fn write(
         if matches!(kind, FlamegraphKind::Regular | FlamegraphKind::All) {
             let path = svg_path(paths, event, false);
             let svg = render(config, &title, None, event, &new_folded)?;
-            store::write_atomic(&path, &svg)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            store::write_atomic(&path, &svg).file_op("write", &path)?;
             written.push(path);
         }
         if let (true, Some((old, old_name))) = (wants_old(config), old) {
@@ -75,8 +75,7 @@ pub fn write(
             let subtitle = format!("differential: this run vs {old_name}");
             let svg = render(config, &title, Some(&subtitle), event, &diff)?;
             let path = svg_path(paths, event, true);
-            store::write_atomic(&path, &svg)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            store::write_atomic(&path, &svg).file_op("write", &path)?;
             written.push(path);
         }
     }
