@@ -92,7 +92,7 @@ fn every_shape_runs_and_a_shell_counts_the_same_from_inside_a_fresh_pid_namespac
 /// Every shape counts the same on five runs, two of them from inside a fresh process-id
 /// namespace. Each run has a home of its own, so every command is one not run before, and runs
 /// with no other benchmark beside it (`schedule::runs_alone`): beside another, a pipe of two
-/// shells counted 9 instructions more in 5 of 12 runs (the other benchmark's page faults on the
+/// shells counted 9 instructions more in 4 of 12 runs (the other benchmark's page faults on the
 /// same files made one of its processes wait). Where the kernel's memory monitor DAMON runs,
 /// its page checks do the same now and then; the run says so, and that is what is checked
 /// there.

@@ -62,7 +62,7 @@ pub fn record_processes(dir: &Path, processes: usize) {
 /// moment, the process of ours that needs it sleeps, and another of ours runs at a point it
 /// would not have reached otherwise (traced with the kernel's `sched_switch` events: a sleep in
 /// `folio_wait_bit_common` under `filemap_fault`). A pipe of two shells then counted 9
-/// instructions more in 5 of 12 runs beside other benchmarks, and 12 of 12 the same alone.
+/// instructions more in 4 of 12 runs beside other benchmarks, and 12 of 12 the same alone.
 pub fn runs_alone(job: &Job) -> bool {
     let hint = std::fs::read_to_string(job.paths.dir.join(PROCESSES_FILE))
         .ok()
