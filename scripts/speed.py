@@ -144,7 +144,7 @@ def main():
                                        bins["anchor"], "--benchgrind-server"],
                                       stdin=subprocess.DEVNULL))
         # Homes of one length: a binary benchmark's command counts its start-up, which the
-        # length of the paths it is given moves (README, "What is measured").
+        # length of the paths it is given moves (docs/guide.md, "What is measured").
         first = benchgrind_suite(bins, tmp / "hfork")[0]
         second = repeated(lambda: benchgrind_suite(bins, tmp / "hfork"))
         report = second[3]
