@@ -37,6 +37,10 @@ fn root() -> bool {
 
 /// The user, created if missing.
 fn ensure_user() {
+    // One test at a time: two `useradd` at once on a fresh machine left the name resolving to
+    // another uid for a moment (a home chowned to 999 for a run as 995: "Permission denied").
+    static MAKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = MAKING.lock().unwrap_or_else(|e| e.into_inner());
     let exists = Command::new("id").arg(USER).output().unwrap();
     if exists.status.success() {
         return;
