@@ -18,6 +18,10 @@ Cycles are looked for at two granularities:
   other (`a/x -> b -> a/y`). Such a cycle is listed unless a module-by-module cycle already
   touches every member.
 
+Besides cycles, imports that must not exist at all are listed (FORBIDDEN): benchgrind's own
+configuration model imports nothing from the API of older generations (`config/compat`), which
+is built on top of it.
+
 Each strongly connected set is shown as a few short cycles that together visit all its members,
 one line `crate: a -> b -> a` each, with one example `file:line` per edge. Exit code 1 when there
 is any cycle, else a one-line OK with counts and exit code 0.
@@ -31,6 +35,14 @@ import sys
 from collections import deque
 
 import rust_tokens
+
+# Imports that must not exist: (crate, importing subtree, imported subtree, why). A subtree is a
+# module's display name and everything below it; the importing subtree's root (its `mod.rs`,
+# which may re-export the whole API) and the imported subtree are left out of the importers.
+FORBIDDEN = [
+    ("benchgrind-runner", "config", "config/compat",
+     "the configuration model imports nothing from the older generations' API built on it"),
+]
 
 # Macros whose input is code generated for another crate (proc macros' output).
 QUOTING_MACROS = {"quote", "quote_spanned", "parse_quote", "parse_quote_spanned"}
@@ -330,8 +342,23 @@ def crate_cycles(reader, crate, repo):
             if any(all(_touches(mem, fs) for mem in members) for fs in covered):
                 continue
             lines += _describe(crate, members, edges, examples, repo)
+    for rule_crate, importer, imported, why in FORBIDDEN:
+        if rule_crate != crate:
+            continue
+        for (a, b), (file, line) in sorted(example.items()):
+            root = a in (importer, importer + "/mod")
+            if _within(a, importer) and not root and not _within(a, imported) \
+                    and _within(b, imported):
+                rel = os.path.relpath(file, repo)
+                lines.append(f"{crate}: forbidden import {a} -> {b} ({rel}:{line}): {why}")
     edge_count = sum(len(bs) for bs in fine.values())
     return lines, len(reader.modules), edge_count
+
+
+def _within(name, subtree):
+    """Whether a module's display name is the subtree's root or below it."""
+    return name in (subtree, subtree + "/mod") or name.startswith(subtree + "/") \
+        or name.startswith(subtree + "::")
 
 
 def _subtree(label, module):
@@ -466,8 +493,9 @@ def main(argv):
     if lines:
         print("\n".join(lines))
         cycles = sum(1 for line in lines if " cycle among " in line)
-        print(f"deps: {cycles} set(s) of modules in an import cycle; imports should only point "
-              "down the pipeline")
+        forbidden = sum(1 for line in lines if " forbidden import " in line)
+        print(f"deps: {cycles} set(s) of modules in an import cycle, {forbidden} forbidden "
+              "import(s); imports should only point down the pipeline")
         return 1
     print(f"deps: OK: {len(roots)} crates, {modules} modules, {edges} imports between modules, "
           "no cycles")

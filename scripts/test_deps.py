@@ -275,7 +275,41 @@ class Cycles(unittest.TestCase):
         )
         self.assertEqual(code, 1)
         self.assertIn("demo (bin tool): cycle among 2 modules: p, q", out)
-        self.assertTrue(out[-1].startswith("deps: 1 set(s) of modules in an import cycle"), out)
+        self.assertTrue(out[-1].startswith("deps: 1 set(s) of modules in an import cycle, 0 forbidden"), out)
+
+
+class Forbidden(unittest.TestCase):
+    def test_the_configuration_model_may_not_import_the_compatibility_api(self):
+        files = {
+            "benchgrind-runner/src/lib.rs": "pub mod config;\n",
+            "benchgrind-runner/src/config/mod.rs": (
+                "pub mod compat;\npub mod library;\npub mod metric;\npub mod tool;\n"
+                "pub use compat::v0_10::Run;\n"
+            ),
+            "benchgrind-runner/src/config/compat/mod.rs": "pub mod v0_10;\n",
+            "benchgrind-runner/src/config/compat/v0_10.rs": (
+                "use crate::config::metric::Metric;\npub struct Run(Metric);\n"
+            ),
+            "benchgrind-runner/src/config/metric.rs": "pub struct Metric;\n",
+            "benchgrind-runner/src/config/tool.rs": "pub struct Tool;\n",
+            "benchgrind-runner/src/config/library.rs": (
+                "use super::tool::Tool;\npub struct Config(Tool);\n"
+            ),
+        }
+        code, out = check(self, files, members=("benchgrind-runner",))
+        self.assertEqual(code, 0, out)
+
+        files["benchgrind-runner/src/config/tool.rs"] = (
+            "use super::compat::v0_10::Run;\npub struct Tool(Option<Box<Run>>);\n"
+        )
+        code, out = check(self, files, members=("benchgrind-runner",))
+        self.assertEqual(code, 1, out)
+        self.assertEqual(len(out), 2, out)
+        self.assertTrue(out[0].startswith(
+            "benchgrind-runner: forbidden import config/tool -> config/compat/v0_10 "
+            "(benchgrind-runner/src/config/tool.rs:1)"), out)
+        self.assertTrue(out[-1].endswith(", 1 forbidden import(s); imports should only point "
+                                         "down the pipeline"), out)
 
 
 class Manifests(unittest.TestCase):

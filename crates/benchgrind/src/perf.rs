@@ -61,7 +61,7 @@ impl Perf {
 
 /// So that `.tool(Perf::default())` fails on `Perf` alone, not on the conversion too.
 #[cfg(feature = "runner")]
-impl From<Perf> for benchgrind_runner::config::tools::ToolSpec {
+impl From<Perf> for benchgrind_runner::config::ToolSpec {
     fn from(perf: Perf) -> Self {
         match perf.0 {}
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::flag::Takes;
 use super::flags::ALL;
 use super::*;
-use crate::config::compat::DEFAULT_TRUNCATE;
+use crate::config::DEFAULT_TRUNCATE;
 use crate::config::{EventKind, ValgrindTool};
 
 fn parse_with(args: &[&str], env: &[(&str, &str)]) -> Result<Cli, UsageError> {

@@ -1,7 +1,7 @@
 //! The user-facing types of binary benchmarks: the [`Command`] to measure, its [`Stdin`] and
 //! [`Stdio`], the expected exit ([`ExitWith`]), the [`Sandbox`], [`BinaryBenchmarkConfig`], and
 //! the low-level API's [`BinaryBenchmark`] and [`Bench`] that the `#[binary_benchmark]`
-//! attribute also produces (the group that holds them is [`super::group`]'s).
+//! attribute also produces (the group that holds them is [`super::binary_group`]'s).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ use super::library::LibraryBenchmarkConfig;
 use super::regression::RegressionConfig;
 pub use super::sandbox::Sandbox;
 use super::tool::{Tool, ValgrindTool};
-use super::tools::ToolSpec;
+use super::tool_values::ToolSpec;
 
 /// A command to measure: a program, its arguments, environment, working directory and streams.
 ///
@@ -521,5 +521,40 @@ impl BinaryBenchmark {
 impl From<&mut BinaryBenchmark> for BinaryBenchmark {
     fn from(value: &mut BinaryBenchmark) -> Self {
         value.clone()
+    }
+}
+
+impl ExitWith {
+    /// Whether an exit code meets the expectation (an expected signal is never an exit code).
+    pub fn accepts(&self, code: i32) -> bool {
+        match self {
+            ExitWith::Success => code == 0,
+            ExitWith::Failure => code != 0,
+            ExitWith::Code(c) => code == *c,
+            ExitWith::Signal(_) | ExitWith::Signals(_) => false,
+        }
+    }
+
+    /// Whether an end by this signal meets the expectation.
+    pub fn accepts_signal(&self, signal: i32) -> bool {
+        match self {
+            ExitWith::Signal(s) => *s == signal,
+            ExitWith::Signals(signals) => signals.contains(&signal),
+            _ => false,
+        }
+    }
+
+    /// The expectation in a message: `success (0)`, `signal 6`, ...
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            ExitWith::Success => "success (0)".to_owned(),
+            ExitWith::Failure => "a failure (not 0)".to_owned(),
+            ExitWith::Code(c) => format!("code {c}"),
+            ExitWith::Signal(s) => format!("signal {s}"),
+            ExitWith::Signals(signals) => {
+                let list: Vec<String> = signals.iter().map(i32::to_string).collect();
+                format!("one of the signals {}", list.join(", "))
+            }
+        }
     }
 }

@@ -7,10 +7,11 @@
 
 use std::ffi::OsString;
 
+use super::entry_point::EntryPoint;
 use super::flamegraph::FlamegraphConfig;
 use super::regression::RegressionConfig;
 use super::tool::{valgrind_args, Tool};
-use super::tools::ToolSpec;
+use super::tool_values::ToolSpec;
 
 /// Configuration of library benchmarks, at `main!`, group, `#[library_benchmark]` or `#[bench]`
 /// level.
@@ -41,9 +42,9 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) flamegraph: Option<FlamegraphConfig>,
     pub(crate) timeout: Option<std::time::Duration>,
     pub(crate) separate_threads: Option<bool>,
-    /// What only the iai-callgrind-compatible methods set ([`super::compat`]).
-    pub(crate) compat: super::compat::Extra,
-    /// What tools given as values set ([`super::tools`]).
+    /// What only the methods of older generations set ([`Extra`]).
+    pub(crate) compat: Extra,
+    /// What tools given as values set ([`super::tool_values`]).
     pub(crate) values: ValueSettings,
 }
 
@@ -255,6 +256,25 @@ impl From<&LibraryBenchmarkConfig> for LibraryBenchmarkConfig {
     fn from(value: &LibraryBenchmarkConfig) -> Self {
         value.clone()
     }
+}
+
+/// The settings of one configuration level that only the methods of older generations set
+/// ([`crate::config::compat`]): they fold with the rest in [`super::resolve()`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extra {
+    /// `Some(None)`: never cut the header's description; `Some(Some(n))`: cut after `n`.
+    pub(crate) truncate_description: Option<Option<usize>>,
+    /// The tools of `tool_override`/`tools_override`: they replace the tools of more general
+    /// levels and those given with `tool` at this level.
+    pub(crate) tools_override: Option<Vec<Tool>>,
+    /// Where Callgrind's collection is restricted to.
+    pub(crate) entry_point: Option<EntryPoint>,
+    /// Valgrind core arguments for Callgrind and every other tool.
+    pub(crate) valgrind_args: Vec<String>,
+    /// `OutputFormat::tolerance`: changes within this many percent show as `(Tolerance)`.
+    pub(crate) tolerance: Option<f64>,
+    /// `OutputFormat::show_grid`: grid marks in the terminal report.
+    pub(crate) show_grid: Option<bool>,
 }
 
 #[cfg(test)]

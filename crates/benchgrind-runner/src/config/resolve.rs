@@ -3,12 +3,16 @@
 
 use std::ffi::OsString;
 
-use super::compat::{EntryPoint, DEFAULT_TRUNCATE};
+use super::entry_point::EntryPoint;
 use super::flamegraph::FlamegraphConfig;
 use super::library::LibraryBenchmarkConfig;
 use super::metric::EventKind;
 use super::regression::RegressionConfig;
 use super::tool::{Tool, ValgrindTool};
+
+/// How many characters of a bench's arguments the header shows by default, as in iai-callgrind
+/// 0.13.
+pub const DEFAULT_TRUNCATE: usize = 50;
 
 /// The seed of the fixed stream of random bytes unless one is configured.
 pub const DEFAULT_SEED: u64 = 0;

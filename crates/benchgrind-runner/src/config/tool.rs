@@ -1,7 +1,11 @@
 //! The Valgrind tools users can ask for besides Callgrind ([`Tool`]), their names, and the
-//! `--tools` list ([`ToolList`]). Running them is [`crate::execute`]'s; reading their files
-//! [`crate::metrics`]'.
+//! `--tools` list ([`ToolList`]), and the settings a tool given as a value carries
+//! ([`super::tool_values`]: arguments, metrics shown, limits, DHAT's frames). Running them is
+//! [`crate::execute`]'s; reading their files [`crate::metrics`]'.
 
+use super::entry_point::EntryPoint;
+use super::metric::AnyMetric;
+use super::regression::RegressionConfig;
 use std::str::FromStr;
 
 /// A Valgrind tool.
@@ -165,9 +169,9 @@ pub struct Tool {
     pub(crate) kind: ValgrindTool,
     pub(crate) enable: bool,
     pub(crate) args: Vec<String>,
-    /// The settings of a tool given as a value ([`super::tools`]): which metrics are shown,
+    /// The settings of a tool given as a value ([`super::tool_values`]): which metrics are shown,
     /// limits, DHAT's entry point and frames.
-    pub(crate) value: Option<Box<super::settings::OtherSettings>>,
+    pub(crate) value: Option<Box<OtherSettings>>,
     /// Under DHAT, the size of the block the measured process holds across the window (see
     /// [`crate::protocol::DHAT_BALLAST_ENV`]); 0 for none. Set by the harness, not by users.
     pub(crate) ballast: u64,
@@ -345,6 +349,55 @@ pub fn selected(config_tools: &[Tool], cli_tools: &[ValgrindTool]) -> Vec<Tool> 
     }
     tools.sort_by_key(|t| ValgrindTool::OTHERS.iter().position(|k| *k == t.kind));
     tools
+}
+
+/// Whether a tool's output files are rewritten to what was counted (gungraun 0.19+, DHAT). The
+/// report's figures are restricted either way; benchgrind leaves DHAT's file as DHAT wrote it,
+/// so the three settings differ only in whether that file is kept as `.orig` as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SanitizeOutput {
+    /// Leave the file as the tool wrote it.
+    No,
+    /// Rewrite it and keep the original beside it.
+    KeepOrig,
+    /// Rewrite it (the default).
+    #[default]
+    Yes,
+}
+
+/// The settings of a tool other than Callgrind given as a value.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct OtherSettings {
+    pub args: Vec<String>,
+    pub enable: Option<bool>,
+    pub entry_point: Option<EntryPoint>,
+    pub frames: Vec<String>,
+    pub sanitize: Option<SanitizeOutput>,
+    pub format: Option<Vec<AnyMetric>>,
+    pub limits: RegressionConfig,
+    pub has_limits: bool,
+}
+
+/// Merges `specific` into `general`, the settings of two values of the same tool: what the
+/// specific one sets replaces (the arguments are the [`Tool`](super::tool::Tool)'s).
+pub(crate) fn merge_other(general: &mut OtherSettings, specific: &OtherSettings) {
+    if specific.enable.is_some() {
+        general.enable = specific.enable;
+    }
+    if specific.entry_point.is_some() {
+        general.entry_point.clone_from(&specific.entry_point);
+    }
+    general.frames.extend(specific.frames.iter().cloned());
+    if specific.sanitize.is_some() {
+        general.sanitize = specific.sanitize;
+    }
+    if specific.format.is_some() {
+        general.format.clone_from(&specific.format);
+    }
+    if specific.has_limits {
+        general.limits.merge(&specific.limits);
+        general.has_limits = true;
+    }
 }
 
 #[cfg(test)]

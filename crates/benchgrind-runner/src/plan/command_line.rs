@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn limits_by_tool_replace_that_tools_and_report_flags_fold() {
-        use crate::config::spec_text;
+        use crate::config::tool_metrics::text as spec_text;
         let mut config = from_code();
         let cli = Cli {
             callgrind_limits: Some(spec_text::callgrind_limits("ir=10000").unwrap()),

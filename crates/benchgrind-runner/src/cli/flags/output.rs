@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use crate::cli::flag::{nocapture, nosummary, spec, yes_no, Category, Flag, Takes};
 use crate::cli::values::{Cli, JsonStyle, Labels, ReportFormat};
-use crate::config::compat::DEFAULT_TRUNCATE;
-use crate::config::spec_text;
+use crate::config::tool_metrics::text as spec_text;
+use crate::config::DEFAULT_TRUNCATE;
 use crate::config::{ExplainPolicy, ToolMetric, ValgrindTool};
 
 /// Puts the metrics of one tool into the [`Cli`], replacing an earlier list of that tool.

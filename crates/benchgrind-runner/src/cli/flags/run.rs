@@ -9,7 +9,7 @@ use crate::cli::flag::{
     baseline_name, shell_words, spec, yes_no, Category, Flag, Takes, UsageError,
 };
 use crate::cli::values::Isolation;
-use crate::config::spec_text;
+use crate::config::tool_metrics::text as spec_text;
 use crate::config::RegressionConfig;
 
 const LIMITS_HELP: &str = "comma-separated KEY=N% (soft, in percent of the old value), KEY=N \

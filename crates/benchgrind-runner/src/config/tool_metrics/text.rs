@@ -9,9 +9,9 @@
 
 use std::str::FromStr;
 
-use super::groups::{CachegrindMetrics, CallgrindMetrics, DhatMetrics, ErrorMetric, Limit};
-use super::metric::{AnyMetric, EventKind, ToolMetric};
-use super::regression::RegressionConfig;
+use super::super::metric::{AnyMetric, EventKind, ToolMetric};
+use super::super::regression::RegressionConfig;
+use super::{CachegrindMetrics, CallgrindMetrics, DhatMetrics, ErrorMetric, Limit};
 
 /// `--callgrind-limits`: limits on Callgrind's metrics.
 pub fn callgrind_limits(text: &str) -> Result<RegressionConfig, String> {

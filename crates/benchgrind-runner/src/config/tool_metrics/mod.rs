@@ -10,14 +10,14 @@ mod cachegrind;
 mod callgrind;
 mod dhat;
 mod errors;
-mod limit;
 mod sets;
+pub mod text;
 
+pub use super::regression::Limit;
 pub use cachegrind::{CachegrindMetric, CachegrindMetrics};
 pub use callgrind::CallgrindMetrics;
 pub use dhat::{DhatMetric, DhatMetrics};
 pub use errors::ErrorMetric;
-pub use limit::Limit;
 
 #[cfg(test)]
 mod tests {

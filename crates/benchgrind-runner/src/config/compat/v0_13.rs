@@ -1,38 +1,14 @@
 //! The types of iai-callgrind's 0.13/0.14 configuration API that benchgrind's own API did not
-//! have: [`BenchmarkId`], [`EntryPoint`], [`OutputFormat`], and what its config methods set
-//! ([`Extra`]; the methods themselves, `truncate_description`, `entry_point`, `tool_override`,
-//! `callgrind_args`, `valgrind_args`, ..., are in the module `compat_methods`).
+//! have: [`BenchmarkId`] and [`OutputFormat`] (the config methods of that generation,
+//! `truncate_description`, `entry_point`, `tool_override`, `callgrind_args`, `valgrind_args`, ...,
+//! are in the module `v0_13_methods`; what they set is the core's
+//! [`Extra`](crate::config::library::Extra)).
 //!
-//! Part of configure, the first stage: everything here is folded by [`super::resolve()`] with
+//! Part of configure, the first stage: everything here is folded by [`crate::config::resolve()`] with
 //! the rest of a level's configuration, so benchmark code written for iai-callgrind builds
 //! unchanged and means what it meant there.
 
 use std::fmt;
-
-pub use super::entry_point::EntryPoint;
-use super::tool::Tool;
-
-/// How many characters of a bench's arguments the header shows by default, as in iai-callgrind
-/// 0.13.
-pub const DEFAULT_TRUNCATE: usize = 50;
-
-/// The settings of one configuration level that only the iai-callgrind-compatible methods set.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Extra {
-    /// `Some(None)`: never cut the header's description; `Some(Some(n))`: cut after `n`.
-    pub(crate) truncate_description: Option<Option<usize>>,
-    /// The tools of `tool_override`/`tools_override`: they replace the tools of more general
-    /// levels and those given with `tool` at this level.
-    pub(crate) tools_override: Option<Vec<Tool>>,
-    /// Where Callgrind's collection is restricted to.
-    pub(crate) entry_point: Option<EntryPoint>,
-    /// Valgrind core arguments for Callgrind and every other tool.
-    pub(crate) valgrind_args: Vec<String>,
-    /// `OutputFormat::tolerance`: changes within this many percent show as `(Tolerance)`.
-    pub(crate) tolerance: Option<f64>,
-    /// `OutputFormat::show_grid`: grid marks in the terminal report.
-    pub(crate) show_grid: Option<bool>,
-}
 
 /// The id of a bench of the low-level API, with iai-callgrind's constructors.
 ///
@@ -119,7 +95,7 @@ impl From<&BenchmarkId> for String {
 ///
 /// [`truncate_description`](Self::truncate_description) cuts the header,
 /// [`show_intermediate`](Self::show_intermediate) shows each thread's and process's counts (as
-/// [`LibraryBenchmarkConfig::separate_threads`](super::LibraryBenchmarkConfig::separate_threads));
+/// [`LibraryBenchmarkConfig::separate_threads`](crate::config::LibraryBenchmarkConfig::separate_threads));
 /// [`show_grid`](Self::show_grid) marks the lines (`|-` before a metric, `|=` before another
 /// tool's title), and [`tolerance`](Self::tolerance) (iai-callgrind 0.16+, gungraun) shows small
 /// changes as `(Tolerance)`.

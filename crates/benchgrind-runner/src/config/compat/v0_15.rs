@@ -1,10 +1,10 @@
-//! Conversions and checks of binary benchmarks' I/O and exit types that gungraun code relies on:
-//! a path as [`Stdin`]/[`Stdio`] (`.stdout("out.txt")` is a file), [`ExitWith`] by reference and
-//! how an end meets it (an exit code, or gungraun 0.20's expected signals).
+//! iai-callgrind 0.15/0.16 and gungraun 0.17 to 0.20's conversions of binary benchmarks' types:
+//! a path as [`Stdin`]/[`Stdio`] (`.stdout("out.txt")` is a file), [`ExitWith`] by reference, and
+//! [`Bench::file`]. How an end meets an [`ExitWith`] is the core's ([`crate::config::binary`]).
 
 use std::path::{Path, PathBuf};
 
-use super::binary::{Bench, Command, ExitWith, Stdin, Stdio};
+use crate::config::binary::{Bench, Command, ExitWith, Stdin, Stdio};
 
 /// A path as standard input or output: that file.
 macro_rules! from_paths {
@@ -41,41 +41,6 @@ impl From<&ExitWith> for ExitWith {
 impl From<&mut ExitWith> for ExitWith {
     fn from(value: &mut ExitWith) -> ExitWith {
         value.clone()
-    }
-}
-
-impl ExitWith {
-    /// Whether an exit code meets the expectation (an expected signal is never an exit code).
-    pub fn accepts(&self, code: i32) -> bool {
-        match self {
-            ExitWith::Success => code == 0,
-            ExitWith::Failure => code != 0,
-            ExitWith::Code(c) => code == *c,
-            ExitWith::Signal(_) | ExitWith::Signals(_) => false,
-        }
-    }
-
-    /// Whether an end by this signal meets the expectation.
-    pub fn accepts_signal(&self, signal: i32) -> bool {
-        match self {
-            ExitWith::Signal(s) => *s == signal,
-            ExitWith::Signals(signals) => signals.contains(&signal),
-            _ => false,
-        }
-    }
-
-    /// The expectation in a message: `success (0)`, `signal 6`, ...
-    pub(crate) fn describe(&self) -> String {
-        match self {
-            ExitWith::Success => "success (0)".to_owned(),
-            ExitWith::Failure => "a failure (not 0)".to_owned(),
-            ExitWith::Code(c) => format!("code {c}"),
-            ExitWith::Signal(s) => format!("signal {s}"),
-            ExitWith::Signals(signals) => {
-                let list: Vec<String> = signals.iter().map(i32::to_string).collect();
-                format!("one of the signals {}", list.join(", "))
-            }
-        }
     }
 }
 

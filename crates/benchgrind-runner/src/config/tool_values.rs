@@ -23,15 +23,15 @@
 
 use super::entry_point::EntryPoint;
 use super::flamegraph::FlamegraphConfig;
-use super::groups::{
+use super::metric::{AnyMetric, EventKind};
+use super::regression::RegressionConfig;
+pub use super::tool::SanitizeOutput;
+use super::tool::{merge_other, OtherSettings};
+use super::tool::{valgrind_args, Tool, ValgrindTool};
+use super::tool_metrics::{
     CachegrindMetric, CachegrindMetrics, CallgrindMetrics, DhatMetric, DhatMetrics, ErrorMetric,
     Limit,
 };
-use super::metric::{AnyMetric, EventKind};
-use super::regression::RegressionConfig;
-pub use super::settings::SanitizeOutput;
-use super::settings::{merge_other, OtherSettings};
-use super::tool::{valgrind_args, Tool, ValgrindTool};
 
 /// Settings of Callgrind given as a value (see [`Callgrind`]).
 #[derive(Debug, Clone, PartialEq, Default)]

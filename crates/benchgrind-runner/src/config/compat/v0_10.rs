@@ -2,7 +2,7 @@
 //! in `binary_benchmark_group!(name = ...; benchmark = |"my-exe", group| ...)`.
 //!
 //! Part of configure, the first stage: a 0.10 group becomes one `BinaryBenchmark` without a
-//! name whose benches are the group's `Arg`s ([`super::group`]), so everything after registration
+//! name whose benches are the group's `Arg`s ([`crate::config::binary_group`]), so everything after registration
 //! (plan, sandbox, hooks, measurement, report) is that of the 0.13 API. As in 0.10, these
 //! groups run in one sandbox they share unless `group.sandbox(false)` (settled by
 //! [`crate::plan`], opened by the harness: `crate::execute::SharedSandbox`), the group's
@@ -12,11 +12,12 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::binary::{BinaryBenchmarkConfig, ExitWith, Sandbox};
-use super::flamegraph::FlamegraphConfig;
-use super::regression::RegressionConfig;
-use super::tool::Tool;
-use super::tools::ToolSpec;
+use crate::config::binary::{BinaryBenchmarkConfig, ExitWith, Sandbox};
+use crate::config::binary_group::{BinaryBenchmarkGroup, GroupRun};
+use crate::config::flamegraph::FlamegraphConfig;
+use crate::config::regression::RegressionConfig;
+use crate::config::tool::Tool;
+use crate::config::tool_values::ToolSpec;
 
 /// The arguments of one benchmark of a [`Run`] and its id (`Arg::new("id", ["--flag"])`).
 #[derive(Debug, Clone, PartialEq)]
@@ -358,5 +359,79 @@ impl<K: Into<OsString>, V: Into<OsString>> RunEnv for (K, V) {
 impl<K: Clone + Into<OsString>, V: Clone + Into<OsString>> RunEnv for &(K, V) {
     fn apply(self, run: &mut Run) {
         run.config.env(self.0.clone(), self.1.clone());
+    }
+}
+
+impl Run {
+    /// The group's form of this run: a bench per argument list.
+    fn into_group_run(self) -> GroupRun {
+        GroupRun {
+            cmd: self.cmd,
+            benches: self
+                .args
+                .into_iter()
+                .map(|arg| (arg.id, arg.args))
+                .collect(),
+            current_dir: self.current_dir,
+            config: self.config,
+        }
+    }
+}
+
+/// iai-callgrind 0.9/0.10's methods of the group handed to `benchmark = |"my-exe", group| ...`.
+impl BinaryBenchmarkGroup {
+    /// Adds a [`Run`] (0.10 groups).
+    pub fn bench<R: Into<Run>>(&mut self, run: R) -> &mut Self {
+        self.runs.push(run.into().into_group_run());
+        self
+    }
+
+    /// Whether this 0.10 group's commands and hooks run in a sandbox (default: `true`).
+    pub fn sandbox(&mut self, value: bool) -> &mut Self {
+        self.sandbox = Some(value);
+        self
+    }
+
+    /// A directory copied into this 0.9 group's sandbox.
+    pub fn fixtures<F: Into<Fixtures>>(&mut self, fixtures: F) -> &mut Self {
+        let fixtures = fixtures.into();
+        self.fixtures
+            .push((fixtures.path, fixtures.follow_symlinks));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn a_run_makes_one_bench_per_arg_with_the_groups_command_and_hooks() {
+        fn hook() {}
+        let mut group = BinaryBenchmarkGroup::default();
+        group
+            .sandbox(false)
+            .bench(Run::with_args([Arg::new("a", ["1"]), Arg::empty("b")]))
+            .bench(
+                Run::with_cmd("/bin/true", Arg::empty("c"))
+                    .envs(["K=V", "HOME"])
+                    .envs([("L", "W")])
+                    .envs(["M=X"].iter())
+                    .envs([("N", "Y")].iter()),
+            );
+        let benchmarks = group.into_benchmarks(Some("/bin/echo"), Some(hook), None);
+        assert_eq!(benchmarks.len(), 1);
+        let benches = &benchmarks[0].benches;
+        let ids: Vec<_> = benches.iter().map(|b| b.id.clone().unwrap()).collect();
+        assert_eq!(ids, ["a", "b", "c"]);
+        assert_eq!(benches[0].commands[0].args, ["1"]);
+        assert_eq!(benches[0].commands[0].program, PathBuf::from("/bin/echo"));
+        assert_eq!(benches[2].commands[0].program, PathBuf::from("/bin/true"));
+        assert!(benches.iter().all(|b| b.setup.is_some() && b.legacy));
+        let config = benchmarks[0].config.as_ref().unwrap();
+        assert_eq!(config.sandbox, Some(Sandbox::new(false)));
+        assert_eq!(benches[2].config.as_ref().unwrap().base.envs.len(), 5);
     }
 }

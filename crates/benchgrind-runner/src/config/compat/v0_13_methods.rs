@@ -4,18 +4,19 @@
 //! [`BinaryBenchmarkConfig`] (the latter also `current_dir` and `setup_parallel`),
 //! [`FlamegraphConfig::subtitle`] and [`Sandbox::follow_symlinks`].
 //!
-//! Part of configure, the first stage: these methods only set values ([`super::compat::Extra`]
-//! and the types' own fields) that [`super::resolve()`] and the plan read. Nothing imports this
+//! Part of configure, the first stage: these methods only set values ([`Extra`](crate::config::library::Extra)
+//! and the types' own fields) that [`crate::config::resolve()`] and the plan read. Nothing imports this
 //! module; its impl blocks are found through the types.
 
 use std::path::PathBuf;
 
-use super::binary::{BinaryBenchmarkConfig, Sandbox};
-use super::compat::{EntryPoint, OutputFormat};
-use super::flamegraph::FlamegraphConfig;
-use super::library::LibraryBenchmarkConfig;
-use super::tool::{valgrind_args, Tool};
-use super::tools::ToolSpec;
+use super::v0_13::OutputFormat;
+use crate::config::binary::{BinaryBenchmarkConfig, Sandbox};
+use crate::config::entry_point::EntryPoint;
+use crate::config::flamegraph::FlamegraphConfig;
+use crate::config::library::LibraryBenchmarkConfig;
+use crate::config::tool::{valgrind_args, Tool};
+use crate::config::tool_values::ToolSpec;
 
 impl LibraryBenchmarkConfig {
     /// A config with these Callgrind arguments (iai-callgrind 0.13).
@@ -101,7 +102,7 @@ impl LibraryBenchmarkConfig {
     }
 
     /// Runs this tool instead of the tools of more general levels and of this level's `tool`
-    /// (a [`Callgrind`](super::Callgrind) value configures Callgrind, which always runs).
+    /// (a [`Callgrind`](crate::config::Callgrind) value configures Callgrind, which always runs).
     pub fn tool_override<T: Into<ToolSpec>>(&mut self, tool: T) -> &mut Self {
         match tool.into() {
             ToolSpec::Callgrind(callgrind) => {
@@ -206,7 +207,7 @@ impl BinaryBenchmarkConfig {
     }
 
     /// Runs the setups alongside the commands; see
-    /// [`Command::setup_parallel`](super::Command::setup_parallel).
+    /// [`Command::setup_parallel`](crate::config::Command::setup_parallel).
     pub fn setup_parallel(&mut self, value: bool) -> &mut Self {
         self.setup_parallel = Some(value);
         self
