@@ -18,6 +18,9 @@ Cycles are looked for at two granularities:
   other (`a/x -> b -> a/y`). Such a cycle is listed unless a module-by-module cycle already
   touches every member.
 
+A `#[macro_export]` macro is taken to live in the module that defines it (a use of
+`crate::name` is an edge there, not to the crate root).
+
 Besides cycles, imports that must not exist at all are listed (FORBIDDEN): benchgrind's own
 configuration model imports nothing from the API of older generations (`config/compat`), which
 is built on top of it.
@@ -112,6 +115,7 @@ class CrateReader:
     def _read_items(self, module, tokens, start, end, path, child_dir):
         i = start
         path_attr = None
+        macro_export = False
         while i < end:
             t = tokens[i]
             if t.text == "#" and i + 1 < end and tokens[i + 1].text in ("[", "!"):
@@ -121,6 +125,8 @@ class CrateReader:
                 inner = tokens[i + 1].text == "!"
                 if attr and attr[0].text == "path" and len(attr) >= 3 and attr[2].kind == "str":
                     path_attr = attr[2].text
+                if attr and attr[0].text == "macro_export":
+                    macro_export = True
                 i = close + 1
                 if not inner and rust_tokens.is_test_cfg(attr):
                     i = rust_tokens.item_end(tokens, i) + 1
@@ -147,6 +153,18 @@ class CrateReader:
                     i = close + 1
                     continue
             path_attr = None
+            if (t.kind == "ident" and t.text == "macro_rules" and i + 2 < end
+                    and tokens[i + 1].text == "!" and tokens[i + 2].kind == "ident"):
+                # `#[macro_export]` puts the macro at the crate's root, but it lives here: a
+                # use of `crate::name` is an edge to this module.
+                if macro_export:
+                    names = [m.name for m in module.ancestors()][:-1]
+                    self.root.bindings[tokens[i + 2].text] = ["crate"] + names[::-1]
+                macro_export = False
+                i += 3
+                continue
+            if t.kind == "ident" and t.text not in ("pub", "macro_rules"):
+                macro_export = False
             if (t.kind == "ident" and t.text in QUOTING_MACROS and i + 2 < end
                     and tokens[i + 1].text == "!" and tokens[i + 2].text in "([{"):
                 # Code that a proc macro generates names the user's crate, not this one.

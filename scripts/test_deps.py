@@ -312,6 +312,26 @@ class Forbidden(unittest.TestCase):
                                          "down the pipeline"), out)
 
 
+class ExportedMacros(unittest.TestCase):
+    def test_an_exported_macro_is_an_edge_to_the_module_that_defines_it(self):
+        code, out = check(
+            self,
+            {
+                "demo/src/lib.rs": "pub mod config;\npub mod error;\npub use config::Config;\n",
+                "demo/src/error.rs": (
+                    "pub struct Problem;\n#[macro_export]\nmacro_rules! problem {\n"
+                    "    () => { $crate::error::Problem };\n}\n"
+                ),
+                "demo/src/config.rs": (
+                    "use crate::problem;\npub struct Config;\npub fn f() { let _ = problem!(); }\n"
+                ),
+            },
+        )
+        # Read as an edge to lib, `config -> lib -> config` would be a cycle.
+        self.assertEqual(code, 0, out)
+        self.assertTrue(out[0].startswith("deps: OK: 1 crates, 3 modules, 2 imports"), out)
+
+
 class Manifests(unittest.TestCase):
     def test_without_tomllib_the_same_keys_are_read(self):
         text = textwrap.dedent(

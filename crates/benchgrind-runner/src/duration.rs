@@ -4,11 +4,13 @@
 //! `--timeout` and `BENCHGRIND_TIMEOUT` and the `benchgrind` command's `--timeout`,
 //! `--max-time` and the others.
 
+use crate::error::Problem;
+use crate::problem;
 use std::time::Duration;
 
 /// Reads a duration (see the module's documentation); the error says what is wrong and what is
 /// taken, for the caller to put after the flag's name.
-pub fn parse(text: &str) -> Result<Duration, String> {
+pub fn parse(text: &str) -> Result<Duration, Problem> {
     let text = text.trim();
     let split = text
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -18,11 +20,11 @@ pub fn parse(text: &str) -> Result<Duration, String> {
         "expected seconds (600, 2.5) or a number with a unit: ns, us, ms, s, m, h (10s, \
                     1.5m)";
     if number.is_empty() {
-        return Err(format!("`{text}` has no number; {expected}"));
+        return Err(problem!("`{text}` has no number; {expected}"));
     }
     let value: f64 = number
         .parse()
-        .map_err(|_| format!("`{number}` is not a number; {expected}"))?;
+        .map_err(|_| problem!("`{number}` is not a number; {expected}"))?;
     let seconds = match unit.trim() {
         "" | "s" | "sec" | "secs" => 1.0,
         "ms" => 1e-3,
@@ -30,11 +32,11 @@ pub fn parse(text: &str) -> Result<Duration, String> {
         "ns" => 1e-9,
         "m" | "min" | "mins" => 60.0,
         "h" => 3600.0,
-        other => return Err(format!("unknown unit `{other}`; {expected}")),
+        other => return Err(problem!("unknown unit `{other}`; {expected}")),
     };
     let total = value * seconds;
     if !total.is_finite() || total >= 1e12 {
-        return Err(format!("`{text}` is too long; {expected}"));
+        return Err(problem!("`{text}` is too long; {expected}"));
     }
     Ok(Duration::from_secs_f64(total))
 }

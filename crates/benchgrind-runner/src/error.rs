@@ -1,7 +1,8 @@
 //! What ends a run before or instead of measuring, by kind, rendered once by the harness (as a
 //! [`crate::messages`] error, a usage error with the help after it). The functions below the
-//! harness say what went wrong in a `String` naming the thing (a flag, a file, a benchmark id);
-//! the harness files it under the kind of its stage, which sets the exit code.
+//! harness say what went wrong as a [`Problem`] naming the thing (a flag, `file:line`, a
+//! benchmark id), or a [`FileError`] for a file operation; the harness files it under the kind of
+//! its stage, which sets the exit code, or under the benchmark it stopped.
 
 use std::fmt;
 
@@ -44,6 +45,99 @@ impl From<String> for Error {
     fn from(message: String) -> Error {
         Error::Run(message)
     }
+}
+
+/// What went wrong below the harness, said whole: the message names the thing (a flag, a value,
+/// `file:line`, a benchmark id) and says what to do. [`Problem::context`] puts what was being done
+/// in front (`f::g::bench: `), so every layer says it the same way; [`problem!`](crate::problem)
+/// formats one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem(String);
+
+impl Problem {
+    /// A problem with this message.
+    pub fn new(message: impl Into<String>) -> Problem {
+        Problem(message.into())
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+
+    /// The problem with what was being done put in front: `WHAT: MESSAGE`.
+    pub fn context(self, what: impl fmt::Display) -> Problem {
+        Problem(format!("{what}: {}", self.0))
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Problem {}
+
+/// The message, for the checks and joins that read it as text.
+impl std::ops::Deref for Problem {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<&str> for Problem {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<str> for Problem {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl From<String> for Problem {
+    fn from(message: String) -> Problem {
+        Problem(message)
+    }
+}
+
+impl From<&str> for Problem {
+    fn from(message: &str) -> Problem {
+        Problem(message.to_owned())
+    }
+}
+
+impl From<FileError> for Problem {
+    fn from(e: FileError) -> Problem {
+        Problem(e.to_string())
+    }
+}
+
+/// For the callers that keep a message as text (a benchmark's failure, a line of the report).
+impl From<Problem> for String {
+    fn from(p: Problem) -> String {
+        p.0
+    }
+}
+
+/// A problem of a stage, filed under its kind by the harness.
+impl From<Problem> for Error {
+    fn from(p: Problem) -> Error {
+        Error::Run(p.0)
+    }
+}
+
+/// A [`Problem`] formatted as `format!` formats its message.
+#[macro_export]
+macro_rules! problem {
+    ($($arg:tt)*) => {
+        $crate::error::Problem::new(format!($($arg)*))
+    };
 }
 
 /// A file operation that failed: what was done, to which path, and why. Shown as

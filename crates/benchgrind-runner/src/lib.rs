@@ -5,7 +5,7 @@
 //!
 //! | stage | module | what it does |
 //! | --- | --- | --- |
-//! | configure | [`config`] | every type users configure (older generations' API in `config::compat`, on top); imports nothing else of the crate |
+//! | configure | [`config`] | every type users configure (older generations' API in `config::compat`, on top); imports nothing else of the crate but [`error`] |
 //! | register | [`spec`] | the benchmarks `main!` registers |
 //! | arguments | [`cli`] | flags and `BENCHGRIND_*` variables, each defined once, into one value |
 //! | plan | [`plan`] | registered benchmarks, levels of config and filters become jobs |

@@ -8,6 +8,7 @@
 //! from the records of every input's `history/`; its baselines from the `baseline.NAME.
 //! callgrind.out` files next to it, read with the bench binary's own parser.
 
+use benchgrind_runner::error::Problem;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -416,7 +417,7 @@ fn read_baselines(dir: &Path, id: &str, warnings: &mut Vec<String>) -> BTreeMap<
 }
 
 /// A Callgrind profile's metrics, as the bench binary derives them; `None` if it is missing.
-fn read_profile(path: &Path) -> Result<Option<Values>, String> {
+fn read_profile(path: &Path) -> Result<Option<Values>, Problem> {
     if !path.exists() {
         return Ok(None);
     }

@@ -4,6 +4,7 @@
 //! (plot.rs) and its flamegraphs (copied next to the page and embedded, so their own search and
 //! zoom work).
 
+use benchgrind_runner::error::Problem;
 use std::fmt::Write as _;
 
 use benchgrind_runner::explain::wire::WireExplanation;
@@ -19,7 +20,7 @@ const RUN_ROWS: usize = 30;
 pub type Flame = (String, Option<(u32, u32)>);
 
 /// The page of `bench`, with its `flamegraphs`.
-pub fn write(bench: &Bench, flamegraphs: &[Flame]) -> Result<String, String> {
+pub fn write(bench: &Bench, flamegraphs: &[Flame]) -> Result<String, Problem> {
     let mut body = String::with_capacity(16 * 1024);
     header(&mut body, bench);
     metrics_table(&mut body, bench);
@@ -178,7 +179,7 @@ fn tools(out: &mut String, bench: &Bench) {
 }
 
 /// A plot per metric and the newest runs as a table.
-fn history(out: &mut String, bench: &Bench) -> Result<(), String> {
+fn history(out: &mut String, bench: &Bench) -> Result<(), Problem> {
     out.push_str("<h2>History</h2>");
     if bench.history.is_empty() {
         out.push_str(

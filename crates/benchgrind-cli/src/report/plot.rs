@@ -5,6 +5,8 @@
 //! Colors are chosen to read on a light and a dark page alike; the text takes the page's color
 //! from the stylesheet, and the background is left transparent for the same reason.
 
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use plotters::prelude::*;
 
 /// One run: its date (`YYYY-MM-DDTHH:MM:SSZ`), the value, and whether a limit was passed.
@@ -24,9 +26,9 @@ const REGRESSED: RGBColor = RGBColor(0xe5, 0x48, 0x4d);
 const GRID: RGBColor = RGBColor(0x80, 0x80, 0x80);
 
 /// The SVG of `runs` (oldest first) under the title `title`.
-pub fn history(title: &str, runs: &[Run]) -> Result<String, String> {
+pub fn history(title: &str, runs: &[Run]) -> Result<String, Problem> {
     let mut svg = String::new();
-    draw(&mut svg, title, runs).map_err(|e| format!("cannot draw the {title} plot: {e}"))?;
+    draw(&mut svg, title, runs).map_err(|e| problem!("cannot draw the {title} plot: {e}"))?;
     Ok(svg)
 }
 

@@ -16,6 +16,8 @@
 //! the runner's reads do not depend on timing.
 
 use benchgrind_runner::error::FileResult;
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::{path::PathBuf, process, time::Duration};
 
 use benchgrind_runner::execute::{self, Launcher};
@@ -49,7 +51,7 @@ impl Drop for TempDir {
 /// process's environment, and the length of that path moves counts (Python 3.11 starting with
 /// `LD_PRELOAD=/tmp/pl-123/lib.so` counts 10 instructions fewer than with `/tmp/pl-1234/lib.so`;
 /// process ids here wrap at 32768, so a run now and then had a digit fewer).
-fn temp_dir() -> Result<TempDir, String> {
+fn temp_dir() -> Result<TempDir, Problem> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -60,7 +62,7 @@ fn temp_dir() -> Result<TempDir, String> {
 
 /// Sums the instructions (`Ir`) of every Callgrind output file in `dir`, each read with the
 /// runner's reader as far as its totals.
-fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
+fn read_totals(dir: &std::path::Path) -> Result<u64, Problem> {
     let mut total = 0u64;
     let mut files = 0;
     let entries = std::fs::read_dir(dir).file_op("read", dir)?;
@@ -74,14 +76,14 @@ fn read_totals(dir: &std::path::Path) -> Result<u64, String> {
         }
         let profile = profile::parse_file(&path, Read::Totals).map_err(|e| e.to_string())?;
         if profile.totals.is_none() {
-            return Err(format!(
+            return Err(problem!(
                 "{}: no `totals:` line (did Callgrind finish?)",
                 path.display()
             ));
         }
         let ir = profile
             .total("Ir")
-            .ok_or_else(|| format!("{}: no `Ir` event", path.display()))?;
+            .ok_or_else(|| problem!("{}: no `Ir` event", path.display()))?;
         total = total.saturating_add(ir);
         files += 1;
     }
@@ -118,8 +120,8 @@ fn valgrind_log_tail(dir: &std::path::Path) -> Option<String> {
 /// The launcher of runner programs, decided once: the Valgrind the bench binaries would use, ASLR
 /// off, and one processor under `SCHED_FIFO` where permitted (`SCHED_BATCH` where not), as the
 /// bench harness runs its benchmarks. The preload library is added per run.
-fn launcher() -> Result<&'static Launcher, String> {
-    static LAUNCHER: std::sync::OnceLock<Result<Launcher, String>> = std::sync::OnceLock::new();
+fn launcher() -> Result<&'static Launcher, Problem> {
+    static LAUNCHER: std::sync::OnceLock<Result<Launcher, Problem>> = std::sync::OnceLock::new();
     LAUNCHER
         .get_or_init(|| {
             let valgrind = execute::valgrind::locate()?.path;
@@ -131,7 +133,7 @@ fn launcher() -> Result<&'static Launcher, String> {
 }
 
 /// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
-pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), String> {
+pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), Problem> {
     let tmp = temp_dir()?;
     let klv_path = tmp.0.join("input.klv");
     std::fs::write(&klv_path, &klv).file_op("write", &klv_path)?;
@@ -173,9 +175,9 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
         // Valgrind's own complaints (e.g. a program it cannot start) are in its log files.
         return Err(match valgrind_log_tail(&tmp.0) {
             Some(line) if finished.stderr.is_empty() => {
-                format!("under Callgrind, {e}; Valgrind says: {line}")
+                problem!("under Callgrind, {e}; Valgrind says: {line}")
             }
-            _ => format!("under Callgrind, {e}"),
+            _ => problem!("under Callgrind, {e}"),
         });
     }
     Ok((read_totals(&tmp.0)?, finished))

@@ -2,6 +2,8 @@
 //! sample's count checked, then aggregated into a result row; by wall time (the runner's own
 //! timings) or by instructions (under Callgrind).
 
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::time::Duration;
 
 use super::{
@@ -14,14 +16,14 @@ use super::{
 };
 
 /// Checks that the runner printed samples and that each one reports the expected count.
-fn check_counts(samples: &[runner::Sample], expected: u64) -> Result<(), String> {
+fn check_counts(samples: &[runner::Sample], expected: u64) -> Result<(), Problem> {
     if samples.is_empty() {
         return Err(
             "the runner printed no samples (does it honour max-iters and max-time?)".into(),
         );
     }
     match samples.iter().position(|s| s.count != expected) {
-        Some(i) => Err(format!(
+        Some(i) => Err(problem!(
             "count mismatch: expected {expected}, got {} (sample {})",
             samples[i].count,
             i + 1
@@ -37,7 +39,7 @@ pub fn time(
     expected: u64,
     limits: &Limits,
     timeout: Duration,
-) -> Result<Measurement, String> {
+) -> Result<Measurement, Problem> {
     let finished = runner::run(
         engine.run.to_std(),
         runner::Input::Pipe(klv::encode(job.def, limits)),
@@ -70,7 +72,7 @@ pub fn instructions(
     expected: u64,
     limits: &Limits,
     timeout: Duration,
-) -> Result<Measurement, String> {
+) -> Result<Measurement, Problem> {
     let one = Limits {
         max_iters: 1,
         max_warmup_iters: 0,

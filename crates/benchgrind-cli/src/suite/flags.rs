@@ -5,6 +5,7 @@
 //! values, so `-f`, `-s` or `--max-time` mean the same thing everywhere. Bad values are usage
 //! errors (exit code 2).
 
+use benchgrind_runner::error::Problem;
 use std::{path::PathBuf, str::FromStr, time::Duration};
 
 use crate::usage::{self, UsageError};
@@ -15,9 +16,9 @@ use crate::usage::{self, UsageError};
 pub struct HumanDuration(pub Duration);
 
 impl FromStr for HumanDuration {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Problem> {
         benchgrind_runner::duration::parse(s).map(HumanDuration)
     }
 }
@@ -132,9 +133,9 @@ pub enum Stat {
 }
 
 impl FromStr for Stat {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Problem> {
         Ok(match s {
             "median" => Stat::Median,
             "mad" => Stat::Mad,
@@ -158,9 +159,9 @@ pub enum Units {
 }
 
 impl FromStr for Units {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Problem> {
         match s {
             "throughput" => Ok(Units::Throughput),
             "time" => Ok(Units::Time),

@@ -5,6 +5,7 @@
 //!
 //! A failed benchmark is a row with `err` set, never a missing row.
 
+use benchgrind_runner::error::Problem;
 use std::{collections::HashMap, io::Write, path::Path};
 
 use anyhow::Context;
@@ -99,9 +100,9 @@ pub enum Format {
 }
 
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Problem> {
         match s {
             "rebar" => Ok(Format::Rebar),
             "csv" => Ok(Format::Csv),

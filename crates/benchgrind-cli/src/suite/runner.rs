@@ -4,6 +4,8 @@
 //! Stdin, stdout and stderr are served by threads so a runner that writes before it has read
 //! all its input cannot deadlock us.
 
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::{
     io::{Read, Write},
     process::{self, ExitStatus, Stdio},
@@ -46,7 +48,11 @@ pub enum Input {
 }
 
 /// Spawns `cmd` with `input` on its stdin and waits at most `timeout`.
-pub fn run(mut cmd: process::Command, input: Input, timeout: Duration) -> Result<Finished, String> {
+pub fn run(
+    mut cmd: process::Command,
+    input: Input,
+    timeout: Duration,
+) -> Result<Finished, Problem> {
     let start = Instant::now();
     let (stdin, bytes) = match input {
         Input::Pipe(bytes) => (Stdio::piped(), Some(bytes)),
@@ -77,12 +83,12 @@ pub fn run(mut cmd: process::Command, input: Input, timeout: Duration) -> Result
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {}
-            Err(e) => return Err(format!("cannot wait for the runner: {e}")),
+            Err(e) => return Err(problem!("cannot wait for the runner: {e}")),
         }
         if start.elapsed() >= timeout {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!(
+            return Err(problem!(
                 "timeout: the runner did not finish within {} and was killed (raise --timeout if it is just slow)",
                 super::table::human_duration(timeout.as_nanos() as f64)
             ));
@@ -113,7 +119,7 @@ fn last_line(bytes: &[u8]) -> Option<String> {
 }
 
 /// `Ok` when the runner exited with status 0; otherwise why not, with its last stderr line.
-pub fn check_status(f: &Finished) -> Result<(), String> {
+pub fn check_status(f: &Finished) -> Result<(), Problem> {
     if f.status.success() {
         return Ok(());
     }
@@ -126,8 +132,8 @@ pub fn check_status(f: &Finished) -> Result<(), String> {
         (None, None) => format!("the runner failed ({})", f.status),
     };
     Err(match last_line(&f.stderr) {
-        Some(line) => format!("{how}; last line of stderr: {line}"),
-        None => format!("{how} and wrote nothing on stderr"),
+        Some(line) => problem!("{how}; last line of stderr: {line}"),
+        None => problem!("{how} and wrote nothing on stderr"),
     })
 }
 
@@ -161,7 +167,7 @@ pub struct Sample {
 }
 
 /// Parses the runner's stdout: one `nanos,count` line per sample.
-pub fn parse_samples(stdout: &[u8]) -> Result<Vec<Sample>, String> {
+pub fn parse_samples(stdout: &[u8]) -> Result<Vec<Sample>, Problem> {
     let mut samples = vec![];
     for (i, line) in stdout.split(|&b| b == b'\n').enumerate() {
         let line = line.strip_suffix(b"\r").unwrap_or(line);

@@ -2,6 +2,7 @@
 //! ([`Given`]), how a value of several words is split ([`shell_words`]) and the usage error that
 //! names it; the flags themselves are in `flags`.
 
+use crate::error::Problem;
 use std::str::FromStr;
 
 use super::values::{Cli, Nocapture};
@@ -36,7 +37,7 @@ impl Given {
     }
 
     /// The value's text form (`--tools`, `--regression`), its error prefixed with the source.
-    pub fn parse<T: FromStr<Err = String>>(&self) -> Result<T, UsageError> {
+    pub fn parse<T: FromStr<Err = Problem>>(&self) -> Result<T, UsageError> {
         self.value
             .parse()
             .map_err(|e| UsageError(format!("{}: {e}", self.source)))
@@ -151,7 +152,7 @@ pub(crate) fn shell_words(given: &Given) -> Result<Vec<String>, UsageError> {
 }
 
 /// A spec's error (`--callgrind-limits`, `--dhat-metrics`), naming the flag or variable.
-pub(crate) fn spec<T>(given: &Given, parsed: Result<T, String>) -> Result<T, UsageError> {
+pub(crate) fn spec<T>(given: &Given, parsed: Result<T, Problem>) -> Result<T, UsageError> {
     parsed.map_err(|e| UsageError(format!("{}: {e}", given.source)))
 }
 

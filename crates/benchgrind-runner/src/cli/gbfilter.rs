@@ -12,6 +12,8 @@
 //! Matching runs the expression's automaton over the id once (a Pike VM), so no expression can
 //! take exponential time. Part of the cli stage: the filter is checked with the other flags,
 //! before anything runs.
+use crate::error::Problem;
+use crate::problem;
 
 /// A compiled `--benchmark_filter`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +31,7 @@ const MAX_REPEAT: u32 = 1000;
 
 impl GbFilter {
     /// Compiles a filter; the error says what is not supported or malformed, and where.
-    pub fn parse(spec: &str) -> Result<GbFilter, String> {
+    pub fn parse(spec: &str) -> Result<GbFilter, Problem> {
         let (negative, pattern) = match spec.strip_prefix('-') {
             Some(rest) => (true, rest),
             None => (false, spec),
@@ -129,9 +131,9 @@ struct Parser {
 }
 
 impl Parser {
-    fn error(&self, what: &str) -> String {
+    fn error(&self, what: &str) -> Problem {
         let pattern: String = self.chars.iter().collect();
-        format!(
+        problem!(
             "`{pattern}` has {what} at character {}; --benchmark_filter takes literal text, `.`, \
              `[...]`, `\\d`, `\\w`, `\\s`, `(...)`, `|`, `*`, `+`, `?`, `{{m,n}}`, `^` and `$`",
             self.pos + 1
@@ -148,7 +150,7 @@ impl Parser {
         hit
     }
 
-    fn alternation(&mut self) -> Result<Node, String> {
+    fn alternation(&mut self) -> Result<Node, Problem> {
         let mut branches = vec![self.concat()?];
         while self.eat('|') {
             branches.push(self.concat()?);
@@ -160,7 +162,7 @@ impl Parser {
         })
     }
 
-    fn concat(&mut self) -> Result<Node, String> {
+    fn concat(&mut self) -> Result<Node, Problem> {
         let mut items = Vec::new();
         while let Some(c) = self.peek() {
             if c == '|' || c == ')' {
@@ -172,7 +174,7 @@ impl Parser {
         Ok(Node::Concat(items))
     }
 
-    fn atom(&mut self) -> Result<Node, String> {
+    fn atom(&mut self) -> Result<Node, Problem> {
         let c = self.peek().expect("concat checked");
         if c == '{' && self.counted().is_some() {
             return Err(self.error("a count with nothing to repeat"));
@@ -204,7 +206,7 @@ impl Parser {
     }
 
     /// The class after a backslash (which is consumed).
-    fn escape(&mut self) -> Result<Class, String> {
+    fn escape(&mut self) -> Result<Class, Problem> {
         let Some(c) = self.peek() else {
             return Err(self.error("a `\\` at the end"));
         };
@@ -228,7 +230,7 @@ impl Parser {
     }
 
     /// `[...]` after the `[`.
-    fn bracket(&mut self) -> Result<Class, String> {
+    fn bracket(&mut self) -> Result<Class, Problem> {
         let negated = self.eat('^');
         let mut ranges = Vec::new();
         let mut first = true;
@@ -278,7 +280,7 @@ impl Parser {
     }
 
     /// `[:name:]` inside brackets, after the `[`.
-    fn posix_class(&mut self) -> Result<&'static [(char, char)], String> {
+    fn posix_class(&mut self) -> Result<&'static [(char, char)], Problem> {
         let rest = &self.chars[self.pos + 1..];
         let Some(end) = rest.windows(2).position(|w| w == [':', ']']) else {
             return Err(self.error("an unclosed `[:`"));
@@ -315,7 +317,7 @@ impl Parser {
     }
 
     /// The repetitions after an atom.
-    fn repeats(&mut self, mut node: Node) -> Result<Node, String> {
+    fn repeats(&mut self, mut node: Node) -> Result<Node, Problem> {
         loop {
             let (min, max) = match self.peek() {
                 Some('*') => (0, None),

@@ -1,5 +1,7 @@
 //! When a run explains a benchmark's change (`--explain=N|always|never`): the setting only;
 //! [`crate::explain`] decides with it ([`ExplainPolicy::wants`](crate::explain::Policy::wants)).
+use crate::error::Problem;
+use crate::problem;
 
 /// When a run explains a benchmark's change: `--explain=N|always|never`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -25,13 +27,13 @@ impl Default for ExplainPolicy {
 
 impl ExplainPolicy {
     /// Parses the value of `--explain`: a percentage, `always` or `never`.
-    pub fn parse(value: &str) -> Result<ExplainPolicy, String> {
+    pub fn parse(value: &str) -> Result<ExplainPolicy, Problem> {
         match value {
             "always" => Ok(ExplainPolicy::Always),
             "never" => Ok(ExplainPolicy::Never),
             n => match n.trim_end_matches('%').parse::<f64>() {
                 Ok(pct) if pct.is_finite() && pct >= 0.0 => Ok(ExplainPolicy::Above(pct)),
-                _ => Err(format!(
+                _ => Err(problem!(
                     "`{value}` is not a percentage (e.g. 1 or 0.5), `always` or `never`"
                 )),
             },

@@ -2,6 +2,8 @@
 //! and the values of the other tools ([`ToolMetric`]), with their names in JSON, regression
 //! specs and the report. Computing them is [`crate::metrics`]'.
 
+use crate::error::Problem;
+use crate::problem;
 use std::str::FromStr;
 
 /// A metric: a Callgrind event or a value derived from events.
@@ -441,10 +443,10 @@ pub enum AnyMetric {
 }
 
 impl FromStr for AnyMetric {
-    type Err = String;
+    type Err = Problem;
 
     /// A metric of any tool by name, without regard to case.
-    fn from_str(name: &str) -> Result<AnyMetric, String> {
+    fn from_str(name: &str) -> Result<AnyMetric, Problem> {
         let name = name.trim();
         if let Some(event) = EventKind::from_name(name) {
             return Ok(AnyMetric::Event(event));
@@ -452,7 +454,7 @@ impl FromStr for AnyMetric {
         ToolMetric::from_name(name)
             .map(AnyMetric::Tool)
             .ok_or_else(|| {
-                format!(
+                problem!(
                     "unknown metric `{name}`; use one of: {}, or of the other tools: {}",
                     EventKind::ALL.map(EventKind::name).join(", "),
                     ToolMetric::ALL.map(ToolMetric::name).join(", ")

@@ -4,7 +4,8 @@
 //! older generations (iai-callgrind 0.10's binary benchmarks, 0.13's names for the same things,
 //! gungraun's conversions) is in [`compat`], one module per generation, on top of this model.
 //!
-//! The bottom of the crate: it imports nothing else of it, so every stage can depend on it. The
+//! The bottom of the crate: it imports nothing else of it but [`crate::error`] (its errors are
+//! [`Problem`](crate::error::Problem)s), so every stage can depend on it. The
 //! text forms of the command line (`--tools`, `--regression`) are `FromStr` on these types.
 
 pub mod binary;

@@ -5,6 +5,8 @@
 //! under -5%); an absolute limit caps the new value whatever the old one was. Checking them is
 //! [`crate::compare::regression`]'s.
 
+use crate::error::Problem;
+use crate::problem;
 use std::str::FromStr;
 
 use super::metric::{AnyMetric, EventKind, ToolMetric};
@@ -160,11 +162,11 @@ impl RegressionConfig {
 }
 
 impl FromStr for RegressionConfig {
-    type Err = String;
+    type Err = Problem;
 
     /// Parses `--regression`: `ir=5%,estimatedcycles=-10` (the `%` is optional), or an absolute
     /// cap as `ir<=1000000`. Metric names are matched without case.
-    fn from_str(text: &str) -> Result<RegressionConfig, String> {
+    fn from_str(text: &str) -> Result<RegressionConfig, Problem> {
         let mut config = RegressionConfig::default();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             if let Some((name, cap)) = part.split_once("<=") {
@@ -172,7 +174,7 @@ impl FromStr for RegressionConfig {
                 let cap = cap
                     .trim()
                     .parse::<u64>()
-                    .map_err(|_| format!("`{part}`: `{}` is not a whole number", cap.trim()))?;
+                    .map_err(|_| problem!("`{part}`: `{}` is not a whole number", cap.trim()))?;
                 match metric {
                     AnyMetric::Event(event) => config.hard_limits.push((event, cap)),
                     AnyMetric::Tool(tool) => config.tool_hard_limits.push((tool, cap)),
@@ -184,13 +186,13 @@ impl FromStr for RegressionConfig {
                     .parse::<f64>()
                     .ok()
                     .filter(|p| p.is_finite())
-                    .ok_or_else(|| format!("`{part}`: `{pct}` is not a percentage"))?;
+                    .ok_or_else(|| problem!("`{part}`: `{pct}` is not a percentage"))?;
                 match metric {
                     AnyMetric::Event(event) => config.limits.push((event, pct)),
                     AnyMetric::Tool(tool) => config.tool_limits.push((tool, pct)),
                 }
             } else {
-                return Err(format!(
+                return Err(problem!(
                     "`{part}` is not a limit; write METRIC=PERCENT (ir=5%) or METRIC<=COUNT"
                 ));
             }
@@ -246,7 +248,7 @@ impl std::fmt::Display for Limit {
 mod tests {
     use super::*;
 
-    fn parse_spec(text: &str) -> Result<RegressionConfig, String> {
+    fn parse_spec(text: &str) -> Result<RegressionConfig, Problem> {
         text.parse()
     }
 

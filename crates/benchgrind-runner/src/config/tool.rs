@@ -6,6 +6,8 @@
 use super::entry_point::EntryPoint;
 use super::metric::AnyMetric;
 use super::regression::RegressionConfig;
+use crate::error::Problem;
+use crate::problem;
 use std::str::FromStr;
 
 /// A Valgrind tool.
@@ -301,12 +303,12 @@ impl Tool {
 }
 
 impl FromStr for ValgrindTool {
-    type Err = String;
+    type Err = Problem;
 
     /// A tool by name (`dhat`, `DHAT`, `exp-bbv`), without regard to case.
-    fn from_str(name: &str) -> Result<ValgrindTool, String> {
+    fn from_str(name: &str) -> Result<ValgrindTool, Problem> {
         ValgrindTool::from_name(name).ok_or_else(|| {
-            format!(
+            problem!(
                 "unknown tool `{}`; use any of: {}",
                 name.trim(),
                 std::iter::once("callgrind")
@@ -324,9 +326,9 @@ impl FromStr for ValgrindTool {
 pub struct ToolList(pub Vec<ValgrindTool>);
 
 impl FromStr for ToolList {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(text: &str) -> Result<ToolList, String> {
+    fn from_str(text: &str) -> Result<ToolList, Problem> {
         let mut tools = Vec::new();
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let tool: ValgrindTool = name.parse()?;
@@ -415,7 +417,7 @@ mod tests {
         assert!(config.raw_callgrind_args.is_empty());
     }
 
-    fn parse_tool_list(text: &str) -> Result<Vec<ValgrindTool>, String> {
+    fn parse_tool_list(text: &str) -> Result<Vec<ValgrindTool>, Problem> {
         text.parse::<ToolList>().map(|l| l.0)
     }
 

@@ -7,6 +7,8 @@
 //! a group of 0.9 to 0.12 `Run`s shares ([`super::sandbox`]).
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::fs::File;
 use std::io::Read;
 #[cfg(target_os = "linux")]
@@ -67,7 +69,7 @@ fn run_captured(
     let mut captured = Captured::default();
     let status = match run_inner(exec, job, binary, files, &mut captured) {
         Ok(()) => Status::Ok,
-        Err(reason) => Status::Failed(reason),
+        Err(reason) => Status::Failed(reason.into()),
     };
     (status, captured)
 }
@@ -90,7 +92,7 @@ fn run_inner(
     binary: &BinaryJob,
     files: &Files,
     captured: &mut Captured,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
         format!(
             "cannot create the output directory {}: {e}",
@@ -153,12 +155,12 @@ fn run_inner(
     setup.stop_parallel(captured);
     if ran.timed_out {
         captured.append(&output.stdout, &output.stderr);
-        return Err(super::executor::timed_out(limit));
+        return Err(super::executor::timed_out(limit).into());
     }
     setup.finish(&output, captured)?;
     captured.append(&output.stdout, &output.stderr);
     match (check_end(exec, binary, files, &output), settled) {
-        (Err(how), Err(e)) => return Err(format!("{how}; {e}")),
+        (Err(how), Err(e)) => return Err(problem!("{how}; {e}")),
         (ended, settled) => ended.and(settled)?,
     }
     if binary.teardown.is_some() {
@@ -186,7 +188,7 @@ impl Hooks<'_> {
         setup: &mut SetupChild,
         stdin: Option<StdStdio>,
         captured: &mut Captured,
-    ) -> Result<StdStdio, String> {
+    ) -> Result<StdStdio, Problem> {
         let Hooks {
             exec,
             job,
@@ -219,7 +221,7 @@ fn measured_command(
     files: &Files,
     cwd: &Path,
     captured: &mut Captured,
-) -> Result<Command, String> {
+) -> Result<Command, Problem> {
     let command = &binary.command;
     let program = resolve_program(&command.program, &exec.cwd)?;
     let mut cmd = match &files.valgrind_args {
@@ -260,7 +262,7 @@ fn measured_command(
 }
 
 /// Where the command's stdin comes from; `None` for the setup's output.
-fn stdin(given: Option<&Stdin>, cwd: &Path) -> Result<Option<StdStdio>, String> {
+fn stdin(given: Option<&Stdin>, cwd: &Path) -> Result<Option<StdStdio>, Problem> {
     Ok(match given {
         Some(Stdin::Inherit) => Some(StdStdio::inherit()),
         Some(Stdin::Pipe) => Some(StdStdio::piped()),
@@ -285,11 +287,11 @@ fn check_end(
     binary: &BinaryJob,
     files: &Files,
     output: &std::process::Output,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let command = &binary.command;
     let log = std::fs::read_to_string(&files.log).unwrap_or_default();
     if let Some(complaint) = valgrind_error(&log) {
-        return Err(format!(
+        return Err(problem!(
             "Valgrind could not run `{}`: {complaint}",
             command.display()
         ));
@@ -315,7 +317,7 @@ fn check_end(
             reason.push_str("; its stderr ended with:\n    ");
             reason.push_str(&tail.join("\n    "));
         }
-        return Err(reason);
+        return Err(reason.into());
     }
     if !exec.native() && files.expected.as_ref().is_some_and(|f| !f.exists()) {
         return Err("Valgrind wrote no profile".into());
@@ -325,7 +327,7 @@ fn check_end(
 
 /// Standard input holding all of `input`, then its end: a pipe with room for all of it, or
 /// (past the largest pipe the system allows) the file `spill`, removed once open.
-fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, String> {
+fn filled_stdin(input: &[u8], spill: &Path) -> Result<StdStdio, Problem> {
     if let Some(pipe) = full_pipe(input) {
         return Ok(pipe);
     }
@@ -379,7 +381,7 @@ struct SetupChild {
 
 impl SetupChild {
     /// Starts the setup; returns the stream that feeds the command.
-    fn start(&mut self, mut hook: Command, pipe: Pipe) -> Result<StdStdio, String> {
+    fn start(&mut self, mut hook: Command, pipe: Pipe) -> Result<StdStdio, Problem> {
         let other = File::create(&self.other).file_op("create", &self.other)?;
         match pipe {
             Pipe::Stdout => hook.stdout(StdStdio::piped()).stderr(other),
@@ -387,7 +389,7 @@ impl SetupChild {
         };
         let mut child = hook
             .spawn()
-            .map_err(|e| format!("cannot start the setup: {e}"))?;
+            .map_err(|e| problem!("cannot start the setup: {e}"))?;
         let mut stream: Box<dyn Read> = match pipe {
             Pipe::Stdout => Box::new(child.stdout.take().expect("the setup's stdout is piped")),
             Pipe::Stderr => Box::new(child.stderr.take().expect("the setup's stderr is piped")),
@@ -399,22 +401,22 @@ impl SetupChild {
         let read = stream.read_to_end(&mut input);
         drop(stream);
         self.child = Some(child);
-        read.map_err(|e| format!("cannot read the setup's {pipe:?}: {e}"))?;
+        read.map_err(|e| problem!("cannot read the setup's {pipe:?}: {e}"))?;
         if let Some(signal) = super::interrupt::signal() {
-            return Err(format!("stopped by {}", super::interrupt::name(signal)));
+            return Err(problem!("stopped by {}", super::interrupt::name(signal)));
         }
         filled_stdin(&input, &self.other.with_extension("stdin"))
     }
 
     /// Starts the setup beside the command without feeding it (a server, say); both its
     /// streams go to the file, shown before the command's output.
-    fn start_parallel(&mut self, mut hook: Command) -> Result<(), String> {
+    fn start_parallel(&mut self, mut hook: Command) -> Result<(), Problem> {
         let file = File::create(&self.other).file_op("create", &self.other)?;
         let copy = file.try_clone().file_op("share", &self.other)?;
         hook.stdout(file).stderr(copy);
         let child = hook
             .spawn()
-            .map_err(|e| format!("cannot start the setup: {e}"))?;
+            .map_err(|e| problem!("cannot start the setup: {e}"))?;
         self.child = Some(child);
         Ok(())
     }
@@ -441,13 +443,13 @@ impl SetupChild {
         &mut self,
         output: &std::process::Output,
         captured: &mut Captured,
-    ) -> Result<(), String> {
+    ) -> Result<(), Problem> {
         let Some(mut child) = self.child.take() else {
             return Ok(());
         };
         let status = child
             .wait()
-            .map_err(|e| format!("cannot wait for the setup: {e}"))?;
+            .map_err(|e| problem!("cannot wait for the setup: {e}"))?;
         let other = std::fs::read(&self.other).unwrap_or_default();
         let _ = std::fs::remove_file(&self.other);
         match self.pipe {
@@ -506,10 +508,10 @@ fn run_hook(
     kind: &str,
     cwd: &Path,
     captured: &mut Captured,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     let output = hook_command(exec, job, binary, kind, cwd)
         .output()
-        .map_err(|e| format!("cannot start the {kind}: {e}"))?;
+        .map_err(|e| problem!("cannot start the {kind}: {e}"))?;
     captured.append(&output.stdout, &output.stderr);
     if output.status.success() {
         return Ok(());
@@ -521,14 +523,14 @@ fn run_hook(
     ))
 }
 
-fn hook_failure(kind: &str, status: &std::process::ExitStatus, stderr: &str) -> String {
-    format!("the {kind} {}", describe_end(status, stderr))
+fn hook_failure(kind: &str, status: &std::process::ExitStatus, stderr: &str) -> Problem {
+    problem!("the {kind} {}", describe_end(status, stderr))
 }
 
 /// Where one of the command's output streams goes. `Stdio::Inherit` is captured too, and shown
 /// under the benchmark's header: with parallel workers, inheriting the harness' stream would mix
 /// it into other benchmarks' reports.
-fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, String> {
+fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, Problem> {
     Ok(match given {
         Some(Stdio::Inherit) | Some(Stdio::Pipe) | None => StdStdio::piped(),
         Some(Stdio::Null) => StdStdio::null(),
@@ -546,7 +548,7 @@ fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, String> {
 
 /// An absolute path stays; a path with a `/` starts at the package directory; a bare name is
 /// looked up in `PATH` (the harness', since the command's environment may be empty).
-fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, String> {
+fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, Problem> {
     if program.is_absolute() {
         return Ok(program.to_owned());
     }
@@ -555,7 +557,7 @@ fn resolve_program(program: &Path, package_dir: &Path) -> Result<PathBuf, String
     }
     let name = program.to_string_lossy();
     crate::execute::valgrind::find_in_path(&name).ok_or_else(|| {
-        format!("the program `{name}` is not on PATH; give its absolute path to Command::new")
+        problem!("the program `{name}` is not on PATH; give its absolute path to Command::new")
     })
 }
 

@@ -13,6 +13,8 @@
 //! - the other tools' files (`dhat.out`, `memcheck.log`, ...) and `<tool>.fail`.
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -47,7 +49,7 @@ impl CannedExecutor {
 
     /// One run: the `files` copied (the first one required), each a `*.new` file of the job
     /// (logs not canned are written empty), then the scripted failure `fail` if there is one.
-    fn run_files(&self, job: &Job, fail: &str, files: &[String]) -> Result<(), String> {
+    fn run_files(&self, job: &Job, fail: &str, files: &[String]) -> Result<(), Problem> {
         std::fs::create_dir_all(&job.paths.dir).file_op("create", &job.paths.dir)?;
         let seconds = self.source(job, "seconds").and_then(|p| {
             let text = std::fs::read_to_string(p).ok()?;
@@ -66,7 +68,7 @@ impl CannedExecutor {
                 Some(from) => std::fs::copy(&from, &to).map(drop),
                 None if file.ends_with(".log") => std::fs::write(&to, ""),
                 None if i == 0 && failure.is_none() => {
-                    return Err(format!(
+                    return Err(problem!(
                         "no canned {file} for {} in {}",
                         job.id.full(),
                         self.dir.display()
@@ -74,9 +76,9 @@ impl CannedExecutor {
                 }
                 None => Ok(()),
             };
-            copied.map_err(|e| format!("cannot copy the canned {file}: {e}"))?;
+            copied.map_err(|e| problem!("cannot copy the canned {file}: {e}"))?;
         }
-        failure.map_or(Ok(()), Err)
+        failure.map_or(Ok(()), |f| Err(f.into()))
     }
 
     /// What the benchmark printed: the canned `stdout` and `stderr`.
@@ -91,9 +93,9 @@ impl CannedExecutor {
         captured
     }
 
-    fn finish(&self, job: &Job, start: Instant, ran: Result<(), String>) -> RunOutput {
+    fn finish(&self, job: &Job, start: Instant, ran: Result<(), Problem>) -> RunOutput {
         RunOutput {
-            status: ran.map_or_else(Status::Failed, |()| Status::Ok),
+            status: ran.map_or_else(|p| Status::Failed(p.into()), |()| Status::Ok),
             duration: start.elapsed(),
             output: self.output(job),
         }

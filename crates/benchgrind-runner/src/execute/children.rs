@@ -6,6 +6,8 @@
 //! tool's last run.
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -30,7 +32,7 @@ pub struct Ran {
     /// How it ended and what it printed.
     pub output: Output,
     /// Whether its files were settled.
-    pub settled: Result<(), String>,
+    pub settled: Result<(), Problem>,
     /// Whether it was killed at its time limit.
     pub timed_out: bool,
 }
@@ -126,7 +128,7 @@ fn clear(tool: &Tool, paths: &BenchPaths) {
 
 /// Moves the files of the run of `tool` whose benchmark process had the id `pid` to their
 /// places.
-fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
+fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), Problem> {
     let modifier = tool.modifier();
     let pattern = Pattern::of(modifier, pid);
     let children_dir = paths.dir.join(CHILDREN);
@@ -142,7 +144,7 @@ fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), String> {
             Some(i) => Some(i),
             None if pattern.has_pid && !found.is_empty() => {
                 let names: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
-                return Err(format!(
+                return Err(problem!(
                     "none of the {name} files ({}) is the benchmark process's (pid {pid}) as the \
                      outfile modifier `{modifier}` names them",
                     names.join(", ")

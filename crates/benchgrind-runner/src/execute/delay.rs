@@ -5,6 +5,8 @@
 //! command, so it costs nothing in the counts. A condition that does not hold within the
 //! delay's timeout fails the benchmark with a message naming it.
 
+use crate::error::Problem;
+use crate::problem;
 use std::net::{SocketAddr, TcpStream, UdpSocket};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -14,7 +16,7 @@ use crate::config::{Delay, DelayKind};
 
 /// Waits until the condition holds (relative paths start at `cwd`, the command's working
 /// directory); an error names the condition when the timeout passes first.
-pub(crate) fn wait(delay: &Delay, cwd: &Path) -> Result<(), String> {
+pub(crate) fn wait(delay: &Delay, cwd: &Path) -> Result<(), Problem> {
     let ready: Box<dyn Fn() -> bool> = match &delay.kind {
         DelayKind::DurationElapse(duration) => {
             std::thread::sleep(*duration);
@@ -39,7 +41,7 @@ pub(crate) fn wait(delay: &Delay, cwd: &Path) -> Result<(), String> {
             return Ok(());
         }
         if start.elapsed() >= delay.timeout {
-            return Err(format!(
+            return Err(problem!(
                 "the command's delay {} did not hold within {:?}; check the setup that should \
                  make it hold, or give Delay::timeout more time",
                 delay.describe(),

@@ -6,6 +6,8 @@
 //! Binary benchmarks and `--isolation=process` go to the [`ProcessExecutor`].
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -85,7 +87,7 @@ impl ForkExecutor {
         }
     }
 
-    fn start_server(&self, job: &Job) -> Result<Server, String> {
+    fn start_server(&self, job: &Job) -> Result<Server, Problem> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -138,7 +140,7 @@ impl ForkExecutor {
     }
 
     /// Starts the class's server unless it runs.
-    fn ensure_server(&mut self, class: &Class, job: &Job) -> Result<(), String> {
+    fn ensure_server(&mut self, class: &Class, job: &Job) -> Result<(), Problem> {
         if !self.servers.contains_key(class) {
             let server = self.start_server(job)?;
             self.servers.insert(class.clone(), server);
@@ -149,7 +151,7 @@ impl ForkExecutor {
     /// Sends the request to run the bench at `index` to the class's server (started if need
     /// be), which runs it when the requests before it are done; the server's start-up is not
     /// the benchmark's time.
-    fn send(&mut self, job: &Job, index: [usize; 3]) -> Result<(), String> {
+    fn send(&mut self, job: &Job, index: [usize; 3]) -> Result<(), Problem> {
         let class = self.class(job);
         self.ensure_server(&class, job)?;
         let paths = &job.paths;
@@ -171,7 +173,7 @@ impl ForkExecutor {
         let (id, seq) = (server.id, server.sequence);
         if let Err(e) = written {
             self.stop(&class);
-            return Err(format!("cannot send the fork server a request: {e}"));
+            return Err(problem!("cannot send the fork server a request: {e}"));
         }
         self.sent.push(Sent {
             dir: paths.dir.clone(),
@@ -201,7 +203,7 @@ impl ForkExecutor {
             Some(sent) => sent,
             None => {
                 if let Err(e) = self.send(job, index) {
-                    return failed(e);
+                    return failed(e.into());
                 }
                 self.sent.pop().expect("just sent")
             }
@@ -275,7 +277,7 @@ impl ForkExecutor {
         let status = match answered.end {
             End::Exit(0) => match profile {
                 Ok(()) => Status::Ok,
-                Err(e) => Status::Failed(e),
+                Err(e) => Status::Failed(e.into()),
             },
             end => {
                 let stderr =

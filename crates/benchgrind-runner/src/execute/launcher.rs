@@ -10,6 +10,7 @@
 //! Processors and policies are Linux's; on other systems nothing runs under Valgrind, and a
 //! launcher starts programs natively as they are.
 
+use crate::error::Problem;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,7 +40,7 @@ pub struct EmptyHome {
 
 impl EmptyHome {
     /// Makes the directory.
-    pub fn create() -> Result<EmptyHome, String> {
+    pub fn create() -> Result<EmptyHome, Problem> {
         let name = format!(
             "{}{:010}-run",
             super::leftovers::HOME_PREFIX,

@@ -31,6 +31,7 @@ mod sandbox;
 pub mod schedule;
 pub mod valgrind;
 
+use crate::error::Problem;
 pub use canned::CannedExecutor;
 pub use executor::{Captured, Executor, RunOutput, Status};
 #[cfg(unix)]
@@ -89,7 +90,7 @@ pub struct Setup {
 
 /// One executor per worker, of the kind `setup.mode` asks for. Fails when Valgrind is needed and
 /// cannot be found.
-pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String> {
+pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, Problem> {
     let workers = setup.workers.max(1);
     let isolation = match &setup.mode {
         Mode::Nothing => return Ok(vec![Box::new(NoExecutor)]),
@@ -107,7 +108,7 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, String>
                 workspace_root: setup.workspace_root.clone(),
             })]);
         }
-        Mode::Valgrind(_) if !cfg!(target_os = "linux") => return Err(not_linux()),
+        Mode::Valgrind(_) if !cfg!(target_os = "linux") => return Err(not_linux().into()),
         Mode::Valgrind(isolation) => *isolation,
     };
     // Each worker's processes on a processor of their own ([`launcher::placements`]).

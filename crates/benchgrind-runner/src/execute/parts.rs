@@ -9,6 +9,8 @@
 //! time; a process that outlives its benchmark and writes later is not part of it.
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -116,7 +118,7 @@ fn tree(dir: &Path, root: u32) -> std::io::Result<(Vec<OutFile>, BTreeMap<u32, P
 /// `children/callgrind.<pid>.log` (replacing those of the last run). The files are gone from
 /// `dir` afterwards. A profile without `totals:` (a process killed before it ended) is left out;
 /// so are threads that counted nothing, but for the measured process's first.
-pub fn settle(dir: &Path, root: u32, paths: &BenchPaths) -> Result<(), String> {
+pub fn settle(dir: &Path, root: u32, paths: &BenchPaths) -> Result<(), Problem> {
     let (outs, logs) = tree(dir, root).file_op("read", dir)?;
     let mut texts = Vec::new();
     for out in &outs {
@@ -176,10 +178,10 @@ fn clear_children(dir: &Path) {
     }
 }
 
-fn move_file(from: &Path, to: &Path) -> Result<(), String> {
+fn move_file(from: &Path, to: &Path) -> Result<(), Problem> {
     std::fs::rename(from, to)
         .or_else(|_| std::fs::copy(from, to).map(|_| ()))
-        .map_err(|e| format!("cannot move {} to {}: {e}", from.display(), to.display()))
+        .map_err(|e| problem!("cannot move {} to {}: {e}", from.display(), to.display()))
 }
 
 #[cfg(test)]

@@ -93,7 +93,7 @@ impl ProcessExecutor {
             Some(config) => {
                 match super::sandbox::SandboxDir::create(config, &self.workspace_root) {
                     Ok(dir) => Some(dir),
-                    Err(e) => return (Status::Failed(e), Captured::default()),
+                    Err(e) => return (Status::Failed(e.into()), Captured::default()),
                 }
             }
             None => None,
@@ -146,7 +146,7 @@ impl ProcessExecutor {
         let status = match (self.measured_status(&output, expected, log), settled) {
             (status, Ok(())) => status,
             (Status::Failed(how), Err(e)) => Status::Failed(format!("{how}; {e}")),
-            (_, Err(e)) => Status::Failed(e),
+            (_, Err(e)) => Status::Failed(e.into()),
         };
         (status, captured)
     }

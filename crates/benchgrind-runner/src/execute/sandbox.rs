@@ -8,6 +8,8 @@
 //! it around the group ([`SharedSandbox`]); the group's jobs find it by the group's index.
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::path::{Path, PathBuf};
 
 use crate::config::Sandbox;
@@ -32,7 +34,7 @@ pub(super) struct SandboxDir {
 
 impl SandboxDir {
     /// Makes the directory and copies the fixtures (relative to `workspace_root`) into it.
-    pub fn create(config: &Sandbox, workspace_root: &Path) -> Result<SandboxDir, String> {
+    pub fn create(config: &Sandbox, workspace_root: &Path) -> Result<SandboxDir, Problem> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let nanos = std::time::SystemTime::now()
@@ -51,7 +53,7 @@ impl SandboxDir {
             let source = workspace_root.join(fixture);
             let name = source
                 .file_name()
-                .ok_or_else(|| format!("the fixture `{}` has no file name", fixture.display()))?;
+                .ok_or_else(|| problem!("the fixture `{}` has no file name", fixture.display()))?;
             let follow = config.follow_symlinks.unwrap_or(true);
             copy_recursively(&source, &dir.path.join(name), follow).map_err(|e| {
                 format!(
@@ -73,7 +75,7 @@ impl Drop for SandboxDir {
 }
 
 /// The open shared sandboxes: group index and directory, or why it could not be made.
-type Shared = Vec<(usize, Result<PathBuf, String>)>;
+type Shared = Vec<(usize, Result<PathBuf, Problem>)>;
 static SHARED: std::sync::Mutex<Shared> = std::sync::Mutex::new(Vec::new());
 
 /// The shared sandbox of a group (see the module's documentation), open while this lives:
@@ -115,11 +117,11 @@ fn lock() -> std::sync::MutexGuard<'static, Shared> {
 }
 
 /// The directory of group `group`'s shared sandbox.
-pub(super) fn shared(group: usize) -> Result<PathBuf, String> {
+pub(super) fn shared(group: usize) -> Result<PathBuf, Problem> {
     let open = lock();
     match open.iter().find(|(g, _)| *g == group) {
         Some((_, Ok(path))) => Ok(path.clone()),
-        Some((_, Err(e))) => Err(format!("the group's sandbox: {e}")),
+        Some((_, Err(e))) => Err(problem!("the group's sandbox: {e}")),
         None => Err("the group's shared sandbox is not open (a benchgrind bug)".into()),
     }
 }

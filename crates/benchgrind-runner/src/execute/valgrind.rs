@@ -1,5 +1,7 @@
 //! Finding Valgrind and checking its version, once, before any benchmark runs.
 
+use crate::error::Problem;
+use crate::problem;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -66,12 +68,12 @@ pub fn choose(path: PathBuf) {
 /// `valgrind` on `PATH` (or, through a tool runner, on the runner's); checks the version. The
 /// first answer stands for the rest of the process (`valgrind --version` takes 5-15 ms, and
 /// nothing a run does moves Valgrind).
-pub fn locate() -> Result<Valgrind, String> {
-    static LOCATED: OnceLock<Result<Valgrind, String>> = OnceLock::new();
+pub fn locate() -> Result<Valgrind, Problem> {
+    static LOCATED: OnceLock<Result<Valgrind, Problem>> = OnceLock::new();
     LOCATED.get_or_init(locate_now).clone()
 }
 
-fn locate_now() -> Result<Valgrind, String> {
+fn locate_now() -> Result<Valgrind, Problem> {
     let through_runner = RUNNER.get().is_some_and(|r| !r.is_empty());
     let chosen = CHOSEN.get().map(|p| p.as_os_str().to_owned());
     let path = match chosen.or_else(|| std::env::var_os("BENCHGRIND_VALGRIND")) {
@@ -96,7 +98,7 @@ fn locate_now() -> Result<Valgrind, String> {
         )
     })?;
     if (version.0, version.1) < MIN_VERSION {
-        return Err(format!(
+        return Err(problem!(
             "Valgrind {}.{}.{} at {} is too old: benchgrind needs 3.16 or newer; {INSTALL_HINT}",
             version.0,
             version.1,

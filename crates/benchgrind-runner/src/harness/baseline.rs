@@ -3,6 +3,8 @@
 //! baseline. A missing previous run or baseline means nothing to compare with; a damaged
 //! Callgrind baseline is an error that says how to replace it.
 
+use crate::error::Problem;
+use crate::problem;
 use std::path::{Path, PathBuf};
 
 use crate::parse::profile::{self, Profile, Read};
@@ -27,7 +29,7 @@ pub(super) fn promote_and_save(
     files: &[String],
     metrics_file: &str,
     save: Option<&str>,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     for file in files.iter().filter(|f| paths.file(f, Which::New).exists()) {
         paths.promote(file).map_err(|e| {
             format!(
@@ -52,7 +54,7 @@ pub(super) fn promote_and_save(
 /// Callgrind's profile to compare with, read as far as `read` says: the previous run or a
 /// baseline. A missing one is `None` (first run); a damaged one is an error that says how to
 /// replace it.
-pub(super) fn read_old(job: &Job, source: &Source, read: Read) -> Result<Option<Profile>, String> {
+pub(super) fn read_old(job: &Job, source: &Source, read: Read) -> Result<Option<Profile>, Problem> {
     let Some(path) = old_file(&job.paths, "callgrind.out", source) else {
         return Ok(None);
     };
@@ -60,14 +62,14 @@ pub(super) fn read_old(job: &Job, source: &Source, read: Read) -> Result<Option<
         .map(Some)
         .map_err(|e| match source {
             Source::Baseline(name) => damaged_baseline(name, &e),
-            _ => format!("the previous run's profile is damaged ({e})"),
+            _ => problem!("the previous run's profile is damaged ({e})"),
         })
 }
 
 /// The values of the saved baseline `name` (`--load-baseline`).
-pub(super) fn load(path: &Path, name: &str, job: &Job, read: Read) -> Result<Profile, String> {
+pub(super) fn load(path: &Path, name: &str, job: &Job, read: Read) -> Result<Profile, Problem> {
     if !path.exists() {
-        return Err(format!(
+        return Err(problem!(
             "there is no baseline `{name}` for {}; save one with --save-baseline={name}",
             job.id.full()
         ));
@@ -76,6 +78,6 @@ pub(super) fn load(path: &Path, name: &str, job: &Job, read: Read) -> Result<Pro
 }
 
 /// A saved baseline that cannot be read, and how to replace it.
-fn damaged_baseline(name: &str, e: &ParseError) -> String {
-    format!("baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}")
+fn damaged_baseline(name: &str, e: &ParseError) -> Problem {
+    problem!("baseline `{name}` is damaged ({e}); save it again with --save-baseline={name}")
 }

@@ -6,6 +6,7 @@
 //! replaces it, the new one after; the totals, the parts, the explanation and the flamegraphs
 //! all come from those two reads, which go as far as they are needed ([`Read`]).
 
+use crate::error::Problem;
 use std::time::Duration;
 
 use super::baseline::{load, promote_and_save, read_old};
@@ -61,7 +62,7 @@ pub(super) struct Prepared {
     result: BenchResult,
     compare_with: Source,
     /// For a run of Callgrind: what it is compared with, read before the run replaces it.
-    old: Option<Result<Option<Profile>, String>>,
+    old: Option<Result<Option<Profile>, Problem>>,
 }
 
 /// Reads what a run of Callgrind compares with and starts the run, if the executor can start it
@@ -95,7 +96,7 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
 
 /// What a run compares with: read before the run replaces it, and before spending a Valgrind
 /// run on a comparison that cannot be made.
-fn old_for_run(job: &Job, cli: &Cli, compare_with: &Source) -> Result<Option<Profile>, String> {
+fn old_for_run(job: &Job, cli: &Cli, compare_with: &Source) -> Result<Option<Profile>, Problem> {
     let replaced = match compare_with {
         Source::Baseline(name) => cli.save_baseline.as_ref() == Some(name),
         _ => true,
@@ -135,7 +136,9 @@ pub(super) fn finish(
     let (new, old) = match measured {
         Ok(profiles) => profiles,
         Err(reason) => {
-            result.outcome = Outcome::Failed { reason };
+            result.outcome = Outcome::Failed {
+                reason: reason.into(),
+            };
             return result;
         }
     };
@@ -282,7 +285,7 @@ fn load_saved(
     name: &str,
     compare_with: &Source,
     result: &mut BenchResult,
-) -> Result<Values, String> {
+) -> Result<Values, Problem> {
     result.new_source = Source::Baseline(name.to_owned());
     result.profile = job.paths.baseline(name);
     let old = read_old(job, compare_with, old_read(cli, job))?;
@@ -296,9 +299,9 @@ fn measure(
     job: &Job,
     cli: &Cli,
     executor: &mut dyn Executor,
-    old: Result<Option<Profile>, String>,
+    old: Result<Option<Profile>, Problem>,
     result: &mut BenchResult,
-) -> Result<Values, String> {
+) -> Result<Values, Problem> {
     let paths = &job.paths;
     let old = old?;
     let mut output = executor.run(job);
@@ -327,7 +330,7 @@ fn measure(
         // No log when the benchmark failed before Valgrind ran (in setup).
         result.log = Some(paths.file(FILES[1], Which::New)).filter(|l| l.exists());
         let _ = std::fs::remove_file(paths.file(FILES[0], Which::New));
-        return Err(crate::store::with_disk_full(&paths.dir, reason));
+        return Err(crate::store::with_disk_full(&paths.dir, reason).into());
     }
     let read = new_read(cli, job, old.as_ref());
     let new = profile::parse_file(&paths.file(FILES[0], Which::New), read)

@@ -5,6 +5,8 @@
 //! [`crate::fingerprint::PROBE_FLAG`]), the cache arguments of the plan's Callgrind command
 //! line and how this binary was built.
 
+use crate::error::Problem;
+use crate::problem;
 use std::path::{Path, PathBuf};
 
 use crate::cli::Cli;
@@ -19,13 +21,13 @@ benchgrind's client requests (its setup and teardown outside), a binary benchmar
 configured";
 
 /// Fails when the `--benchmark_out` file's directory does not exist: before anything runs.
-pub(super) fn check(cli: &Cli) -> Result<(), String> {
+pub(super) fn check(cli: &Cli) -> Result<(), Problem> {
     let Some(path) = &cli.benchmark_out else {
         return Ok(());
     };
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(dir) = dir.filter(|d| !d.is_dir()) {
-        return Err(format!(
+        return Err(problem!(
             "--benchmark_out={}: the directory {} does not exist; create it or write elsewhere",
             path.display(),
             dir.display()
@@ -40,7 +42,7 @@ pub(super) fn reporter<'a>(
     plan: &'a Plan,
     cli: &'a Cli,
     setup: &'a Setup,
-) -> Result<Option<(BenchmarkOut<'a>, PathBuf)>, String> {
+) -> Result<Option<(BenchmarkOut<'a>, PathBuf)>, Problem> {
     check(cli)?;
     let Some(path) = &cli.benchmark_out else {
         return Ok(None);

@@ -16,6 +16,8 @@ mod test_mode;
 mod tools;
 mod units;
 
+use crate::error::Problem;
+use crate::problem;
 pub use phases::execute_plan;
 
 use std::ffi::OsString;
@@ -167,9 +169,10 @@ fn harness(
         return Ok(End::Ok);
     }
     let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find the path of this bench binary: {e}"))?;
+        .map_err(|e| problem!("cannot find the path of this bench binary: {e}"))?;
     let manifest_dir = PathBuf::from(main.manifest_dir);
-    let plan = plan::plan(main, &cli, home(&cli, &exe, &manifest_dir)).map_err(Error::Config)?;
+    let plan = plan::plan(main, &cli, home(&cli, &exe, &manifest_dir))
+        .map_err(|p| Error::Config(p.into()))?;
     if cli.list || cli.benchmark_list_tests {
         list(&plan, &cli, out);
         return Ok(End::Ok);
@@ -205,7 +208,7 @@ fn harness(
                 path.display()
             );
         }
-        let mut executors = execute::executors(&setup).map_err(Error::Valgrind)?;
+        let mut executors = execute::executors(&setup).map_err(|p| Error::Valgrind(p.into()))?;
         let passed = around(main, true, || {
             test_mode::run(main, &plan, executors[0].as_mut(), out)
         });
@@ -231,8 +234,8 @@ fn measure(
         execute::interrupt::install();
     }
     // A `--benchmark_out` that cannot be written stops the run before anything is touched.
-    benchmark_out::check(cli).map_err(Error::Files)?;
-    let Some(_lock) = prepare(main, plan).map_err(Error::Files)? else {
+    benchmark_out::check(cli).map_err(|p| Error::Files(p.into()))?;
+    let Some(_lock) = prepare(main, plan).map_err(|p| Error::Files(p.into()))? else {
         let ids: Vec<String> = plan.jobs.iter().map(|j| j.id.full()).collect();
         let signal = execute::interrupt::signal().unwrap_or(libc::SIGINT);
         messages::note!("{}", interrupted_message(signal, &ids));
@@ -327,7 +330,7 @@ fn machine(plan: &Plan, setup: &Setup) -> Option<crate::fingerprint::Fingerprint
 /// Before measuring: this bench binary's lock (waiting for another run that holds it; `None`
 /// if interrupted meanwhile), a check that its directory can be written, then the leftovers of
 /// killed runs removed.
-fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, String> {
+fn prepare(main: &Main, plan: &Plan) -> Result<Option<store::lock::RunLock>, Problem> {
     let path = store::lock::path(&plan.home, main.package, main.bench_file);
     let waiting = &mut |pid: Option<u32>| {
         let pid = pid.map(|p| format!(" (pid {p})")).unwrap_or_default();
@@ -376,7 +379,7 @@ fn measure_and_report(
     if let Some((file, path)) = benchmark_out::reporter(plan, cli, setup)? {
         reporters.push(Box::new(file), Target::File(path));
     }
-    let mut executors = execute::executors(setup).map_err(Error::Valgrind)?;
+    let mut executors = execute::executors(setup).map_err(|p| Error::Valgrind(p.into()))?;
     let progress = Progress::new(
         cli.output_format == ReportFormat::Terminal && std::io::stderr().is_terminal(),
         plan.jobs.len(),

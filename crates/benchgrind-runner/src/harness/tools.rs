@@ -155,7 +155,7 @@ fn run_one(
                 }
                 Err(reason) => {
                     result.outcome = ToolOutcome::Failed {
-                        reason,
+                        reason: reason.into(),
                         new: Some(new),
                     }
                 }

@@ -6,13 +6,15 @@
 //! hook process, started under Valgrind with [`MEASURED_HOOK`], calls the hook inside the
 //! measured window, as a library benchmark's body.
 
+use crate::error::Problem;
+use crate::problem;
 use std::ffi::OsString;
 
 use crate::protocol::{HOOK_FLAG, MEASURED_HOOK};
 use crate::spec::{HookKind, Main};
 
 /// Runs the hook a hook process was started for, if the arguments ask for one.
-pub fn hook(main: &Main, args: &[OsString]) -> Option<Result<(), String>> {
+pub fn hook(main: &Main, args: &[OsString]) -> Option<Result<(), Problem>> {
     if args.first()?.to_str()? != HOOK_FLAG {
         return None;
     }
@@ -20,9 +22,9 @@ pub fn hook(main: &Main, args: &[OsString]) -> Option<Result<(), String>> {
 }
 
 /// `[measured] KIND G F B`: finds the hook and runs it, measured or not.
-fn run(main: &Main, args: &[OsString]) -> Result<(), String> {
+fn run(main: &Main, args: &[OsString]) -> Result<(), Problem> {
     let bad = || {
-        format!("{HOOK_FLAG} needs [{MEASURED_HOOK}] setup|teardown|before|after and three indices, got {args:?}")
+        problem!("{HOOK_FLAG} needs [{MEASURED_HOOK}] setup|teardown|before|after and three indices, got {args:?}")
     };
     let words: Vec<&str> = args
         .iter()
@@ -56,11 +58,11 @@ fn run(main: &Main, args: &[OsString]) -> Result<(), String> {
 
 /// The hook of `kind` at `[g, f, b]` in [`Main::binary_groups`] (a group's own for `before` and
 /// `after`), if there is one.
-fn find(main: &Main, kind: HookKind, [g, f, b]: [usize; 3]) -> Result<Option<fn()>, String> {
+fn find(main: &Main, kind: HookKind, [g, f, b]: [usize; 3]) -> Result<Option<fn()>, Problem> {
     let group = main
         .binary_groups
         .get(g)
-        .ok_or_else(|| format!("no binary benchmark group {g}"))?;
+        .ok_or_else(|| problem!("no binary benchmark group {g}"))?;
     let (benchmark, bench) = match kind {
         HookKind::Before => return Ok(group.setup),
         HookKind::After => return Ok(group.teardown),
@@ -68,11 +70,11 @@ fn find(main: &Main, kind: HookKind, [g, f, b]: [usize; 3]) -> Result<Option<fn(
             let benchmark = group
                 .benchmarks
                 .get(f)
-                .ok_or_else(|| format!("no binary benchmark at {g}/{f}"))?;
+                .ok_or_else(|| problem!("no binary benchmark at {g}/{f}"))?;
             let bench = benchmark
                 .benches
                 .get(b)
-                .ok_or_else(|| format!("no bench at {g}/{f}/{b}"))?;
+                .ok_or_else(|| problem!("no bench at {g}/{f}/{b}"))?;
             (benchmark, bench)
         }
     };

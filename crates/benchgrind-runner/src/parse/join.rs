@@ -12,6 +12,8 @@
 //! `# benchgrind part: pid=P thread=T totals=N N ... cmd=COMMAND`, which [`super::profile`]
 //! reads back as the breakdown per thread and process.
 
+use crate::error::Problem;
+use crate::problem;
 use std::fmt::Write as _;
 
 /// The comment that notes a part in a joined profile.
@@ -60,7 +62,7 @@ fn is_cost(line: &str) -> bool {
     !line.is_empty() && super::is_cost_line(line)
 }
 
-fn split<'a>(part: &Part<'a>) -> Result<Split<'a>, String> {
+fn split<'a>(part: &Part<'a>) -> Result<Split<'a>, Problem> {
     let mut split = Split {
         header: Vec::new(),
         cmd: "",
@@ -112,15 +114,15 @@ fn split<'a>(part: &Part<'a>) -> Result<Split<'a>, String> {
     Ok(split)
 }
 
-fn numbers(text: &str) -> Result<Vec<u64>, String> {
+fn numbers(text: &str) -> Result<Vec<u64>, Problem> {
     text.split_whitespace()
-        .map(|t| t.parse().map_err(|_| format!("`{t}` is not a count")))
+        .map(|t| t.parse().map_err(|_| problem!("`{t}` is not a count")))
         .collect()
 }
 
 /// The parts as one profile. The first part's header heads it; a part whose events are in
 /// another order has its cost lines rewritten; positions must be the same in all.
-pub fn join(parts: &[Part<'_>]) -> Result<String, String> {
+pub fn join(parts: &[Part<'_>]) -> Result<String, Problem> {
     let splits: Vec<Split<'_>> = parts
         .iter()
         .map(|part| {

@@ -5,6 +5,8 @@
 //! benches of a 0.10 `Run` (`id:exe "arg"`), which also run in a sandbox unless a level says
 //! otherwise.
 
+use crate::error::Problem;
+use crate::problem;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -18,7 +20,7 @@ use crate::spec::{BinaryGroup, HookKind};
 
 impl Planner<'_> {
     /// The jobs of the binary benchmark groups (numbered after the library groups).
-    pub(super) fn binary_groups(&mut self) -> Result<(), String> {
+    pub(super) fn binary_groups(&mut self) -> Result<(), Problem> {
         for (g, group) in self.main.binary_groups.iter().enumerate() {
             self.group(group.name)?;
             self.measured_hooks(g, group, [HookKind::Before, HookKind::Setup])?;
@@ -63,7 +65,7 @@ impl Planner<'_> {
         g: usize,
         group: &BinaryGroup,
         kinds: [HookKind; 2],
-    ) -> Result<(), String> {
+    ) -> Result<(), Problem> {
         // In the order they run, however the keys were written.
         let in_order = kinds
             .iter()
@@ -147,7 +149,7 @@ impl Planner<'_> {
     }
 
     /// The jobs of one bench: one per command.
-    fn binary_bench(&mut self, at: &Place, ids: &mut HashSet<String>) -> Result<(), String> {
+    fn binary_bench(&mut self, at: &Place, ids: &mut HashSet<String>) -> Result<(), Problem> {
         let Place {
             index,
             group,
@@ -158,7 +160,7 @@ impl Planner<'_> {
             check_name(id, "bench id", group.name, &benchmark.name)?;
         }
         if bench.commands.is_empty() {
-            return Err(format!(
+            return Err(problem!(
                 "the bench `{}` of `{}` in group `{}` has no command; give it one with \
                  Bench::command",
                 bench.id.as_deref().unwrap_or(""),
@@ -183,10 +185,11 @@ impl Planner<'_> {
             };
             if let Some(id) = &id {
                 if !ids.insert(id.clone()) {
-                    return Err(format!(
+                    return Err(problem!(
                         "the bench id `{id}` appears twice in `{}` of group `{}`; ids must be \
                          unique within a benchmark",
-                        benchmark.name, group.name
+                        benchmark.name,
+                        group.name
                     ));
                 }
             }
@@ -267,7 +270,7 @@ impl Settled {
 }
 
 /// The id a measured hook takes must not be the id of one of the group's `Run`s.
-fn check_hook_id(group: &BinaryGroup, id: &str) -> Result<(), String> {
+fn check_hook_id(group: &BinaryGroup, id: &str) -> Result<(), Problem> {
     let clash = group.benchmarks.iter().any(|benchmark| {
         benchmark.name.is_empty()
             && benchmark
@@ -276,7 +279,7 @@ fn check_hook_id(group: &BinaryGroup, id: &str) -> Result<(), String> {
                 .any(|b| b.id.as_deref() == Some(id))
     });
     if clash {
-        return Err(format!(
+        return Err(problem!(
             "group `{}` measures its `{id}` (`bench = true`) under the id `{id}`, which a Run's \
              Arg of the group also has; rename that Arg",
             group.name
@@ -421,7 +424,7 @@ mod tests {
         }
     }
 
-    fn plan_of(main: &Main) -> Result<super::super::Plan, String> {
+    fn plan_of(main: &Main) -> Result<super::super::Plan, Problem> {
         let cli = crate::cli::parse(&["--bench".into()], &|_| None).unwrap();
         super::super::plan(main, &cli, "/nowhere/home".into())
     }

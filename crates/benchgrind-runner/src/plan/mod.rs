@@ -5,6 +5,8 @@
 mod binary;
 mod command_line;
 
+use crate::error::Problem;
+use crate::problem;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -136,9 +138,9 @@ pub struct Plan {
 }
 
 /// Resolves configs and paths below `home` and applies the filters.
-pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, String> {
+pub fn plan(main: &Main, cli: &Cli, home: PathBuf) -> Result<Plan, Problem> {
     if home.as_os_str().as_encoded_bytes().contains(&b'\n') {
-        return Err(format!(
+        return Err(problem!(
             "the output directory {:?} contains a newline; choose another with --home",
             home
         ));
@@ -177,7 +179,7 @@ impl Planner<'_> {
         mut id: BenchId,
         function_path: &'static str,
         mut config: ResolvedConfig,
-    ) -> Result<(), String> {
+    ) -> Result<(), Problem> {
         let cli = self.cli;
         if !cli.selects(&id.full()) {
             return Ok(());
@@ -187,7 +189,7 @@ impl Planner<'_> {
             .iter()
             .any(|t| t.kind() == ValgrindTool::Callgrind)
         {
-            return Err(format!(
+            return Err(problem!(
                 "{}: Tool::new(ValgrindTool::Callgrind) in its config; configure Callgrind with \
                  a Callgrind value (`.tool(Callgrind::with_args([...]))`) or raw_callgrind_args, \
                  choose the tool that benchmarks with default_tool",
@@ -229,7 +231,7 @@ impl Planner<'_> {
     }
 
     /// A group name, checked to be the only one of its name.
-    fn group(&mut self, name: &'static str) -> Result<(), String> {
+    fn group(&mut self, name: &'static str) -> Result<(), Problem> {
         if self.groups.insert(name) {
             Ok(())
         } else {
@@ -238,7 +240,7 @@ impl Planner<'_> {
     }
 
     /// The jobs of the library benchmark groups.
-    fn library_groups(&mut self) -> Result<(), String> {
+    fn library_groups(&mut self) -> Result<(), Problem> {
         let main = self.main;
         for (g, group) in main.groups.iter().enumerate() {
             self.group(group.name)?;
@@ -252,7 +254,7 @@ impl Planner<'_> {
                 for (b, bench) in function.benches.iter().enumerate() {
                     for (index, id) in bench_indices(b, bench, function.name)? {
                         if !ids.insert(id.clone()) {
-                            return Err(format!(
+                            return Err(problem!(
                                 "`{}` in group `{}` has two benches with the id `{}` (an \
                                  `iter = ...` numbers its benches `id_0`, `id_1`, ...); rename \
                                  one of them",
@@ -296,7 +298,7 @@ fn bench_indices(
     b: usize,
     bench: &LibBench,
     function: &str,
-) -> Result<Vec<(usize, Option<String>)>, String> {
+) -> Result<Vec<(usize, Option<String>)>, Problem> {
     let Some(count) = bench.iter else {
         return Ok(vec![(b, bench.id.map(str::to_owned))]);
     };
@@ -337,24 +339,24 @@ pub fn share(id: &str, n: u32) -> u32 {
 
 /// Names and ids of the low-level API become directory names and parts of ids: they must be
 /// file names ([`is_file_name`]), spaces allowed.
-fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<(), String> {
+fn check_name(name: &str, what: &str, group: &str, benchmark: &str) -> Result<(), Problem> {
     // iai-callgrind 0.10's `Arg` ids have spaces ("some id"), which file names can hold.
     if is_file_name(&name.replace(' ', "_")) {
         Ok(())
     } else {
-        Err(format!(
+        Err(problem!(
             "the {what} {name:?} of `{benchmark}` in group `{group}` may use only letters, \
              digits, spaces, `_`, `-` and `.`"
         ))
     }
 }
 
-fn twice(group: &str) -> String {
-    format!("the group `{group}` is given twice to main!; each group may run once")
+fn twice(group: &str) -> Problem {
+    problem!("the group `{group}` is given twice to main!; each group may run once")
 }
 
-fn listed_twice(function: &str, group: &str) -> String {
-    format!("the benchmark `{function}` is listed twice in the group `{group}`; list it once")
+fn listed_twice(function: &str, group: &str) -> Problem {
+    problem!("the benchmark `{function}` is listed twice in the group `{group}`; list it once")
 }
 
 #[cfg(test)]
@@ -407,7 +409,7 @@ mod tests {
         }
     }
 
-    fn plan_of(main: &Main) -> Result<Plan, String> {
+    fn plan_of(main: &Main) -> Result<Plan, Problem> {
         let cli = crate::cli::parse(&["--bench".into()], &|_| None).unwrap();
         plan(main, &cli, "/nowhere/home".into())
     }

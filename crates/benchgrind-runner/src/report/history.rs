@@ -11,6 +11,8 @@
 //! git being installed, and a home outside a repository simply has no commit.
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -243,20 +245,20 @@ pub fn prune(dir: &Path, bounds: Bounds) -> io::Result<()> {
 }
 
 /// Reads one history file; the error names the file and what is wrong.
-pub fn read(path: &Path) -> Result<Record, String> {
+pub fn read(path: &Path) -> Result<Record, Problem> {
     let bytes = std::fs::read(path).file_op("read", path)?;
     let value: serde_json::Value = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{}: not a history record ({e})", path.display()))?;
+        .map_err(|e| problem!("{}: not a history record ({e})", path.display()))?;
     let version = value.get("version").and_then(serde_json::Value::as_u64);
     if version != Some(u64::from(VERSION)) {
-        return Err(format!(
+        return Err(problem!(
             "{}: history version {} (this benchgrind reads version {VERSION})",
             path.display(),
             value.get("version").unwrap_or(&serde_json::Value::Null)
         ));
     }
     serde_json::from_value(value)
-        .map_err(|e| format!("{}: not a history record ({e})", path.display()))
+        .map_err(|e| problem!("{}: not a history record ({e})", path.display()))
 }
 
 #[cfg(test)]

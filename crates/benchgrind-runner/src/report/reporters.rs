@@ -4,6 +4,7 @@
 //! through it.
 
 use crate::error::FileResult;
+use crate::error::Problem;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -39,7 +40,7 @@ impl<'a> Reporters<'a> {
     /// Ends the run: each reporter's closing part, then the files written. Writing stdout may
     /// fail (a closed pipe) without stopping the others or the files; a file that cannot be
     /// written is the error, naming it.
-    pub fn end(&mut self, out: &mut dyn Write, summary: &RunSummary) -> Result<(), String> {
+    pub fn end(&mut self, out: &mut dyn Write, summary: &RunSummary) -> Result<(), Problem> {
         for (reporter, target, text) in &mut self.list {
             match target {
                 Target::Stdout => {

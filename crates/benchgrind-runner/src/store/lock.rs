@@ -4,6 +4,8 @@
 //! releases the lock when the holder exits, however it ends, so a killed run never blocks the
 //! next one.
 
+use crate::error::Problem;
+use crate::problem;
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -27,7 +29,7 @@ pub fn acquire(
     path: &Path,
     waiting: &mut dyn FnMut(Option<u32>),
     give_up: &dyn Fn() -> bool,
-) -> Result<Option<RunLock>, String> {
+) -> Result<Option<RunLock>, Problem> {
     let name = || path.display();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| {
@@ -56,7 +58,7 @@ pub fn acquire(
         match try_lock(&file) {
             Ok(true) => break,
             Ok(false) => {}
-            Err(error) => return Err(format!("cannot lock {}: {error}", name())),
+            Err(error) => return Err(problem!("cannot lock {}: {error}", name())),
         }
         if give_up() {
             return Ok(None);
@@ -74,7 +76,7 @@ pub fn acquire(
         .set_len(0)
         .and_then(|()| file.rewind())
         .and_then(|()| writeln!(file, "{}", std::process::id()));
-    written.map_err(|e| format!("cannot write the lock file {}: {e}", name()))?;
+    written.map_err(|e| problem!("cannot write the lock file {}: {e}", name()))?;
     Ok(Some(RunLock { _file: file }))
 }
 

@@ -8,6 +8,8 @@
 
 pub mod lock;
 
+use crate::error::Problem;
+use crate::problem;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -194,11 +196,11 @@ const WRITE_HINT: &str = "the results of earlier runs are untouched; free some s
 
 /// Checks, before any benchmark runs, that `dir` can take a run's files: a 64 KiB file is
 /// written and removed. A full disk or a read-only directory is then one error naming it.
-pub fn check_writable(dir: &Path) -> Result<(), String> {
+pub fn check_writable(dir: &Path) -> Result<(), Problem> {
     let probe = dir.join(".benchgrind-write-check");
     let written = std::fs::create_dir_all(dir).and_then(|()| write_atomic(&probe, &[0; 1 << 16]));
     let _ = std::fs::remove_file(&probe);
-    written.map_err(|e| format!("cannot write in {}: {e}; {WRITE_HINT}", dir.display()))
+    written.map_err(|e| problem!("cannot write in {}: {e}; {WRITE_HINT}", dir.display()))
 }
 
 /// `reason` as it is: outside Unix, free space is not looked up.

@@ -1,6 +1,8 @@
 //! `benchgrind gbench` arguments: raw values first, then the resolved [`Config`], checked before
 //! anything runs. [`parse_metric`] is shared with `compare --metric`.
 
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -145,10 +147,10 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, UsageError> {
 
 /// A `--metric` value: `instructions`, `cycles`, or a Callgrind metric name in any case (the
 /// bench binaries' `--benchmark_metric` takes the same, [`EventKind::from_choice`]).
-pub fn parse_metric(value: &str) -> Result<EventKind, String> {
+pub fn parse_metric(value: &str) -> Result<EventKind, Problem> {
     EventKind::from_choice(value).ok_or_else(|| {
         let names: Vec<_> = EventKind::CHOICES.iter().map(|k| k.name()).collect();
-        format!(
+        problem!(
             "`--metric {value}`: expected instructions, cycles or one of {}",
             names.join(", ")
         )

@@ -13,6 +13,8 @@
 //! symbol lookup into the loop). Google Benchmark's JSON (`--benchmark_out`) says how many
 //! iterations ran and whether the benchmark reported an error.
 
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -76,7 +78,7 @@ pub struct Runner {
 impl Runner {
     /// Runs benchmark `name` alone for `iterations`; an `Err` is the reason it has no counts,
     /// already naming what went wrong (the caller adds the benchmark's name).
-    pub fn run(&self, name: &str, iterations: Iterations) -> Result<LoopRun, String> {
+    pub fn run(&self, name: &str, iterations: Iterations) -> Result<LoopRun, Problem> {
         let dir = TempDir::new()?;
         let out = dir.0.join("gbench.json");
         let min_time = match iterations {
@@ -88,7 +90,7 @@ impl Runner {
         // allocations and change cache misses that have nothing to do with its code.
         let program = dir.0.join("bench");
         std::os::unix::fs::symlink(&self.binary, &program)
-            .map_err(|e| format!("cannot link `{}`: {e}", program.display()))?;
+            .map_err(|e| problem!("cannot link `{}`: {e}", program.display()))?;
         let valgrind_args = [
             "--tool=callgrind".to_string(),
             "--cache-sim=yes".to_string(),
@@ -121,12 +123,12 @@ impl Runner {
         if let Ok(cwd) = std::env::current_dir() {
             let link = dir.0.join("cwd");
             std::os::unix::fs::symlink(&cwd, &link)
-                .map_err(|e| format!("cannot link `{}`: {e}", link.display()))?;
+                .map_err(|e| problem!("cannot link `{}`: {e}", link.display()))?;
             cmd.env("PWD", &link);
         }
         let output = cmd
             .output()
-            .map_err(|e| format!("cannot start `{}`: {e}", self.valgrind.display()))?;
+            .map_err(|e| problem!("cannot start `{}`: {e}", self.valgrind.display()))?;
         if !output.status.success() {
             let log = fs::read_to_string(dir.0.join("valgrind.log")).unwrap_or_default();
             // Valgrind names the signal and the address; else the program's own last words
@@ -135,7 +137,7 @@ impl Runner {
                 said if said.is_empty() => indent_tail(&String::from_utf8_lossy(&output.stderr)),
                 said => said,
             };
-            return Err(format!(
+            return Err(problem!(
                 "{} under Callgrind{said}",
                 describe_end(&output.status)
             ));
@@ -187,7 +189,7 @@ pub fn configure(cmd: &mut Command) {
 }
 
 /// The iterations and indexes from Google Benchmark's JSON; its reported error, if any, as `Err`.
-fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
+fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), Problem> {
     let text = fs::read_to_string(path).map_err(|e| {
         format!(
             "the binary wrote no results to `{}` ({e}): does it pass its arguments to \
@@ -196,7 +198,7 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
         )
     })?;
     if text.trim().is_empty() {
-        return Err(format!(
+        return Err(problem!(
             "Google Benchmark ran nothing for the filter `{}`, which should select exactly this \
              benchmark (its regex library may read the name differently)",
             exact_filter(name)
@@ -204,13 +206,13 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
     }
     let doc: Value =
         serde_json::from_str(&crate::compare::input::lenient::rewrite_non_finite(&text))
-            .map_err(|e| format!("its Google Benchmark JSON is malformed: {e}"))?;
+            .map_err(|e| problem!("its Google Benchmark JSON is malformed: {e}"))?;
     let runs: Vec<&Value> = doc["benchmarks"]
         .as_array()
         .map(|a| a.iter().filter(|b| b["name"] == name).collect())
         .unwrap_or_default();
     let [run] = runs[..] else {
-        return Err(format!(
+        return Err(problem!(
             "Google Benchmark reported {} results named `{name}` for a filter selecting only \
              that benchmark (expected 1)",
             runs.len()
@@ -218,7 +220,7 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
     };
     if run["error_occurred"] == true {
         let message = run["error_message"].as_str().unwrap_or("no message");
-        return Err(format!("the benchmark reported an error: {message}"));
+        return Err(problem!("the benchmark reported an error: {message}"));
     }
     let iterations = run["iterations"]
         .as_u64()
@@ -234,10 +236,11 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), String> {
 }
 
 /// The profile of the one dump taken at the end of the loop.
-fn loop_profile(dir: &Path) -> Result<Profile, String> {
+fn loop_profile(dir: &Path) -> Result<Profile, Problem> {
     let trigger = format!("desc: Trigger: --dump-before={LOOP_END}");
     let mut found = Vec::new();
-    let entries = fs::read_dir(dir).map_err(|e| format!("cannot read `{}`: {e}", dir.display()))?;
+    let entries =
+        fs::read_dir(dir).map_err(|e| problem!("cannot read `{}`: {e}", dir.display()))?;
     for entry in entries.flatten() {
         let path = entry.path();
         let is_profile = path
@@ -248,7 +251,7 @@ fn loop_profile(dir: &Path) -> Result<Profile, String> {
             continue;
         }
         let bytes =
-            fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+            fs::read(&path).map_err(|e| problem!("cannot read `{}`: {e}", path.display()))?;
         // The header comes before the first cost line; the trigger is in it.
         let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
         if head.lines().any(|l| l.starts_with(&trigger)) {
@@ -258,14 +261,14 @@ fn loop_profile(dir: &Path) -> Result<Profile, String> {
     match found.len() {
         1 => {
             let (path, bytes) = &found[0];
-            profile::parse(path, bytes, Read::Totals).map_err(|e| e.to_string())
+            profile::parse(path, bytes, Read::Totals).map_err(|e| problem!("{e}"))
         }
-        0 => Err(format!(
+        0 => Err(problem!(
             "Callgrind never saw the benchmark loop end (no call of `{LOOP_END}`): the binary \
              may be stripped of symbols (build it with them), or the benchmark has no \
              `for (auto _ : state)` or `state.KeepRunning()` loop"
         )),
-        n => Err(format!(
+        n => Err(problem!(
             "the benchmark loop ran {n} times in one run (threads or repetitions); `benchgrind \
              gbench` measures single-threaded benchmarks, one loop per run"
         )),
@@ -311,7 +314,7 @@ fn valgrind_says(log: &str) -> String {
 struct TempDir(PathBuf);
 
 impl TempDir {
-    fn new() -> Result<TempDir, String> {
+    fn new() -> Result<TempDir, Problem> {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
@@ -320,7 +323,7 @@ impl TempDir {
             // heap, whose layout (and so the simulated cache misses) must not depend on the PID.
             std::env::temp_dir().join(format!("benchgrind-gbench-{:010}-{n:08}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        fs::create_dir_all(&dir).map_err(|e| problem!("cannot create `{}`: {e}", dir.display()))?;
         Ok(TempDir(dir))
     }
 }

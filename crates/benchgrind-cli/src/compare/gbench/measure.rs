@@ -11,6 +11,8 @@
 //! few instructions of counting and the cold caches of a first iteration. A benchmark that fails
 //! (crash, reported error) is recorded with its reason and the next one runs.
 
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -134,7 +136,7 @@ pub fn measure(
         progress(&format!("[{}/{total}] {name}", i + 1));
         let (outcome, info) = match measure_one(&runner, &name, counting) {
             Ok((counts, info)) => (Ok(counts), info),
-            Err(e) => (Err(e), RunInfo::default()),
+            Err(e) => (Err(e.into()), RunInfo::default()),
         };
         benchmarks.push(Measured {
             name,
@@ -177,7 +179,7 @@ fn measure_one(
     runner: &Runner,
     name: &str,
     counting: Counting,
-) -> Result<(Counts, RunInfo), String> {
+) -> Result<(Counts, RunInfo), Problem> {
     match counting {
         Counting::Single => {
             let run = runner.run(name, Iterations::One)?;
@@ -193,7 +195,7 @@ fn measure_one(
 
 /// `(high - low) / (its iterations - low's)`, or high alone per iteration when the benchmark
 /// fixes its own iteration count and both runs ran the same number.
-fn difference(low: &LoopRun, high: &LoopRun, name: &str) -> Result<Counts, String> {
+fn difference(low: &LoopRun, high: &LoopRun, name: &str) -> Result<Counts, Problem> {
     if high.iterations > low.iterations {
         let n = high.iterations - low.iterations;
         return Ok(per_iteration(&high.metrics, Some(&low.metrics), n));
@@ -201,9 +203,10 @@ fn difference(low: &LoopRun, high: &LoopRun, name: &str) -> Result<Counts, Strin
     if high.iterations == low.iterations {
         return Ok(per_iteration(&high.metrics, None, high.iterations));
     }
-    Err(format!(
+    Err(problem!(
         "`{name}` ran {} iterations when asked for more and {} when asked for 1",
-        high.iterations, low.iterations
+        high.iterations,
+        low.iterations
     ))
 }
 

@@ -273,7 +273,7 @@ fn measure(config: &Config, jobs: &[Job]) -> anyhow::Result<Vec<Measurement>> {
                         execute::instructions(job, engine, *count, limits, timeout)
                     }
                 };
-                r.unwrap_or_else(|e| job.error_row(e))
+                r.unwrap_or_else(|e| job.error_row(e.into()))
             }
         };
         row.metric = config.metric;
@@ -313,9 +313,9 @@ fn test(config: &Config, jobs: &[Job], problems: &[Problem]) -> anyhow::Result<O
     for job in jobs {
         let result = match &job.run {
             Err(e) => Err(e.clone()),
-            Ok((engine, count)) => {
-                execute::time(job, engine, *count, &limits, config.timeout).map(|_| ())
-            }
+            Ok((engine, count)) => execute::time(job, engine, *count, &limits, config.timeout)
+                .map(|_| ())
+                .map_err(String::from),
         };
         let status = match result {
             Ok(()) => "OK".to_string(),

@@ -286,14 +286,14 @@ fn load_benches(
         let patterns = match inputs::patterns(cache, b.regex.get_ref()) {
             Ok(p) => p,
             Err(m) => {
-                fail(b.regex.span().start, "regex", m);
+                fail(b.regex.span().start, "regex", m.into());
                 continue;
             }
         };
         let haystack = match inputs::haystack(cache, b.haystack.get_ref()) {
             Ok(h) => h,
             Err(m) => {
-                fail(b.haystack.span().start, "haystack", m);
+                fail(b.haystack.span().start, "haystack", m.into());
                 continue;
             }
         };

@@ -5,6 +5,8 @@
 //! adds the file:line of the field and the benchmark name.
 
 use benchgrind_runner::error::FileResult;
+use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
 use toml::{value::Table, Value};
@@ -33,12 +35,12 @@ impl Cache {
     /// Reads `sub/rel` below the suite directory once; later reads share the bytes. Only a
     /// regular file below `sub/` is read: an absolute path or `..` could name anything, and a
     /// device such as `/dev/zero` would never end.
-    fn read(&mut self, sub: &str, rel: &str) -> Result<Arc<[u8]>, String> {
+    fn read(&mut self, sub: &str, rel: &str) -> Result<Arc<[u8]>, Problem> {
         let below = std::path::Path::new(rel)
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
         if rel.is_empty() || !below {
-            return Err(format!(
+            return Err(problem!(
                 "path {rel:?} must be relative to {sub}/, without `..` (e.g. \"file.txt\")"
             ));
         }
@@ -48,7 +50,7 @@ impl Cache {
         }
         match std::fs::metadata(&path) {
             Ok(meta) if !meta.is_file() => {
-                return Err(format!("{} is not a regular file", path.display()))
+                return Err(problem!("{} is not a regular file", path.display()))
             }
             _ => {}
         }
@@ -59,9 +61,9 @@ impl Cache {
 }
 
 /// Rejects keys of an inline table other than `allowed`.
-fn check_keys(t: &Table, allowed: &[&str]) -> Result<(), String> {
+fn check_keys(t: &Table, allowed: &[&str]) -> Result<(), Problem> {
     match t.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(k) => Err(format!(
+        Some(k) => Err(problem!(
             "unknown key `{k}` (expected one of: {})",
             allowed.join(", ")
         )),
@@ -70,36 +72,36 @@ fn check_keys(t: &Table, allowed: &[&str]) -> Result<(), String> {
 }
 
 /// An optional string key.
-fn opt_str<'a>(t: &'a Table, key: &str) -> Result<Option<&'a str>, String> {
+fn opt_str<'a>(t: &'a Table, key: &str) -> Result<Option<&'a str>, Problem> {
     match t.get(key) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(format!("`{key}` must be a string")),
+        Some(_) => Err(problem!("`{key}` must be a string")),
     }
 }
 
 /// An optional boolean key (false when absent).
-fn opt_bool(t: &Table, key: &str) -> Result<bool, String> {
+fn opt_bool(t: &Table, key: &str) -> Result<bool, Problem> {
     match t.get(key) {
         None => Ok(false),
         Some(Value::Boolean(b)) => Ok(*b),
-        Some(_) => Err(format!("`{key}` must be true or false")),
+        Some(_) => Err(problem!("`{key}` must be true or false")),
     }
 }
 
 /// An optional non-negative integer key.
-fn opt_usize(t: &Table, key: &str) -> Result<Option<usize>, String> {
+fn opt_usize(t: &Table, key: &str) -> Result<Option<usize>, Problem> {
     match t.get(key) {
         None => Ok(None),
         Some(Value::Integer(n)) => usize::try_from(*n)
             .map(Some)
-            .map_err(|_| format!("`{key}` must not be negative")),
-        Some(_) => Err(format!("`{key}` must be a number")),
+            .map_err(|_| problem!("`{key}` must not be negative")),
+        Some(_) => Err(problem!("`{key}` must be a number")),
     }
 }
 
 /// A string or a list of strings.
-fn string_list(v: &Value) -> Result<Vec<String>, String> {
+fn string_list(v: &Value) -> Result<Vec<String>, Problem> {
     match v {
         Value::String(s) => Ok(vec![s.clone()]),
         Value::Array(items) => items
@@ -107,7 +109,7 @@ fn string_list(v: &Value) -> Result<Vec<String>, String> {
             .map(|i| {
                 i.as_str()
                     .map(str::to_string)
-                    .ok_or_else(|| "every pattern must be a string".to_string())
+                    .ok_or_else(|| Problem::new("every pattern must be a string"))
             })
             .collect(),
         _ => Err("expected a string or an array of strings".into()),
@@ -115,7 +117,7 @@ fn string_list(v: &Value) -> Result<Vec<String>, String> {
 }
 
 /// Resolves `regex = ...` into the list of patterns sent to the runner.
-pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, String> {
+pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, Problem> {
     let t = match v {
         Value::Table(t) => t,
         other => return string_list(other),
@@ -149,7 +151,7 @@ pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, String> {
         (None, Some(path)) => {
             let raw = cache.read("regexes", path)?;
             let raw = std::str::from_utf8(&raw)
-                .map_err(|_| format!("regexes/{path} is not valid UTF-8"))?;
+                .map_err(|_| problem!("regexes/{path} is not valid UTF-8"))?;
             let lines = || raw.lines().map(str::to_string).collect::<Vec<_>>();
             match opt_str(t, "per-line")? {
                 None => Ok(transform(vec![raw.trim().to_string()])),
@@ -161,7 +163,7 @@ pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, String> {
                         .collect();
                     Ok(vec![alts.join("|")])
                 }
-                Some(other) => Err(format!(
+                Some(other) => Err(problem!(
                     "`per-line` must be \"alternate\" or \"pattern\", got {other:?}"
                 )),
             }
@@ -180,7 +182,7 @@ fn trim(raw: &[u8]) -> Vec<u8> {
 
 /// Resolves `haystack = ...` into the bytes sent to the runner. Order (rebar's): read,
 /// `utf8-lossy`, `trim`, `line-start`/`line-end`, `repeat`, `prepend`, `append`.
-pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, String> {
+pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, Problem> {
     let t = match v {
         Value::String(s) => return Ok(Arc::from(s.as_bytes())),
         Value::Table(t) => t,
@@ -225,7 +227,7 @@ pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, String> {
     if let Some(n) = opt_usize(t, "repeat")? {
         let len = raw.len().checked_mul(n).filter(|&len| len <= MAX_HAYSTACK);
         if len.is_none() {
-            return Err(format!(
+            return Err(problem!(
                 "`repeat = {n}` makes a haystack of more than {} bytes",
                 MAX_HAYSTACK
             ));

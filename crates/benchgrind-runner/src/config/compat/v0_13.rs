@@ -8,6 +8,8 @@
 //! the rest of a level's configuration, so benchmark code written for iai-callgrind builds
 //! unchanged and means what it meant there.
 
+use crate::error::Problem;
+use crate::problem;
 use std::fmt;
 
 /// The id of a bench of the low-level API, with iai-callgrind's constructors.
@@ -42,16 +44,16 @@ impl BenchmarkId {
 
     /// Whether the id can name a benchmark: not empty, starting with a letter or `_`, and made
     /// of letters, digits and `_` only (it becomes a directory name and part of filters).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Problem> {
         let mut chars = self.id.chars();
         match chars.next() {
-            None => Err("a benchmark id must not be empty".to_owned()),
-            Some(c) if !(c.is_ascii_alphabetic() || c == '_') => Err(format!(
+            None => Err(Problem::new("a benchmark id must not be empty")),
+            Some(c) if !(c.is_ascii_alphabetic() || c == '_') => Err(problem!(
                 "the benchmark id {:?} must start with a letter or `_`",
                 self.id
             )),
             Some(_) => match chars.find(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {
-                Some(c) => Err(format!(
+                Some(c) => Err(problem!(
                     "the benchmark id {:?} contains {c:?}; use letters, digits and `_`",
                     self.id
                 )),

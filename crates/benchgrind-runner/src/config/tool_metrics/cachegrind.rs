@@ -1,5 +1,6 @@
 //! Cachegrind's metrics and groups: [`CachegrindMetric`], [`CachegrindMetrics`].
 
+use crate::error::Problem;
 use std::str::FromStr;
 
 use super::super::metric::EventKind;
@@ -188,9 +189,9 @@ impl CachegrindMetrics {
 }
 
 impl FromStr for CachegrindMetrics {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(text: &str) -> Result<CachegrindMetrics, String> {
+    fn from_str(text: &str) -> Result<CachegrindMetrics, Problem> {
         let groups = [
             ("default", CachegrindMetrics::Default),
             ("def", CachegrindMetrics::Default),

@@ -1,5 +1,6 @@
 //! Callgrind's metrics and groups: [`CallgrindMetrics`].
 
+use crate::error::Problem;
 use std::str::FromStr;
 
 use super::super::metric::EventKind;
@@ -108,9 +109,9 @@ impl CallgrindMetrics {
 }
 
 impl FromStr for CallgrindMetrics {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(text: &str) -> Result<CallgrindMetrics, String> {
+    fn from_str(text: &str) -> Result<CallgrindMetrics, Problem> {
         group_or_metric(
             text,
             &Self::NAMES,

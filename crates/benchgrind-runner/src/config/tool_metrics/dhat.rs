@@ -1,5 +1,6 @@
 //! DHAT's metrics and groups: [`DhatMetric`], [`DhatMetrics`].
 
+use crate::error::Problem;
 use std::str::FromStr;
 
 use super::super::metric::ToolMetric;
@@ -165,9 +166,9 @@ impl DhatMetrics {
 }
 
 impl FromStr for DhatMetrics {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(text: &str) -> Result<DhatMetrics, String> {
+    fn from_str(text: &str) -> Result<DhatMetrics, Problem> {
         let groups = [
             ("default", DhatMetrics::Default),
             ("def", DhatMetrics::Default),

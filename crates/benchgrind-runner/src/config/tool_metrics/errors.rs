@@ -1,5 +1,7 @@
 //! The error counts of Memcheck, Helgrind and DRD: [`ErrorMetric`].
 
+use crate::error::Problem;
+use crate::problem;
 use std::str::FromStr;
 
 use super::super::metric::ToolMetric;
@@ -38,17 +40,17 @@ impl ErrorMetric {
 }
 
 impl FromStr for ErrorMetric {
-    type Err = String;
+    type Err = Problem;
 
     /// A name or short name without regard to case (`errors`/`err`, `contexts`/`ctx`,
     /// `suppressederrors`/`serr`, `suppressedcontexts`/`sctx`).
-    fn from_str(text: &str) -> Result<ErrorMetric, String> {
+    fn from_str(text: &str) -> Result<ErrorMetric, Problem> {
         match text.trim().to_ascii_lowercase().as_str() {
             "errors" | "err" => Ok(ErrorMetric::Errors),
             "contexts" | "ctx" => Ok(ErrorMetric::Contexts),
             "suppressederrors" | "serr" => Ok(ErrorMetric::SuppressedErrors),
             "suppressedcontexts" | "sctx" => Ok(ErrorMetric::SuppressedContexts),
-            _ => Err(format!(
+            _ => Err(problem!(
                 "unknown error metric `{}`; use errors, contexts, suppressederrors or \
                  suppressedcontexts",
                 text.trim()

@@ -2,6 +2,8 @@
 //! read from its name.
 
 use super::super::metric::EventKind;
+use crate::error::Problem;
+use crate::problem;
 
 pub(super) const CACHE_MISSES: [EventKind; 6] = [
     EventKind::I1mr,
@@ -58,7 +60,7 @@ pub(super) fn group_or_metric<G: Copy>(
     groups: &[(&str, G)],
     single: impl Fn(&str) -> Option<G>,
     what: &str,
-) -> Result<G, String> {
+) -> Result<G, Problem> {
     let text = text.trim();
     match text.strip_prefix('@') {
         Some(name) => groups
@@ -67,11 +69,11 @@ pub(super) fn group_or_metric<G: Copy>(
             .map(|(_, g)| *g)
             .ok_or_else(|| {
                 let names: Vec<String> = groups.iter().map(|(n, _)| format!("@{n}")).collect();
-                format!(
+                problem!(
                     "unknown {what} group `{text}`; use one of {}",
                     names.join(", ")
                 )
             }),
-        None => single(text).ok_or_else(|| format!("unknown {what} metric `{text}`")),
+        None => single(text).ok_or_else(|| problem!("unknown {what} metric `{text}`")),
     }
 }

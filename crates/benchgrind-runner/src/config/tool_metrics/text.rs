@@ -7,6 +7,8 @@
 //! percent), and `N%|M` both. A group sets every member; later items replace earlier ones of the
 //! same metric. An error names the item and what to write instead.
 
+use crate::error::Problem;
+use crate::problem;
 use std::str::FromStr;
 
 use super::super::metric::{AnyMetric, EventKind, ToolMetric};
@@ -14,17 +16,17 @@ use super::super::regression::RegressionConfig;
 use super::{CachegrindMetrics, CallgrindMetrics, DhatMetrics, ErrorMetric, Limit};
 
 /// `--callgrind-limits`: limits on Callgrind's metrics.
-pub fn callgrind_limits(text: &str) -> Result<RegressionConfig, String> {
+pub fn callgrind_limits(text: &str) -> Result<RegressionConfig, Problem> {
     limits(text, |g: CallgrindMetrics| events(g.expand()))
 }
 
 /// `--cachegrind-limits`: limits on Cachegrind's metrics.
-pub fn cachegrind_limits(text: &str) -> Result<RegressionConfig, String> {
+pub fn cachegrind_limits(text: &str) -> Result<RegressionConfig, Problem> {
     limits(text, |g: CachegrindMetrics| events(g.expand()))
 }
 
 /// `--dhat-limits`: limits on DHAT's metrics.
-pub fn dhat_limits(text: &str) -> Result<RegressionConfig, String> {
+pub fn dhat_limits(text: &str) -> Result<RegressionConfig, Problem> {
     limits(text, |g: DhatMetrics| {
         let metrics = g.expand().into_iter();
         metrics
@@ -34,17 +36,17 @@ pub fn dhat_limits(text: &str) -> Result<RegressionConfig, String> {
 }
 
 /// `--callgrind-metrics`: Callgrind's metrics in order, each once (the first occurrence wins).
-pub fn callgrind_metrics(text: &str) -> Result<Vec<EventKind>, String> {
+pub fn callgrind_metrics(text: &str) -> Result<Vec<EventKind>, Problem> {
     list(text, |g: CallgrindMetrics| g.expand())
 }
 
 /// `--cachegrind-metrics`: Cachegrind's metrics in order, as Callgrind's events.
-pub fn cachegrind_metrics(text: &str) -> Result<Vec<EventKind>, String> {
+pub fn cachegrind_metrics(text: &str) -> Result<Vec<EventKind>, Problem> {
     list(text, |g: CachegrindMetrics| g.expand())
 }
 
 /// `--dhat-metrics`: DHAT's metrics in order.
-pub fn dhat_metrics(text: &str) -> Result<Vec<ToolMetric>, String> {
+pub fn dhat_metrics(text: &str) -> Result<Vec<ToolMetric>, Problem> {
     list(text, |g: DhatMetrics| {
         g.expand().into_iter().map(|m| m.tool_metric()).collect()
     })
@@ -52,7 +54,7 @@ pub fn dhat_metrics(text: &str) -> Result<Vec<ToolMetric>, String> {
 
 /// `--memcheck-metrics`, `--helgrind-metrics`, `--drd-metrics`: error counts in order, or
 /// `@all`.
-pub fn error_metrics(text: &str) -> Result<Vec<ToolMetric>, String> {
+pub fn error_metrics(text: &str) -> Result<Vec<ToolMetric>, Problem> {
     list(text, |g: ErrorGroup| match g {
         ErrorGroup::All => ErrorMetric::ALL.map(ErrorMetric::tool_metric).to_vec(),
         ErrorGroup::One(m) => vec![m.tool_metric()],
@@ -67,12 +69,12 @@ enum ErrorGroup {
 }
 
 impl FromStr for ErrorGroup {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(text: &str) -> Result<ErrorGroup, String> {
+    fn from_str(text: &str) -> Result<ErrorGroup, Problem> {
         match text.trim() {
             t if t.eq_ignore_ascii_case("@all") => Ok(ErrorGroup::All),
-            t if t.starts_with('@') => Err(format!("unknown error metric group `{t}`; use @all")),
+            t if t.starts_with('@') => Err(problem!("unknown error metric group `{t}`; use @all")),
             t => t.parse().map(ErrorGroup::One),
         }
     }
@@ -86,7 +88,7 @@ fn events(all: Vec<EventKind>) -> Vec<(AnyMetric, bool)> {
 }
 
 /// The comma-separated items of `text`, each named in errors.
-fn items(text: &str) -> Result<Vec<&str>, String> {
+fn items(text: &str) -> Result<Vec<&str>, Problem> {
     let items: Vec<&str> = text
         .split(',')
         .map(str::trim)
@@ -99,10 +101,10 @@ fn items(text: &str) -> Result<Vec<&str>, String> {
 }
 
 /// A list of metrics and groups, expanded, each metric once.
-fn list<G: FromStr<Err = String>, M: PartialEq>(
+fn list<G: FromStr<Err = Problem>, M: PartialEq>(
     text: &str,
     expand: impl Fn(G) -> Vec<M>,
-) -> Result<Vec<M>, String> {
+) -> Result<Vec<M>, Problem> {
     let mut out = Vec::new();
     for item in items(text)? {
         for metric in expand(item.parse()?) {
@@ -116,17 +118,17 @@ fn list<G: FromStr<Err = String>, M: PartialEq>(
 
 /// Limits of `KEY=LIMIT` items; `expand` gives a key's metrics, each marked whether it is a
 /// rate (which takes hard limits with a fraction).
-fn limits<G: FromStr<Err = String>>(
+fn limits<G: FromStr<Err = Problem>>(
     text: &str,
     expand: impl Fn(G) -> Vec<(AnyMetric, bool)>,
-) -> Result<RegressionConfig, String> {
+) -> Result<RegressionConfig, Problem> {
     let mut config = RegressionConfig::default();
     for item in items(text)? {
-        let fail = |what: String| format!("`{item}`: {what}");
+        let fail = |what: String| problem!("`{item}`: {what}");
         let (key, value) = item.split_once('=').ok_or_else(|| {
             fail("not a limit; write KEY=N% (soft), KEY=N (hard) or KEY=N%|M (both)".into())
         })?;
-        let metrics = expand(key.parse().map_err(fail)?);
+        let metrics = expand(key.parse().map_err(|e: Problem| fail(e.into()))?);
         for part in value.split('|').map(str::trim) {
             if let Some(pct) = part.strip_suffix('%') {
                 let pct = pct

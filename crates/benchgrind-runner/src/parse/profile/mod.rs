@@ -90,7 +90,7 @@ pub fn parse(path: &Path, bytes: &[u8], read: Read) -> Result<Profile, ParseErro
         reader.line(line).map_err(|message| ParseError {
             path: path.to_owned(),
             line: Some(i + 1),
-            message,
+            message: message.into(),
         })?;
     }
     reader.finish()

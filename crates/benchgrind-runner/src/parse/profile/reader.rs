@@ -1,6 +1,8 @@
 //! The state machine of one read: line by line, the names, positions and costs of the format
 //! as the [module documentation](super) describes them.
 
+use crate::error::Problem;
+use crate::problem;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -92,18 +94,18 @@ impl Reader {
         }
     }
 
-    pub(super) fn line(&mut self, line: &str) -> Result<(), String> {
+    pub(super) fn line(&mut self, line: &str) -> Result<(), Problem> {
         if crate::parse::is_cost_line(line) {
             return self.cost_line(line);
         }
         // A cost line right after `calls=` is the call's; anything else in between is damage.
         if self.call.take().is_some() {
-            return Err(format!(
+            return Err(problem!(
                 "`calls=` is not followed by the cost line of the call but by `{line}`"
             ));
         }
         let Some((key, value)) = line.split_once(['=', ':']) else {
-            return Err(format!("unrecognised line `{line}`"));
+            return Err(problem!("unrecognised line `{line}`"));
         };
         let value = value.trim();
         match key {
@@ -149,12 +151,12 @@ impl Reader {
         Ok(())
     }
 
-    fn events(&mut self, value: &str) -> Result<(), String> {
+    fn events(&mut self, value: &str) -> Result<(), Problem> {
         if !self.profile.events.is_empty() {
             // Every part repeats its header; a different one cannot be added up.
             let names: Vec<&str> = value.split_whitespace().collect();
             if names != self.profile.events {
-                return Err(format!(
+                return Err(problem!(
                     "a later part counts other events (`{value}`) than the first (`{}`): two \
                      profiles in one file? Keep one",
                     self.profile.events.join(" ")
@@ -171,7 +173,7 @@ impl Reader {
         Ok(())
     }
 
-    fn positions(&mut self, value: &str) -> Result<(), String> {
+    fn positions(&mut self, value: &str) -> Result<(), Problem> {
         let names: Vec<&str> = value.split_whitespace().collect();
         if names.is_empty() {
             return Err("the `positions:` line is empty".into());
@@ -183,7 +185,7 @@ impl Reader {
         Ok(())
     }
 
-    fn totals(&mut self, value: &str) -> Result<(), String> {
+    fn totals(&mut self, value: &str) -> Result<(), Problem> {
         let values = self.check_counts("totals:", value)?;
         let n = values.len();
         let totals = self.profile.totals.get_or_insert_with(|| vec![0; n]);
@@ -192,14 +194,14 @@ impl Reader {
     }
 
     /// The counts of a `totals:` or `summary:` line, checked against the events.
-    fn check_counts(&self, what: &str, value: &str) -> Result<Vec<u64>, String> {
+    fn check_counts(&self, what: &str, value: &str) -> Result<Vec<u64>, Problem> {
         let n = self.events_len(what)?;
-        counts(value.split_whitespace(), n).map_err(|m| format!("{m} in `{what}` line"))
+        counts(value.split_whitespace(), n).map_err(|m| problem!("{m} in `{what}` line"))
     }
 
-    fn events_len(&self, what: &str) -> Result<usize, String> {
+    fn events_len(&self, what: &str) -> Result<usize, Problem> {
         match self.profile.events.len() {
-            0 => Err(format!("`{what}` comes before the `events:` line")),
+            0 => Err(problem!("`{what}` comes before the `events:` line")),
             n => Ok(n),
         }
     }
@@ -243,7 +245,7 @@ impl Reader {
         })
     }
 
-    fn function(&mut self, value: &str) -> Result<(), String> {
+    fn function(&mut self, value: &str) -> Result<(), Problem> {
         let n = self.events_len("fn=")?;
         let raw = self.name(FUNCTIONS, value);
         let node = self.node((self.object.clone(), self.file.clone(), raw.clone()));
@@ -270,7 +272,7 @@ impl Reader {
         Ok(())
     }
 
-    fn calls(&mut self, value: &str) -> Result<(), String> {
+    fn calls(&mut self, value: &str) -> Result<(), Problem> {
         let Some(callee) = self.callee.take() else {
             return Err("`calls=` without a `cfn=` before it".into());
         };
@@ -280,7 +282,7 @@ impl Reader {
         let count = value.split_whitespace().next().unwrap_or("");
         count
             .parse::<u64>()
-            .map_err(|_| format!("`{count}` is not a call count in `calls={value}`"))?;
+            .map_err(|_| problem!("`{count}` is not a call count in `calls={value}`"))?;
         let object = self.callee_object.take().or_else(|| self.object.clone());
         // Without `cfi=`, the callee is in the file of the call's position (`fi=` included),
         // as Callgrind writes `cfi=` only where the two differ.
@@ -293,7 +295,7 @@ impl Reader {
         Ok(())
     }
 
-    fn cost_line(&mut self, line: &str) -> Result<(), String> {
+    fn cost_line(&mut self, line: &str) -> Result<(), Problem> {
         let n = self.events_len("a cost line")?;
         if self.read == Read::Totals {
             // Only the sum, for a profile without `totals:`.
@@ -301,31 +303,31 @@ impl Reader {
             for _ in 0..self.columns {
                 fields
                     .next()
-                    .ok_or_else(|| format!("a position is missing in cost line `{line}`"))?;
+                    .ok_or_else(|| problem!("a position is missing in cost line `{line}`"))?;
             }
-            let costs = counts(fields, n).map_err(|m| format!("{m} in cost line `{line}`"))?;
+            let costs = counts(fields, n).map_err(|m| problem!("{m} in cost line `{line}`"))?;
             if self.call.take().is_none() {
                 add(&mut self.profile.summed, &costs);
             }
             return Ok(());
         }
         let Some((current, node)) = self.current else {
-            return Err(format!("the cost line `{line}` comes before any `fn=`"));
+            return Err(problem!("the cost line `{line}` comes before any `fn=`"));
         };
         let mut fields = line.split_whitespace();
         let mut source_line = None;
         for column in 0..self.columns {
             let field = fields
                 .next()
-                .ok_or_else(|| format!("a position is missing in cost line `{line}`"))?;
+                .ok_or_else(|| problem!("a position is missing in cost line `{line}`"))?;
             let pos = position(field, self.last[column])
-                .ok_or_else(|| format!("`{field}` is not a position in cost line `{line}`"))?;
+                .ok_or_else(|| problem!("`{field}` is not a position in cost line `{line}`"))?;
             self.last[column] = pos;
             if self.line_column == Some(column) {
                 source_line = Some(pos);
             }
         }
-        let costs = counts(fields, n).map_err(|m| format!("{m} in cost line `{line}`"))?;
+        let costs = counts(fields, n).map_err(|m| problem!("{m} in cost line `{line}`"))?;
         let function = &mut self.profile.functions[current];
         match self.call.take() {
             Some(call) => {
@@ -395,14 +397,14 @@ fn position(field: &str, last: i64) -> Option<i64> {
 }
 
 /// Up to `n` counts; missing ones are zero.
-fn counts<'a>(fields: impl Iterator<Item = &'a str>, n: usize) -> Result<Vec<u64>, String> {
+fn counts<'a>(fields: impl Iterator<Item = &'a str>, n: usize) -> Result<Vec<u64>, Problem> {
     let mut out = vec![0; n];
     for (slot, field) in fields.enumerate() {
         let value = field
             .parse::<u64>()
-            .map_err(|_| format!("`{field}` is not a count"))?;
+            .map_err(|_| problem!("`{field}` is not a count"))?;
         *out.get_mut(slot)
-            .ok_or_else(|| format!("{} costs for {n} events", slot + 1))? = value;
+            .ok_or_else(|| problem!("{} costs for {n} events", slot + 1))? = value;
     }
     Ok(out)
 }

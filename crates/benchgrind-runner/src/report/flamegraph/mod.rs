@@ -7,6 +7,8 @@
 mod stacks;
 
 use crate::error::FileResult;
+use crate::error::Problem;
+use crate::problem;
 use std::path::PathBuf;
 
 use crate::config::{Direction, EventKind, FlamegraphConfig, FlamegraphKind};
@@ -39,7 +41,7 @@ pub fn write(
     title: &str,
     new: &CallGraph,
     old: Option<(&CallGraph, &str)>,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, Problem> {
     let kind = config.kind_or_default();
     if kind == FlamegraphKind::None {
         return Ok(Vec::new());
@@ -70,7 +72,7 @@ pub fn write(
                 new_folded.as_bytes(),
                 &mut diff,
             )
-            .map_err(|e| format!("cannot compare the call graphs: {e}"))?;
+            .map_err(|e| problem!("cannot compare the call graphs: {e}"))?;
             let diff = String::from_utf8_lossy(&diff).into_owned();
             let subtitle = format!("differential: this run vs {old_name}");
             let svg = render(config, &title, Some(&subtitle), event, &diff)?;
@@ -88,7 +90,7 @@ fn render(
     subtitle: Option<&str>,
     event: EventKind,
     folded: &str,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Problem> {
     let mut options = inferno::flamegraph::Options::default();
     options.title = title.to_owned();
     options.subtitle = config.subtitle.clone().or(subtitle.map(str::to_owned));
@@ -106,7 +108,7 @@ fn render(
     options.deterministic = true;
     let mut svg = Vec::new();
     inferno::flamegraph::from_reader(&mut options, folded.as_bytes(), &mut svg)
-        .map_err(|e| format!("cannot draw the {} flamegraph: {e}", event.name()))?;
+        .map_err(|e| problem!("cannot draw the {} flamegraph: {e}", event.name()))?;
     Ok(svg)
 }
 

@@ -8,6 +8,7 @@
 //! rounded so that the shares add up to its own cost, so the widths of a flamegraph add up to
 //! the profile's total: the benchmark's reported value.
 
+use crate::error::Problem;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -44,7 +45,7 @@ const MAX_STACK_BYTES: usize = 16 << 20;
 
 /// The folded stacks (`a;b;c count` lines) of `event`, their counts adding up to the total,
 /// sorted frame by frame (names in byte order, a stack before those it is a prefix of).
-pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, String> {
+pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, Problem> {
     let n = graph.functions.len();
     let missing = || {
         format!(

@@ -7,7 +7,9 @@
 //! versions 1 and 2 stay for older files, which read as version 3 without those). The domain
 //! types stay in [`crate::result`].
 
+use crate::error::Problem;
 use crate::fingerprint::{Difference, Fingerprint};
+use crate::problem;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -32,18 +34,18 @@ pub const OLDEST_VERSION: u32 = 1;
 
 /// Whether a summary of `version` can be read; if not, why, naming `what` (a file, `file:line`
 /// or a benchmark id) and what to do.
-pub fn check_version(version: Option<u64>, what: &str) -> Result<(), String> {
+pub fn check_version(version: Option<u64>, what: &str) -> Result<(), Problem> {
     match version {
         Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => Ok(()),
-        Some(v) if v > u64::from(VERSION) => Err(format!(
+        Some(v) if v > u64::from(VERSION) => Err(problem!(
             "{what}: summary version {v} is newer than this benchgrind understands (it reads \
              versions {OLDEST_VERSION} to {VERSION}); update benchgrind to read it"
         )),
-        Some(v) => Err(format!(
+        Some(v) => Err(problem!(
             "{what}: summary version {v} is not a version benchgrind wrote (it reads versions \
              {OLDEST_VERSION} to {VERSION})"
         )),
-        None => Err(format!(
+        None => Err(problem!(
             "{what}: no summary version (expected a whole number `version`, {OLDEST_VERSION} to \
              {VERSION})"
         )),
@@ -264,7 +266,7 @@ impl Summary {
 impl Summary {
     /// The result this summary describes, for reporting summaries read back from files (as
     /// `benchgrind merge` does); fails on a version or metric it does not know.
-    pub fn to_result(&self) -> Result<crate::result::BenchResult, String> {
+    pub fn to_result(&self) -> Result<crate::result::BenchResult, Problem> {
         use crate::config::EventKind;
         use crate::metrics::Metrics;
         use crate::plan::BenchId;
@@ -273,7 +275,7 @@ impl Summary {
         check_version(Some(u64::from(self.version)), &self.id)?;
         let metric = |name: &str| {
             EventKind::from_name(name)
-                .ok_or_else(|| format!("unknown metric `{name}` in the summary of {}", self.id))
+                .ok_or_else(|| problem!("unknown metric `{name}` in the summary of {}", self.id))
         };
         let source = |text: &str| match text {
             "run" => Source::Run,
@@ -325,7 +327,7 @@ impl Summary {
                 .tools
                 .iter()
                 .map(|(name, wire)| wire.to_result(name, &self.id))
-                .collect::<Result<Vec<_>, String>>()?,
+                .collect::<Result<Vec<_>, Problem>>()?,
             flamegraphs: Vec::new(),
             fingerprint: self.fingerprint.clone(),
             old_fingerprint: self.old_fingerprint.clone(),

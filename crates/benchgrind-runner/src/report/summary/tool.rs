@@ -2,7 +2,9 @@
 //! back. Cachegrind's counts are Callgrind's metrics, by the same names (`Ir`, `L1hits`, ...).
 
 use crate::config::{EventKind, ToolMetric, ValgrindTool};
+use crate::error::Problem;
 use crate::metrics::{Metrics, ToolMetrics};
+use crate::problem;
 use crate::result::{EventValues, ToolOutcome, ToolResult};
 
 use super::wire::{metric, read_regressions, read_values, regression, wire_metrics, WireTool};
@@ -47,11 +49,11 @@ pub(super) fn wire_tool(result: &ToolResult) -> WireTool {
 
 impl WireTool {
     /// The tool result this wire form describes (see [`super::Summary::to_result`]).
-    pub(super) fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, String> {
+    pub(super) fn to_result(&self, name: &str, id: &str) -> Result<ToolResult, Problem> {
         let tool = ValgrindTool::from_name(name)
-            .ok_or_else(|| format!("unknown tool `{name}` in the summary of {id}"))?;
+            .ok_or_else(|| problem!("unknown tool `{name}` in the summary of {id}"))?;
         let unknown =
-            |name: &str| format!("unknown {tool:?} metric `{name}` in the summary of {id}");
+            |name: &str| problem!("unknown {tool:?} metric `{name}` in the summary of {id}");
         let mut events = None;
         let (new, old, regressions) = if tool == ValgrindTool::Cachegrind {
             let metric = |name: &str| EventKind::from_name(name).ok_or_else(|| unknown(name));

@@ -1,6 +1,7 @@
 //! The wire forms the summary shares between a benchmark and its other tools: a metric's
 //! values, a limit passed, a tool's result; to them from the results and back.
 
+use crate::error::Problem;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -137,8 +138,8 @@ pub(super) type Values<M> = (Vec<(M, u64)>, Vec<(M, u64)>);
 /// The new and old values of wire metrics.
 pub(super) fn read_values<M: Copy>(
     metrics: &BTreeMap<String, Metric>,
-    metric: impl Fn(&str) -> Result<M, String>,
-) -> Result<Values<M>, String> {
+    metric: impl Fn(&str) -> Result<M, Problem>,
+) -> Result<Values<M>, Problem> {
     let mut new = Vec::new();
     let mut old = Vec::new();
     for (name, m) in metrics {
@@ -154,8 +155,8 @@ pub(super) fn read_values<M: Copy>(
 /// The regressions of wire regressions, of Callgrind or another tool.
 pub(super) fn read_regressions<M>(
     wire: &[WireRegression],
-    metric: impl Fn(&str) -> Result<M, String>,
-) -> Result<Vec<Regression<M>>, String> {
+    metric: impl Fn(&str) -> Result<M, Problem>,
+) -> Result<Vec<Regression<M>>, Problem> {
     wire.iter()
         .map(|r| {
             Ok(Regression {
