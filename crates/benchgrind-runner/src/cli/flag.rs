@@ -12,6 +12,14 @@ use crate::config::is_file_name;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError(pub String);
 
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
 /// A value and where it came from (the flag or the variable), for messages.
 pub(crate) struct Given {
     /// The value as given.
