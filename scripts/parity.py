@@ -10,7 +10,10 @@ installs gungraun-runner 0.20 there, which needs crates.io and takes a few minut
 runs once (counts do not depend on load) and the table shows both counts and their difference;
 the target is within 1 % on every benchmark.
 
-Usage: python3 scripts/parity.py
+`--no-gungraun` builds and runs benchgrind's side alone and prints its counts (what CI runs, so
+that the package keeps building without the few minutes of gungraun's installation and build).
+
+Usage: python3 scripts/parity.py [--no-gungraun]
 """
 
 import json
@@ -69,6 +72,22 @@ def counts(report):
 
 def main():
     PARITY.mkdir(parents=True, exist_ok=True)
+    if sys.argv[1:] == ["--no-gungraun"]:
+        path = (ROOT / "crates" / "benchgrind").as_posix()
+        ours, ours_exe = suite("benchgrind", f'benchgrind = {{ path = "{path}" }}')
+        home = PARITY / "homes"
+        shutil.rmtree(home, ignore_errors=True)
+        mine = must([ours_exe, "--bench", f"--home={home / 'benchgrind'}"], cwd=ours,
+                    env={**os.environ, "BENCHGRIND_COLOR": "never"}).stdout
+        found = counts(mine)
+        if not found:
+            sys.exit(f"no counts in benchgrind's report:\n{mine}")
+        print(f"\n{'benchmark':<16} {'benchgrind':>12}")
+        for name in sorted(found):
+            print(f"{name:<16} {found[name]:>12}")
+        return
+    if sys.argv[1:]:
+        sys.exit("usage: python3 scripts/parity.py [--no-gungraun]")
     if not RUNNER.exists():
         print("installing gungraun-runner 0.20.0 (once) ...", flush=True)
         must(["cargo", "install", "--locked", "gungraun-runner", "--version", "0.20.0",
