@@ -70,21 +70,27 @@ def counts(report):
     return found
 
 
+def ours():
+    """Builds and runs benchgrind's side; returns its counts."""
+    path = (ROOT / "crates" / "benchgrind").as_posix()
+    crate, exe = suite("benchgrind", f'benchgrind = {{ path = "{path}" }}')
+    home = PARITY / "homes"
+    shutil.rmtree(home, ignore_errors=True)
+    report = must([exe, "--bench", f"--home={home / 'benchgrind'}"], cwd=crate,
+                  env={**os.environ, "BENCHGRIND_COLOR": "never"}).stdout
+    found = counts(report)
+    if not found:
+        sys.exit(f"no counts in benchgrind's report:\n{report}")
+    return found
+
+
 def main():
     PARITY.mkdir(parents=True, exist_ok=True)
     if sys.argv[1:] == ["--no-gungraun"]:
-        path = (ROOT / "crates" / "benchgrind").as_posix()
-        ours, ours_exe = suite("benchgrind", f'benchgrind = {{ path = "{path}" }}')
-        home = PARITY / "homes"
-        shutil.rmtree(home, ignore_errors=True)
-        mine = must([ours_exe, "--bench", f"--home={home / 'benchgrind'}"], cwd=ours,
-                    env={**os.environ, "BENCHGRIND_COLOR": "never"}).stdout
-        found = counts(mine)
-        if not found:
-            sys.exit(f"no counts in benchgrind's report:\n{mine}")
+        a = ours()
         print(f"\n{'benchmark':<16} {'benchgrind':>12}")
-        for name in sorted(found):
-            print(f"{name:<16} {found[name]:>12}")
+        for name in sorted(a):
+            print(f"{name:<16} {a[name]:>12}")
         return
     if sys.argv[1:]:
         sys.exit("usage: python3 scripts/parity.py [--no-gungraun]")
@@ -92,17 +98,12 @@ def main():
         print("installing gungraun-runner 0.20.0 (once) ...", flush=True)
         must(["cargo", "install", "--locked", "gungraun-runner", "--version", "0.20.0",
               "--root", str(RUNNER.parent.parent)])
-    path = (ROOT / "crates" / "benchgrind").as_posix()
-    ours, ours_exe = suite("benchgrind", f'benchgrind = {{ path = "{path}" }}')
+    a = ours()
     theirs, theirs_exe = suite("gungraun", 'gungraun = "=0.20.0"')
-    home = PARITY / "homes"
-    shutil.rmtree(home, ignore_errors=True)
-    mine = must([ours_exe, "--bench", f"--home={home / 'benchgrind'}"], cwd=ours,
-                env={**os.environ, "BENCHGRIND_COLOR": "never"}).stdout
     env = {**os.environ, "PATH": f"{RUNNER.parent}:{os.environ['PATH']}",
            "GUNGRAUN_COLOR": "never"}
     done = must([theirs_exe, "--bench"], cwd=theirs, env=env)
-    a, b = counts(mine), counts(done.stdout + done.stderr)
+    b = counts(done.stdout + done.stderr)
     print(f"\n{'benchmark':<16} {'benchgrind':>12} {'gungraun 0.20':>14} {'difference':>11}")
     worst = 0.0
     for name in sorted(a):
