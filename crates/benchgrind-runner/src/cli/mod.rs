@@ -21,7 +21,14 @@ pub use usage::usage;
 
 pub use values::{
     BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture, ReportFormat,
+    Reuse,
 };
 
 #[cfg(test)]
 mod tests;
+
+/// The environment variables of every flag (`BENCHGRIND_FRESH`, ...): what the harness reads,
+/// not what the benchmarks do.
+pub fn flag_variables() -> impl Iterator<Item = &'static str> {
+    flags::all().map(|flag| flag.env)
+}

@@ -79,6 +79,8 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--separate-threads", "yes"),
         ("--timeout", "2.5"),
         ("--isolation", "process"),
+        ("--fresh", "yes"),
+        ("--verify-reuse", "yes"),
         ("--partition", "2/3"),
         ("--test-mode", "yes"),
         ("--benchmark_out", "out.json"),

@@ -102,6 +102,9 @@ pub struct Cli {
     pub timeout: Option<std::time::Duration>,
     /// `--isolation`: a fork server per class of benchmarks, or a process per benchmark.
     pub isolation: Isolation,
+    /// `--fresh`, `--verify-reuse`: whether a benchmark whose recorded inputs are all unchanged
+    /// is reported as it was instead of run.
+    pub reuse: Reuse,
     /// `--partition=K/N`: run only the K-th of N deterministic shares of the benchmarks.
     pub partition: Option<(u32, u32)>,
     /// `--test-mode`: run every benchmark once natively, without Valgrind.
@@ -153,6 +156,22 @@ pub enum BenchmarkOutFormat {
     Csv,
     /// The terminal report, without color.
     Console,
+}
+
+/// What becomes of a benchmark whose record of inputs matches ([`crate::execute::reuse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reuse {
+    /// Its last results are reported, marked reused, and it does not run (the default).
+    #[default]
+    Reuse,
+    /// Every benchmark runs (`--fresh`); records are still written.
+    Fresh,
+    /// Every benchmark runs, and one whose record matched fails if a count differs from what
+    /// would have been reused (`--verify-reuse`).
+    Verify,
+    /// Nothing is recorded or reused: runs without Valgrind (test mode, canned profiles,
+    /// `--load-baseline`) and a suite's.
+    Off,
 }
 
 /// How measured processes are started.

@@ -118,6 +118,10 @@ pub fn callgrind_args(job: &Job) -> Vec<String> {
     args.extend(CACHE_GEOMETRY.map(String::from));
     args.extend(COUNT_EVERYTHING.map(String::from));
     args.push(THREAD_SLOTS.to_owned());
+    if super::reuse::records(job) {
+        // The record of the job's inputs (`super::reuse`): no count moves.
+        args.push(super::reuse::TRACE_ARG.to_owned());
+    }
     args.extend(job.config.raw_callgrind_args.iter().cloned());
     args
 }

@@ -22,6 +22,8 @@ use super::args::{file_args, tool_args};
 use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Status};
 use super::launch::ProcessExecutor;
+use super::reuse::{self, Outcome};
+use crate::cli::Reuse;
 use super::sandbox::SandboxDir;
 use crate::config::{Pipe, Stdin, Stdio, Tool};
 use crate::plan::{BinaryJob, Job};
@@ -31,15 +33,24 @@ use crate::store::Which;
 /// How many lines of the command's stderr a failure shows.
 const STDERR_TAIL: usize = 10;
 
-/// Runs one binary benchmark: sandbox, setup, command, teardown.
-pub(crate) fn run(exec: &ProcessExecutor, job: &Job, binary: &BinaryJob) -> (Status, Captured) {
+/// Runs one binary benchmark: sandbox, setup, command, teardown; or, when its record of inputs
+/// matches after its setup, its last results in place of the command's ([`super::reuse`]).
+pub(crate) fn run(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+) -> (Status, Captured, Outcome) {
     let files = Files {
         valgrind_args: None,
         tool: None,
         expected: Some(job.paths.file("callgrind.out", Which::New)),
         log: job.paths.file("callgrind.log", Which::New),
     };
-    run_captured(exec, job, binary, &files)
+    let mut captured = Captured::default();
+    match run_inner(exec, job, binary, &files, &mut captured) {
+        Ok(outcome) => (Status::Ok, captured, outcome),
+        Err(reason) => (Status::Failed(reason.into()), captured, Outcome::Measured),
+    }
 }
 
 /// Runs one binary benchmark under another tool: the same setup, command and teardown.
@@ -68,7 +79,7 @@ fn run_captured(
 ) -> (Status, Captured) {
     let mut captured = Captured::default();
     let status = match run_inner(exec, job, binary, files, &mut captured) {
-        Ok(()) => Status::Ok,
+        Ok(_) => Status::Ok,
         Err(reason) => Status::Failed(reason.into()),
     };
     (status, captured)
@@ -92,7 +103,7 @@ fn run_inner(
     binary: &BinaryJob,
     files: &Files,
     captured: &mut Captured,
-) -> Result<(), Problem> {
+) -> Result<Outcome, Problem> {
     std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
         format!(
             "cannot create the output directory {}: {e}",
@@ -130,6 +141,7 @@ fn run_inner(
         child: None,
         pipe: piped_from_setup,
         other: job.paths.dir.join("setup.other"),
+        fed: None,
     };
     let at = Hooks {
         exec,
@@ -140,6 +152,38 @@ fn run_inner(
     cmd.stdin(at.setup(&mut setup, stdin, captured)?);
     if let Some(delay) = &command.delay {
         super::delay::wait(delay, &cwd)?;
+    }
+    // Where the record of inputs is checked: after the setup, in the new sandbox.
+    let place = (files.tool.is_none() && reuse::records(job)).then(|| reuse::Place {
+        sandbox: binary.sandbox.as_ref().map(|_| base.clone()),
+        cwd: cwd.clone(),
+        given: setup.fed.iter().map(|d| ("setup-stdin".to_owned(), d.clone())).collect(),
+        unfit: match (&command.stdin, command.setup_parallel && binary.setup.is_some()) {
+            (_, true) => Some("its setup runs beside it".to_owned()),
+            (Some(Stdin::Inherit), _) => Some("it reads the harness's stdin".to_owned()),
+            _ => None,
+        },
+    });
+    let mut outcome = Outcome::Measured;
+    if let Some(place) = &place {
+        match (job.reuse, reuse::check(job, place)) {
+            (Reuse::Reuse, reuse::Decision::Reuse(at)) => {
+                let names = ["callgrind.out", "callgrind.log"].map(String::from);
+                if reuse::restore(job, &names).is_ok() && reuse::restore_outputs(job, place).is_ok() {
+                    setup.finish_unused(captured)?;
+                    if binary.teardown.is_some() {
+                        run_hook(exec, job, binary, "teardown", &base, captured)?;
+                    }
+                    return Ok(Outcome::Reused(at));
+                }
+            }
+            (Reuse::Verify, reuse::Decision::Reuse(at)) => outcome = Outcome::Verified(at),
+            (_, reuse::Decision::Run(why)) => {
+                crate::messages::debug!("{}: measured: {why}", job.id.full());
+            }
+            _ => {}
+        }
+        reuse::forget(job);
     }
     crate::messages::debug!("{} {:?}", job.id.full(), cmd);
     // The files settle before anything can fail, so that no run leaves its files to the next.
@@ -163,11 +207,16 @@ fn run_inner(
         (Err(how), Err(e)) => return Err(problem!("{how}; {e}")),
         (ended, settled) => ended.and(settled)?,
     }
+    if let Some(place) = &place {
+        // Before the teardown, which may remove what the command read.
+        let calls = reuse::take_trace(&files.log);
+        reuse::write_pending(job, place, &[calls]);
+    }
     if binary.teardown.is_some() {
         run_hook(exec, job, binary, "teardown", &base, captured)?;
     }
     drop(sandbox);
-    Ok(())
+    Ok(outcome)
 }
 
 /// What the hooks of a benchmark run with.
@@ -377,6 +426,8 @@ struct SetupChild {
     pipe: Option<Pipe>,
     /// Where its other stream goes.
     other: PathBuf,
+    /// The digest of what it fed the command's stdin, for the record of inputs.
+    fed: Option<String>,
 }
 
 impl SetupChild {
@@ -405,7 +456,25 @@ impl SetupChild {
         if let Some(signal) = super::interrupt::signal() {
             return Err(problem!("stopped by {}", super::interrupt::name(signal)));
         }
+        self.fed = Some(reuse::digest::of_bytes(&input));
         filled_stdin(&input, &self.other.with_extension("stdin"))
+    }
+
+    /// When the command does not run after all (its last results are reused): waits for a
+    /// setup that fed it, whose output is shown as if the command had run.
+    fn finish_unused(&mut self, captured: &mut Captured) -> Result<(), Problem> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let status = child
+            .wait()
+            .map_err(|e| problem!("cannot wait for the setup: {e}"))?;
+        let other = std::fs::read(&self.other).unwrap_or_default();
+        captured.append(&[], &other);
+        if !status.success() {
+            return Err(hook_failure("setup", &status, &String::from_utf8_lossy(&other)));
+        }
+        Ok(())
     }
 
     /// Starts the setup beside the command without feeding it (a server, say); both its

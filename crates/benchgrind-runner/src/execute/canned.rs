@@ -98,6 +98,7 @@ impl CannedExecutor {
             status: ran.map_or_else(|p| Status::Failed(p.into()), |()| Status::Ok),
             duration: start.elapsed(),
             output: self.output(job),
+            reuse: Default::default(),
         }
     }
 }

@@ -22,6 +22,7 @@ use super::launch::ProcessExecutor;
 use crate::config::Tool;
 use crate::plan::{Job, JobKind};
 use crate::protocol::{self, End, CAPTURE_FILES, SERVER_FLAG};
+use crate::store::Which;
 
 /// What makes two benchmarks able to share a server.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -192,6 +193,7 @@ impl ForkExecutor {
             status: Status::Failed(reason),
             duration: std::time::Duration::ZERO,
             output: Captured::default(),
+            reuse: Default::default(),
         };
         // A request that went to a server stopped since (killed at another's time limit) is
         // lost: sent again.
@@ -213,6 +215,7 @@ impl ForkExecutor {
             status,
             duration,
             output: read_capture(job),
+            reuse: Default::default(),
         }
     }
 
@@ -271,6 +274,9 @@ impl ForkExecutor {
             );
             return (Status::Failed(reason), duration);
         }
+        if super::reuse::records(job) {
+            server_calls(&server_dir, answered.pid, paths);
+        }
         // The child's profiles and those of the processes it started; a child that crashed
         // before writing its profile still has a log.
         let profile = super::parts::settle(&server_dir, answered.pid, paths);
@@ -302,6 +308,24 @@ impl ForkExecutor {
         }
     }
 }
+
+/// The system calls the server made before it forked the child `pid` (its start-up, which the
+/// child inherits: the libraries it loaded, the files it read), from its log, for the child's
+/// record of inputs ([`super::reuse`]): written to the job's `server.trace.new`.
+fn server_calls(server_dir: &Path, pid: u32, paths: &crate::store::BenchPaths) {
+    let log = |pid: u32| server_dir.join(super::parts::LOG_PATTERN.replace("%p", &pid.to_string()));
+    let calls = super::parts::parent_pid(&log(pid))
+        .and_then(|server| std::fs::read_to_string(log(server)).ok())
+        .map(|text| {
+            let calls = text.lines().filter(|l| l.starts_with("SYSCALL["));
+            calls.flat_map(|l| [l, "\n"]).collect::<String>()
+        })
+        .unwrap_or_default();
+    let _ = std::fs::write(paths.file(SERVER_TRACE, Which::New), calls);
+}
+
+/// The file [`server_calls`] writes.
+pub const SERVER_TRACE: &str = "server.trace";
 
 /// Whether the server answers by `deadline` (an answer may already be buffered).
 fn answers_within(answers: &BufReader<ChildStdout>, deadline: Instant) -> bool {

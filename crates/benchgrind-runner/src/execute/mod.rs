@@ -27,6 +27,7 @@ pub mod pidns;
 pub mod preload;
 pub mod process;
 pub mod realtime;
+pub mod reuse;
 mod sandbox;
 pub mod schedule;
 pub mod valgrind;

@@ -66,7 +66,7 @@ fn log_pid(name: &str) -> Option<u32> {
 }
 
 /// The parent a Valgrind log names (`==PID== Parent PID: N`, in its first lines).
-fn parent_pid(log: &Path) -> Option<u32> {
+pub(crate) fn parent_pid(log: &Path) -> Option<u32> {
     let text = std::fs::read(log).ok()?;
     let head = &text[..text.len().min(2048)];
     String::from_utf8_lossy(head).lines().find_map(|line| {

@@ -17,11 +17,12 @@ use crate::store::Which;
 impl Executor for ProcessExecutor {
     fn run(&mut self, job: &Job) -> RunOutput {
         let start = Instant::now();
-        let (status, output) = self.run_inner(job);
+        let (status, output, reuse) = self.run_inner(job);
         RunOutput {
             status,
             duration: start.elapsed(),
             output,
+            reuse,
         }
     }
 
@@ -42,6 +43,7 @@ impl Executor for ProcessExecutor {
             status,
             duration: start.elapsed(),
             output,
+            reuse: Default::default(),
         }
     }
 
@@ -55,9 +57,12 @@ impl Executor for ProcessExecutor {
 }
 
 impl ProcessExecutor {
-    fn run_inner(&self, job: &Job) -> (Status, Captured) {
+    fn run_inner(&self, job: &Job) -> (Status, Captured, super::reuse::Outcome) {
         match &job.kind {
-            JobKind::Library(index) => self.run_library(job, *index),
+            JobKind::Library(index) => {
+                let (status, captured) = self.run_library(job, *index);
+                (status, captured, Default::default())
+            }
             JobKind::Binary(binary) => super::binary::run(self, job, binary),
         }
     }

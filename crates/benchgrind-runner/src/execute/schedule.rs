@@ -355,6 +355,7 @@ mod tests {
             function_path: "",
             config: resolve([]),
             paths,
+            reuse: crate::cli::Reuse::Off,
         }
     }
 
@@ -369,6 +370,7 @@ mod tests {
                 status: Status::Ok,
                 duration: Duration::ZERO,
                 output: Default::default(),
+                reuse: Default::default(),
             }
         }
 
@@ -463,6 +465,7 @@ mod tests {
                 status: Status::Ok,
                 duration: Duration::ZERO,
                 output: Default::default(),
+                reuse: Default::default(),
             }
         }
 
@@ -679,6 +682,7 @@ mod tests {
                     status: Status::Ok,
                     duration: Duration::ZERO,
                     output: Default::default(),
+                    reuse: Default::default(),
                 }
             }
 

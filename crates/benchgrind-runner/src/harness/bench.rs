@@ -14,7 +14,9 @@ use crate::cli::Cli;
 use crate::compare::regression;
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
-use crate::execute::{Captured, Executor, Status};
+use crate::cli::Reuse;
+use crate::execute::reuse;
+use crate::execute::{Captured, Executor, RunOutput, Status};
 use crate::messages;
 use crate::metrics::Metrics;
 use crate::parse::profile::{self, Profile, Read};
@@ -63,6 +65,11 @@ pub(super) struct Prepared {
     compare_with: Source,
     /// For a run of Callgrind: what it is compared with, read before the run replaces it.
     old: Option<Result<Option<Profile>, Problem>>,
+    /// A library benchmark whose record of inputs matched: when its results were measured
+    /// (the harness decides; a binary benchmark's executor decides after its setup).
+    matched: Option<String>,
+    /// Under `--verify-reuse`: the last results' metrics, which a matching record promises.
+    last: Option<Metrics>,
 }
 
 /// Reads what a run of Callgrind compares with and starts the run, if the executor can start it
@@ -76,6 +83,16 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
     let mut result = empty_result(main, job, &compare_with);
     result.view = view(job, cli);
     let measured = job.config.runs_callgrind() && cli.load_baseline.is_none();
+    let matched = (measured && matches!(job.kind, JobKind::Library(_)))
+        .then(|| library_match(job))
+        .flatten();
+    let last = (measured && job.reuse == Reuse::Verify)
+        .then(|| {
+            let current = job.paths.file(FILES[0], Which::Current);
+            profile::parse_file(&current, Read::Totals).ok()
+        })
+        .flatten()
+        .map(|p| Metrics::from_profile(&p));
     let old = measured.then(|| {
         let old = old_for_run(job, cli, &compare_with);
         if old.is_ok() {
@@ -83,7 +100,9 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
             for name in FILES {
                 let _ = std::fs::remove_file(job.paths.file(name, Which::New));
             }
-            executor.start(job);
+            if matched.is_none() || job.reuse != Reuse::Reuse {
+                executor.start(job);
+            }
         }
         old
     });
@@ -91,6 +110,40 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
         result,
         compare_with,
         old,
+        matched,
+        last,
+    }
+}
+
+/// Whether a library benchmark's record of inputs matches (where the harness runs it: the
+/// group's setup, if any, has run), and when its results were measured.
+fn library_match(job: &Job) -> Option<String> {
+    if !matches!(job.reuse, Reuse::Reuse | Reuse::Verify) {
+        return None;
+    }
+    let place = library_place(job);
+    match reuse::check(job, &place) {
+        reuse::Decision::Reuse(at) => Some(at),
+        reuse::Decision::Run(why) => {
+            messages::debug!("{}: measured: {why}", job.id.full());
+            None
+        }
+    }
+}
+
+/// Where a library benchmark's measured process runs: in the package's directory (the
+/// harness's), or its configured one; a sandbox is a new directory of its own on every run,
+/// which the record of a library benchmark does not follow.
+fn library_place(job: &Job) -> reuse::Place {
+    let here = std::env::current_dir().unwrap_or_default();
+    let sandboxed = job.config.sandbox.as_ref().is_some_and(|s| s.enabled);
+    reuse::Place {
+        cwd: match &job.config.current_dir {
+            Some(dir) => here.join(dir),
+            None => here,
+        },
+        unfit: sandboxed.then(|| "it runs in a sandbox of its own".to_owned()),
+        ..reuse::Place::default()
     }
 }
 
@@ -124,12 +177,14 @@ pub(super) fn finish(
         mut result,
         compare_with,
         old,
+        matched,
+        last,
     } = prepared;
     if !job.config.runs_callgrind() {
         return without_callgrind(job, cli, executor, &compare_with, result);
     }
     let measured = match (old, &cli.load_baseline) {
-        (Some(old), _) => measure(job, cli, executor, old, &mut result),
+        (Some(old), _) => measure(job, cli, executor, old, matched, &mut result),
         (None, Some(name)) => load_saved(job, cli, name, &compare_with, &mut result),
         (None, None) => unreachable!("prepare reads the old profile of every run"),
     };
@@ -164,9 +219,21 @@ pub(super) fn finish(
         new: new_metrics,
         old: old_metrics,
     };
+    if let (Some(at), Some(last)) = (&result.verified, &last) {
+        if let Outcome::Measured { new, .. } = &result.outcome {
+            if let Some(reason) = differs_from_reused(job, at, new, last) {
+                result.outcome = Outcome::Failed { reason };
+                return result;
+            }
+        }
+    }
     if cli.load_baseline.is_none() && !result.failed() {
         let limits = job.config.regression.as_ref();
-        result.tools = super::tools::run_all(job, cli, executor, &compare_with, limits);
+        result.tools = super::tools::run_all(job, cli, executor, &compare_with, limits, result.reused.is_some());
+        let tools_ended_well = result.tools.iter().all(|t| !t.failed());
+        if tools_ended_well && reuse::records(job) {
+            reuse::confirm(job);
+        }
         if let Some(config) = &job.config.flamegraph {
             let title = format!("{} {}", job.id.path(), job.id.id_and_args());
             let described = compare_with.describe();
@@ -178,6 +245,30 @@ pub(super) fn finish(
         }
     }
     result
+}
+
+/// Under `--verify-reuse`, for a benchmark whose record of inputs matched: why its new counts
+/// condemn the record, if they differ from those that would have been reused.
+fn differs_from_reused(job: &Job, at: &str, new: &Metrics, last: &Metrics) -> Option<String> {
+    if new.values == last.values {
+        return None;
+    }
+    let differences: Vec<String> = new
+        .values
+        .iter()
+        .zip(&last.values)
+        .filter(|(n, l)| n != l)
+        .take(3)
+        .map(|(n, l)| format!("{:?} {:?} -> {:?}", n.0, l.1, n.1))
+        .collect();
+    let added = reuse::record_difference(job);
+    Some(format!(
+        "--verify-reuse: its record of inputs matched the one of {at}, but its counts differ \
+         ({}): an input the record does not hold changed{added}; please report it, with the \
+         record ({})",
+        differences.join(", "),
+        job.paths.dir.join(reuse::RECORD).display()
+    ))
 }
 
 /// A benchmark whose default tool is another (`default_tool`, `--default-tool`) or whose
@@ -199,7 +290,7 @@ fn without_callgrind(
     }
     let limits = job.config.regression.as_ref();
     let started = std::time::Instant::now();
-    result.tools = super::tools::run_all(job, cli, executor, compare_with, limits);
+    result.tools = super::tools::run_all(job, cli, executor, compare_with, limits, false);
     result.duration = started.elapsed();
     if let Some(first) = result.tools.first() {
         result.tool = first.tool;
@@ -242,6 +333,8 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         machine: Vec::new(),
         old_fingerprint: None,
         uncompared: None,
+        reused: None,
+        verified: None,
         warnings: Vec::new(),
         parts: Vec::new(),
         view: View::default(),
@@ -293,6 +386,35 @@ fn load_saved(
     Ok((new, old))
 }
 
+/// After a run of Callgrind: the record of its inputs, pending until its other tools end well.
+/// A library benchmark's is written here, from its log and its fork server's calls; a binary
+/// benchmark's executor wrote its own, in its sandbox. The calls leave the logs.
+fn record(job: &Job, processes: usize) {
+    let paths = &job.paths;
+    let calls = reuse::take_trace(&paths.file(FILES[1], Which::New));
+    let children = paths.dir.join(crate::execute::parts::CHILDREN);
+    if let Ok(entries) = std::fs::read_dir(&children) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().ends_with(".log") {
+                reuse::take_trace(&entry.path());
+            }
+        }
+    }
+    let server = paths.file(crate::execute::fork::SERVER_TRACE, Which::New);
+    let server_calls = std::fs::read_to_string(&server).unwrap_or_default();
+    let _ = std::fs::remove_file(&server);
+    if processes > 1 {
+        reuse::write_unfit(
+            job,
+            "it started other processes, and what a process does between fork and exec is not \
+             in Valgrind's trace",
+        );
+    } else if matches!(job.kind, JobKind::Library(_)) {
+        let place = library_place(job);
+        reuse::write_pending(job, &place, &[server_calls, calls]);
+    }
+}
+
 /// Waits for Callgrind's run of the benchmark (started by [`prepare`] if the executor could);
 /// the new profile becomes current.
 fn measure(
@@ -300,11 +422,44 @@ fn measure(
     cli: &Cli,
     executor: &mut dyn Executor,
     old: Result<Option<Profile>, Problem>,
+    matched: Option<String>,
     result: &mut BenchResult,
 ) -> Result<Values, Problem> {
     let paths = &job.paths;
     let old = old?;
-    let mut output = executor.run(job);
+    let reused = matched.clone().filter(|_| job.reuse == Reuse::Reuse);
+    let mut output = match reused {
+        Some(at) => {
+            let names = FILES.map(String::from);
+            let restored = reuse::restore(job, &names)
+                .and_then(|()| reuse::restore_outputs(job, &library_place(job)));
+            match restored {
+                Ok(()) => RunOutput {
+                    status: Status::Ok,
+                    duration: Duration::ZERO,
+                    output: Default::default(),
+                    reuse: reuse::Outcome::Reused(at),
+                },
+                // Its last results could not be copied: it runs after all.
+                Err(_) => {
+                    reuse::forget(job);
+                    executor.run(job)
+                }
+            }
+        }
+        None => {
+            // A binary benchmark's executor checks its record after the setup, and forgets it
+            // if it runs.
+            if matches!(job.kind, JobKind::Library(_)) {
+                reuse::forget(job);
+            }
+            let mut output = executor.run(job);
+            if let (Some(at), reuse::Outcome::Measured) = (matched, &output.reuse) {
+                output.reuse = reuse::Outcome::Verified(at);
+            }
+            output
+        }
+    };
     let out_of_slots = |output: &crate::execute::RunOutput| {
         matches!(output.status, Status::Failed(_))
             && crate::execute::ended::out_of_thread_slots(&paths.dir)
@@ -324,6 +479,12 @@ fn measure(
         }
     }
     result.duration = output.duration;
+    match &output.reuse {
+        reuse::Outcome::Measured => {}
+        reuse::Outcome::Reused(at) => result.reused = Some(at.clone()),
+        reuse::Outcome::Verified(at) => result.verified = Some(at.clone()),
+    }
+    let was_run = !matches!(output.reuse, reuse::Outcome::Reused(_));
     result.output = output.output.shown(cli.nocapture, cli.log);
     result.log = Some(paths.file(FILES[1], Which::Current));
     if let Status::Failed(reason) = output.status {
@@ -344,6 +505,9 @@ fn measure(
     let mut pids: Vec<_> = new.parts.iter().map(|part| part.id.pid).collect();
     pids.sort_unstable();
     pids.dedup();
+    if was_run && reuse::records(job) {
+        record(job, pids.len());
+    }
     // The next run schedules a benchmark of several processes alone (`schedule::runs_alone`).
     crate::execute::schedule::record_processes(&paths.dir, pids.len().max(1));
     let processes = pids.len() > 1;

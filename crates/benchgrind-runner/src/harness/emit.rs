@@ -90,9 +90,13 @@ impl Emitter<'_> {
                         let reason = "measures almost nothing (--fail-on-empty)".to_owned();
                         summary.failed.push((job.id.full(), reason, None));
                     }
-                    None => summary.measured += 1,
+                    None if result.reused.is_some() => summary.reused += 1,
+                    None => {
+                        summary.measured += 1;
+                        summary.verified += usize::from(result.verified.is_some());
+                    }
                 }
-                if self.runs {
+                if self.runs && result.reused.is_none() {
                     record_duration(&job.paths.dir, result.duration);
                 }
             }

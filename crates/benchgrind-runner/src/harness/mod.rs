@@ -388,6 +388,13 @@ fn measure_and_report(
         Mode::Valgrind(_) => machine(plan, setup),
         _ => None,
     };
+    if let Some(f) = &fingerprint {
+        // Records of inputs name the machine; not the revision, which moves with every commit.
+        execute::reuse::set_machine(format!(
+            "{} | {} | {} | {} | {} | {} | {}",
+            f.valgrind, f.cpu, f.glibc, f.rustc, f.cache, f.target, f.benchgrind
+        ));
+    }
     let summary = execute_plan(
         main,
         plan,

@@ -22,12 +22,25 @@ pub fn run_all(
     executor: &mut dyn Executor,
     compare_with: &Source,
     regression: Option<&RegressionConfig>,
+    reused: bool,
 ) -> Vec<ToolResult> {
     job.config
         .tools
         .iter()
-        .map(|tool| run_one(job, cli, executor, tool, compare_with, regression))
+        .map(|tool| {
+            let ran = Ran {
+                executor: &mut *executor,
+                reused,
+            };
+            run_one(job, cli, ran, tool, compare_with, regression)
+        })
         .collect()
+}
+
+/// What runs a tool: the executor, or nothing when the benchmark's last results are reused.
+struct Ran<'a> {
+    executor: &'a mut dyn Executor,
+    reused: bool,
 }
 
 /// Runs the tool; under DHAT a library benchmark runs with a one-byte ballast around its
@@ -61,7 +74,7 @@ fn run(
 fn run_one(
     job: &Job,
     cli: &Cli,
-    executor: &mut dyn Executor,
+    ran: Ran,
     tool: &Tool,
     compare_with: &Source,
     regression: Option<&RegressionConfig>,
@@ -96,7 +109,21 @@ fn run_one(
         .and_then(|p| read_events(&p));
 
     let new_file = paths.file(&metrics_file, Which::New);
-    let output = run(job, executor, tool, &new_file);
+    let output = if ran.reused {
+        // Its last files, put in place of a run's.
+        let status = match crate::execute::reuse::restore(job, &kind.files()) {
+            Ok(()) => Status::Ok,
+            Err(e) => Status::Failed(format!("its last results could not be reused: {e}")),
+        };
+        RunOutput {
+            status,
+            duration: std::time::Duration::ZERO,
+            output: Default::default(),
+            reuse: Default::default(),
+        }
+    } else {
+        run(job, ran.executor, tool, &new_file)
+    };
     let new_events = (kind == ValgrindTool::Cachegrind)
         .then(|| read_events(&new_file))
         .flatten();

@@ -10,7 +10,7 @@ use crate::problem;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, Reuse};
 use crate::config::{
     is_file_name, resolve, Command, ExitWith, Hook, ResolvedConfig, Sandbox, ValgrindTool,
 };
@@ -126,6 +126,18 @@ pub struct Job {
     pub config: ResolvedConfig,
     /// The benchmark's files.
     pub paths: BenchPaths,
+    /// Whether its inputs are recorded, and its last results reused when they match
+    /// ([`crate::execute::reuse`]).
+    pub reuse: Reuse,
+}
+
+/// What the run does with records of inputs: nothing where no Valgrind runs.
+fn reuse(cli: &Cli) -> Reuse {
+    if cli.test_mode || cli.load_baseline.is_some() || cli.canned.is_some() {
+        Reuse::Off
+    } else {
+        cli.reuse
+    }
 }
 
 /// The jobs, in registration order.
@@ -226,6 +238,7 @@ impl Planner<'_> {
             function_path,
             config,
             paths,
+            reuse: reuse(self.cli),
         });
         Ok(())
     }

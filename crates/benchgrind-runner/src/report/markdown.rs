@@ -26,6 +26,8 @@ pub struct Markdown {
     uncompared: Vec<(String, String)>,
     /// The machines and revisions of each side: `(side, fingerprint)`, each once.
     sides: Vec<(String, Fingerprint)>,
+    /// When each reused benchmark's results were measured.
+    reused: Vec<String>,
 }
 
 /// What the comment needs of one benchmark.
@@ -75,6 +77,7 @@ impl Reporter for Markdown {
         if let Some(why) = &result.uncompared {
             self.uncompared.push((result.id.full(), why.clone()));
         }
+        self.reused.extend(result.reused.clone());
         let sides = [
             (result.old_source.describe(), &result.old_fingerprint),
             (result.new_source.describe(), &result.fingerprint),
@@ -123,9 +126,23 @@ impl Reporter for Markdown {
             .collect();
         write!(out, "{}", render(&entries, TOP, LINES))?;
         write!(out, "{}", uncompared(&self.uncompared))?;
+        write!(out, "{}", reused(&self.reused, self.rows.len()))?;
         write!(out, "{}", provenance(&self.sides))?;
         write_tally(&mut io::stderr(), summary)
     }
+}
+
+/// The line that says how many benchmarks were not run because their inputs were unchanged, and
+/// since when; empty when none was.
+pub fn reused(measured_at: &[String], of: usize) -> String {
+    let Some(earliest) = measured_at.iter().min() else {
+        return String::new();
+    };
+    format!(
+        "\n{} of {of} benchmarks reused: every input in their records was unchanged since they \
+         were measured (the earliest {earliest}), so their results are those of then.\n",
+        measured_at.len()
+    )
 }
 
 /// The section that lists the benchmarks without a baseline of their own machine and revision:

@@ -14,6 +14,10 @@ pub struct RunSummary {
     pub file: String,
     /// Benchmarks measured.
     pub measured: usize,
+    /// Benchmarks not run: their inputs were all as recorded, their last results stand.
+    pub reused: usize,
+    /// Benchmarks measured under `--verify-reuse` whose counts were those their record promised.
+    pub verified: usize,
     /// `(full id, reason, log)` of each failed benchmark.
     pub failed: Vec<(String, String, Option<PathBuf>)>,
     /// `(full id, description)` of each regression.
@@ -70,10 +74,15 @@ pub fn write_output(
 
 /// The closing lines of a run: counts, time, and every failure and regression by id.
 pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
-    let total = summary.measured + summary.failed.len();
+    let total = summary.measured + summary.reused + summary.failed.len();
+    let reused = match (summary.reused, summary.verified) {
+        (0, 0) => String::new(),
+        (0, verified) => format!(" ({verified} as recorded: --verify-reuse)"),
+        (reused, _) => format!(", {reused} reused"),
+    };
     writeln!(
         out,
-        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured, {} failed, {} regressed{}{}",
+        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured{reused}, {} failed, {} regressed{}{}",
         summary.file,
         if total == 1 { "" } else { "s" },
         summary.seconds,

@@ -33,6 +33,10 @@ impl Reporter for Terminal {
         let format = view.callgrind.as_deref();
         header(out, style, &result.id.path(), &result.id.id_and_args())?;
         write_output(out, &result.output, false)?;
+        if let Some(at) = &result.reused {
+            let line = format!("measured {at}; no input changed since (--fresh measures again)");
+            writeln!(out, "  {:<18}{line}", "Reused:")?;
+        }
         let baselines = [&result.new_source, &result.old_source]
             .iter()
             .any(|s| matches!(s, Source::Baseline(_)));

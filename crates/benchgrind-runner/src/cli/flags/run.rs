@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::cli::flag::{
     baseline_name, shell_words, spec, yes_no, Category, Flag, Takes, UsageError,
 };
-use crate::cli::values::Isolation;
+use crate::cli::values::{Isolation, Reuse};
 use crate::config::tool_metrics::text as spec_text;
 use crate::config::RegressionConfig;
 
@@ -355,6 +355,42 @@ pub(super) const FLAGS: &[Flag] = &[
                 "process" => Isolation::Process,
                 _ => return Err(g.invalid("use fork or process")),
             };
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--fresh",
+        env: "BENCHGRIND_FRESH",
+        takes: Takes::Switch,
+        value: "",
+        help: "measure every benchmark, also those whose recorded inputs are all unchanged \
+               (which are otherwise reported as they were, marked reused)",
+        repeats: false,
+        category: Category::Run,
+        set: |cli, g| {
+            if yes_no(g)? {
+                cli.reuse = Reuse::Fresh;
+            } else if cli.reuse == Reuse::Fresh {
+                cli.reuse = Reuse::Reuse;
+            }
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--verify-reuse",
+        env: "BENCHGRIND_VERIFY_REUSE",
+        takes: Takes::Switch,
+        value: "",
+        help: "measure the benchmarks that would be reused and fail any whose counts differ \
+               from the reused ones, naming what its record of inputs missed",
+        repeats: false,
+        category: Category::Run,
+        set: |cli, g| {
+            if yes_no(g)? {
+                cli.reuse = Reuse::Verify;
+            } else if cli.reuse == Reuse::Verify {
+                cli.reuse = Reuse::Reuse;
+            }
             Ok(())
         },
     },

@@ -1,6 +1,7 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v4.schema.json` (version 4 adds `uncompared`, why a benchmark had no baseline
+//! `schemas/summary.v5.schema.json` (version 5 adds `reused`, when the results of a benchmark
+//! not run because its inputs were unchanged were measured; version 4 added `uncompared`, why a benchmark had no baseline
 //! of its own machine and revision, `old_fingerprint`, and the revision and benchgrind version
 //! in fingerprints; version 3 added `parts`, the counts per thread and process;
 //! version 2 added `explanation`, the attribution of the change to functions; the schemas of
@@ -26,7 +27,7 @@ use wire::{read_regressions, read_values, regression, wire_metrics};
 pub use wire::{Metric, WireRegression, WireTool};
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 /// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
 /// [`Summary`] (the fields a version lacks are absent).
@@ -108,6 +109,10 @@ pub struct Summary {
     /// (version 4): absent when it was, or when no baseline was named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncompared: Option<String>,
+    /// When the results were measured, for a benchmark not run because every input in its
+    /// record was unchanged (version 5); absent when it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused: Option<String>,
     /// The fields in which the machine of the old values differs; absent when none does.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub machine_differences: Vec<WireDifference>,
@@ -227,6 +232,7 @@ impl Summary {
             fingerprint: result.fingerprint.clone(),
             old_fingerprint: result.old_fingerprint.clone(),
             uncompared: result.uncompared.clone(),
+            reused: result.reused.clone(),
             machine_differences: result
                 .machine
                 .iter()
@@ -332,6 +338,8 @@ impl Summary {
             fingerprint: self.fingerprint.clone(),
             old_fingerprint: self.old_fingerprint.clone(),
             uncompared: self.uncompared.clone(),
+            reused: self.reused.clone(),
+            verified: None,
             machine: self.machine(),
             warnings: self.warnings.clone(),
             explained: self.explained(),
