@@ -275,7 +275,7 @@ fn the_measured_window_holds_only_the_benchmark_function() {
 #[test]
 fn without_valgrind_one_message_with_the_install_hint_and_no_benchmark_runs() {
     let home = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN)
+    let out = common::bench(BIN)
         .arg(format!("--home={}", home.path().display()))
         .env_clear()
         .env("PATH", "/nonexistent")

@@ -133,7 +133,7 @@ fn without_determinism_benchmarks_are_measured_and_hashmap_counts_move() {
 
 /// `(hash line, seed line)` of one run of `e2e_hash`.
 fn hash_run(seed: Option<&str>) -> (String, String) {
-    let mut cmd = Command::new(HASH);
+    let mut cmd = common::bench(HASH);
     cmd.env_remove("BENCHGRIND_RANDOM_SEED");
     if let Some(seed) = seed {
         cmd.env("BENCHGRIND_RANDOM_SEED", seed);

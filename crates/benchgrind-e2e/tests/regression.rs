@@ -357,7 +357,7 @@ fn a_killed_run_never_leaves_a_damaged_baseline() {
     assert_eq!(good.status.code(), Some(0));
     // Kill runs that are overwriting the baseline at many different moments.
     for delay_ms in (0..12).map(|i| 40 + i * 130) {
-        let mut child = Command::new(BIN)
+        let mut child = common::bench(BIN)
             .args(["--bench", &h, "--save-baseline=main"])
             .env("E2E_WORK", "1100")
             .stdout(Stdio::null())

@@ -153,7 +153,7 @@ fn two_partitions_run_everything_once_and_merge_like_one_run() {
 fn test_mode_runs_every_benchmark_once_without_valgrind() {
     let tmp = tempfile::tempdir().unwrap();
     // As `cargo test --benches` starts it: no `--bench`, cargo's variables set.
-    let out = Command::new(BIN)
+    let out = common::bench(BIN)
         .arg(format!("--home={}", tmp.path().display()))
         .env("CARGO_PKG_NAME", "benchgrind-e2e")
         .env("BENCHGRIND_VALGRIND", "/nonexistent/valgrind")
@@ -174,7 +174,7 @@ fn test_mode_runs_every_benchmark_once_without_valgrind() {
         "{text}"
     );
     assert!(text.contains("the benchmark fell over at 7"), "{text}");
-    let explicit = Command::new(BIN)
+    let explicit = common::bench(BIN)
         .args(["--test-mode", "bench_fibonacci"])
         .arg(format!("--home={}", tmp.path().display()))
         .env_remove("CARGO_PKG_NAME")

@@ -347,7 +347,7 @@ fn two_runs_at_once_keep_each_others_threaded_counts() {
     // Two bench binaries started together, each with a home of its own (so neither waits for the
     // other's lock), their measured processes on the same processors: five times.
     let start = |home: &Path| {
-        std::process::Command::new(THREADS)
+        common::bench(THREADS)
             .arg("--bench")
             .arg(format!("--home={}", home.display()))
             .current_dir(home)

@@ -58,7 +58,7 @@ fn counts_through_a_wrapper_equal_a_direct_run() {
 
     // Without the runner, the bench binary's PATH has no Valgrind: the error says so.
     // (Nor a BENCHGRIND_VALGRIND: CI runs this under a second Valgrind named there.)
-    let missing = std::process::Command::new(BIN)
+    let missing = common::bench(BIN)
         .args(["--bench", &home("none")])
         .current_dir(tmp.path())
         .env("PATH", "/nonexistent")

@@ -24,11 +24,21 @@ impl Block {
     }
 }
 
+/// A bench binary's command, measuring under `--verify-reuse`: every benchmark runs, as these
+/// tests expect, and one whose record of inputs matched fails if it counts otherwise than the
+/// results that would have been reused, so that every test that runs a benchmark twice checks
+/// the record. A test of reuse itself sets `BENCHGRIND_VERIFY_REUSE=no`.
+pub fn bench(bin: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = Command::new(bin);
+    cmd.env("BENCHGRIND_VERIFY_REUSE", "yes");
+    cmd
+}
+
 /// Runs `bin` with `args` in `cwd`, with `envs` added to this process' environment, and with
 /// `--bench` first, as `cargo bench` passes it (without it, a bench binary started by cargo's
 /// test runner checks its benchmarks natively instead of measuring them).
 pub fn run(bin: &str, args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(bin);
+    let mut cmd = bench(bin);
     cmd.arg("--bench")
         .args(args)
         .current_dir(cwd)
@@ -103,6 +113,7 @@ pub fn blocks(report: &str) -> Vec<Block> {
                 || text.starts_with("Warning:")
                 || text.starts_with("Machine:")
                 || text.starts_with("Uncompared:")
+                || text.starts_with("Reused:")
             {
                 continue;
             }

@@ -131,17 +131,13 @@ fn library_match(job: &Job) -> Option<String> {
     }
 }
 
-/// Where a library benchmark's measured process runs: in the package's directory (the
-/// harness's), or its configured one; a sandbox is a new directory of its own on every run,
+/// Where a library benchmark's measured process runs: in the package's directory, or its
+/// configured one; a sandbox is a new directory of its own on every run,
 /// which the record of a library benchmark does not follow.
 fn library_place(job: &Job) -> reuse::Place {
-    let here = std::env::current_dir().unwrap_or_default();
     let sandboxed = job.config.sandbox.as_ref().is_some_and(|s| s.enabled);
     reuse::Place {
-        cwd: match &job.config.current_dir {
-            Some(dir) => here.join(dir),
-            None => here,
-        },
+        cwd: reuse::library_cwd(job),
         unfit: sandboxed.then(|| "it runs in a sandbox of its own".to_owned()),
         ..reuse::Place::default()
     }

@@ -390,10 +390,11 @@ fn measure_and_report(
     };
     if let Some(f) = &fingerprint {
         // Records of inputs name the machine; not the revision, which moves with every commit.
-        execute::reuse::set_machine(format!(
+        let machine = format!(
             "{} | {} | {} | {} | {} | {} | {}",
             f.valgrind, f.cpu, f.glibc, f.rustc, f.cache, f.target, f.benchgrind
-        ));
+        );
+        execute::reuse::set_run(machine, setup.cwd.clone());
     }
     let summary = execute_plan(
         main,

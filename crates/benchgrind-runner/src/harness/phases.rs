@@ -127,6 +127,14 @@ pub fn execute_plan(
     progress.clear();
     summary.interrupted = interrupt::signal();
     summary.seconds = start.elapsed().as_secs_f64();
+    if summary.verified > 0 {
+        messages::note!(
+            "--verify-reuse: {} benchmark{} whose record of inputs matched measured the counts \
+             that would have been reused",
+            summary.verified,
+            if summary.verified == 1 { "" } else { "s" }
+        );
+    }
     summary
 }
 

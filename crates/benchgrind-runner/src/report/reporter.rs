@@ -75,10 +75,9 @@ pub fn write_output(
 /// The closing lines of a run: counts, time, and every failure and regression by id.
 pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
     let total = summary.measured + summary.reused + summary.failed.len();
-    let reused = match (summary.reused, summary.verified) {
-        (0, 0) => String::new(),
-        (0, verified) => format!(" ({verified} as recorded: --verify-reuse)"),
-        (reused, _) => format!(", {reused} reused"),
+    let reused = match summary.reused {
+        0 => String::new(),
+        reused => format!(", {reused} reused"),
     };
     writeln!(
         out,

@@ -58,10 +58,24 @@ const OUTPUTS: &str = "outputs";
 /// The machine as the fingerprint describes it, set once for the run.
 static MACHINE: OnceLock<String> = OnceLock::new();
 
-/// Sets the machine of this run's records (the fingerprint's values but the revision); without
-/// it nothing is reused.
-pub fn set_machine(machine: String) {
+/// The package's directory, where library benchmarks run (as under `cargo bench`).
+static PACKAGE_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Sets the machine of this run's records (the fingerprint's values but the revision) and the
+/// package's directory; without them nothing is reused.
+pub fn set_run(machine: String, package_dir: PathBuf) {
     let _ = MACHINE.set(machine);
+    let _ = PACKAGE_DIR.set(package_dir);
+}
+
+/// Where a library benchmark's measured process runs: the package's directory, or its
+/// configured one below it.
+pub fn library_cwd(job: &Job) -> PathBuf {
+    let package = PACKAGE_DIR.get().cloned().unwrap_or_default();
+    match &job.config.current_dir {
+        Some(dir) => package.join(dir),
+        None => package,
+    }
 }
 
 /// Whether a job's runs of Callgrind are traced and recorded.
@@ -420,12 +434,12 @@ fn head() -> String {
     format!("{HEADER}\nmeasured\t{}\n", crate::dates::utc_date(now))
 }
 
-/// Under `--verify-reuse`, after the run: the entries of the new record (pending) that the
-/// confirmed one lacks or holds otherwise, said as ` (this run's record differs in ...)`, or
+/// Under `--verify-reuse`, after the run: the entries of the new record (pending) that the last
+/// one (`inputs.old` since the run began) lacks or holds otherwise, said as ` (this run's record differs in ...)`, or
 /// nothing.
 pub fn record_difference(job: &Job) -> String {
     let read = |path: PathBuf| std::fs::read_to_string(path).unwrap_or_default();
-    let old = read(job.paths.dir.join(RECORD));
+    let old = read(job.paths.file(RECORD, Which::Old));
     let new = read(job.paths.file(RECORD, Which::New));
     let old: std::collections::HashSet<&str> = old.lines().skip(2).collect();
     let differing: Vec<&str> = new
@@ -573,7 +587,11 @@ pub fn confirm(job: &Job) {
 /// Before a run that measures: the record no longer describes the results it will leave (a run
 /// that fails leaves the last results but not their record).
 pub fn forget(job: &Job) {
-    let _ = std::fs::remove_file(job.paths.dir.join(RECORD));
+    // Kept as `inputs.old` for `--verify-reuse` to say how the new record differs.
+    let _ = std::fs::rename(
+        job.paths.dir.join(RECORD),
+        job.paths.file(RECORD, Which::Old),
+    );
     let _ = std::fs::remove_file(job.paths.file(RECORD, Which::New));
     let _ = std::fs::remove_dir_all(job.paths.file(OUTPUTS, Which::New));
 }
