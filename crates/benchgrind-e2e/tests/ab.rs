@@ -323,8 +323,9 @@ fn ab_over_two_bench_binaries_prints_one_report_and_one_exit_status() {
         tallies[0].starts_with("benchgrind: more, work: 4 benchmarks in "),
         "{report}"
     );
+    // `work` is the base's bench binary (the change touched `more` alone): reused.
     assert!(
-        tallies[0].ends_with(": 4 measured, 0 failed, 0 regressed, 1 uncompared"),
+        tallies[0].ends_with(": 2 measured, 2 reused, 0 failed, 0 regressed, 1 uncompared"),
         "{report}"
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -360,4 +361,80 @@ fn ab_over_two_bench_binaries_prints_one_report_and_one_exit_status() {
             "{markdown}"
         );
     }
+}
+
+/// A workspace of three crates, each with a bench binary of one benchmark summing `n` numbers.
+fn workspace(dir: &Path, sizes: [u64; 3]) -> PathBuf {
+    let repo = dir.join("ws");
+    let benchgrind = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../benchgrind")
+        .canonicalize()
+        .unwrap();
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(
+        repo.join("Cargo.toml"),
+        "[workspace]\nmembers = [\"alpha\", \"beta\", \"gamma\"]\nresolver = \"2\"\n\n\
+         [profile.bench]\ndebug = true\n",
+    )
+    .unwrap();
+    std::fs::write(repo.join(".gitignore"), "/target\n").unwrap();
+    for (name, n) in ["alpha", "beta", "gamma"].iter().zip(sizes) {
+        let krate = repo.join(name);
+        std::fs::create_dir_all(krate.join("benches")).unwrap();
+        std::fs::write(
+            krate.join("Cargo.toml"),
+            format!(
+                "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+                 [dev-dependencies]\nbenchgrind = {{ path = {benchgrind:?} }}\n\n\
+                 [[bench]]\nname = \"{name}_bench\"\nharness = false\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            krate.join(format!("benches/{name}_bench.rs")),
+            format!(
+                "use std::hint::black_box;\nuse benchgrind::{{library_benchmark, \
+                 library_benchmark_group, main}};\n\n#[library_benchmark]\nfn sum() -> u64 {{\n    \
+                 (0..black_box({n}u64)).sum()\n}}\n\nlibrary_benchmark_group!(name = g; \
+                 benchmarks = sum);\nmain!(library_benchmark_groups = g);\n"
+            ),
+        )
+        .unwrap();
+    }
+    repo
+}
+
+#[test]
+fn ab_on_a_workspace_simulates_only_the_benchmarks_of_the_crate_the_change_touched() {
+    let Some(cli) = cli() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let repo = workspace(dir.path(), [1000, 2000, 3000]);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "three crates"]);
+    // The change touches alpha alone (uncommitted: ab measures the working tree).
+    workspace(dir.path(), [1500, 2000, 3000]);
+    let target = target_dir().join("ab-workspace-test");
+
+    let output = run(&cli, &["ab", "--base=HEAD"], &repo, &target);
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert_eq!(output.status.code(), Some(0), "{report}");
+    let mut reused = Vec::new();
+    let mut header = "";
+    for line in report.lines() {
+        if !line.starts_with(' ') && !line.is_empty() {
+            header = line;
+        } else if line.trim_start().starts_with("Reused:") {
+            reused.push(header.split("::").next().unwrap_or(""));
+        }
+    }
+    assert_eq!(reused, ["beta_bench", "gamma_bench"], "{report}");
+    let blocks = blocks(&report);
+    let alpha = block(&blocks, "alpha_bench");
+    assert!(alpha.metrics[0].3.starts_with("(+"), "{report}");
+    assert!(
+        report.contains(": 3 benchmarks in ")
+            && report.contains(": 1 measured, 2 reused, 0 failed"),
+        "{report}"
+    );
 }

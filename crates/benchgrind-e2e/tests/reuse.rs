@@ -83,7 +83,8 @@ fn a_second_run_reuses_every_benchmark_with_the_counts_of_the_first() {
     assert_eq!(reused, [FIXTURE, ENV, UNTOUCHED], "{second}");
     assert!(measured.is_empty(), "{second}");
     assert!(
-        second.contains(": 3 benchmarks in ") && second.contains(": 0 measured, 3 reused, 0 failed"),
+        second.contains(": 3 benchmarks in ")
+            && second.contains(": 0 measured, 3 reused, 0 failed"),
         "{second}"
     );
     // The same counts, compared with the first run's as a run's would be.
@@ -98,7 +99,9 @@ fn a_second_run_reuses_every_benchmark_with_the_counts_of_the_first() {
         .join("home/benchgrind-e2e/e2e_reuse/lib/fixture/summary.json");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
-    let at = json["reused"].as_str().expect("a reused summary names its date");
+    let at = json["reused"]
+        .as_str()
+        .expect("a reused summary names its date");
     assert!(at.len() == 20 && at.ends_with('Z'), "{at}");
 }
 
@@ -112,7 +115,11 @@ fn changing_one_input_runs_exactly_the_benchmark_that_reads_it() {
     let (before, _, _) = bench(dir.path(), &[], &[]);
     assert_eq!(split(&before).1, Vec::<String>::new(), "{before}");
     let (before_bin, _, _) = bench_bin(dir.path(), &[]);
-    assert_eq!(split(&before_bin), (vec![ARGUMENT.into()], vec![]), "{before_bin}");
+    assert_eq!(
+        split(&before_bin),
+        (vec![ARGUMENT.into()], vec![]),
+        "{before_bin}"
+    );
     let count = |report: &str, id: &str| {
         let block = blocks(report)
             .into_iter()
@@ -149,7 +156,11 @@ fn changing_one_input_runs_exactly_the_benchmark_that_reads_it() {
     assert_eq!(split(&arg).1, [ARGUMENT], "{arg}");
     assert!(count(&arg, ARGUMENT) > count(&before_bin, ARGUMENT));
     // ... which the library benchmarks' harness does not read: they are reused.
-    let (lib, _, _) = bench(dir.path(), &[], &[("E2E_REUSE_LOOPS", "500"), ("E2E_REUSE_ARG", "2000")]);
+    let (lib, _, _) = bench(
+        dir.path(),
+        &[],
+        &[("E2E_REUSE_LOOPS", "500"), ("E2E_REUSE_ARG", "2000")],
+    );
     assert!(split(&lib).1.is_empty(), "{lib}");
     let (again, _, _) = bench_bin(dir.path(), &[("E2E_REUSE_ARG", "2000")]);
     assert!(split(&again).1.is_empty(), "{again}");
@@ -198,7 +209,10 @@ fn fresh_measures_everything_and_verify_reuse_fails_where_the_record_missed_an_i
     assert!(
         failed.contains("--verify-reuse: its record of inputs matched")
             && failed.contains("Ir")
-            && failed.contains(&format!("this run's record differs in: {}", fixture.display())),
+            && failed.contains(&format!(
+                "this run's record differs in: {}",
+                fixture.display()
+            )),
         "{caught}"
     );
     // The others passed.

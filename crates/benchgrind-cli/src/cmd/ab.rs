@@ -1,18 +1,17 @@
 //! `benchgrind ab --base REV`: the benchmarks of a git revision and of the working tree, run on
 //! this machine one after the other, and the working tree's report compared with the base's
-//! counts. The base is checked out in a worktree below the target directory and built in a
-//! target directory of its own (cargo names a package's artefacts alike at any path, so one
-//! shared directory would mix the two sides' binaries), its counts saved as the baseline `ab-<revision>` in a home
-//! shared by both runs; the working tree's run compares with that baseline, and its regression
-//! limits decide the exit code. A second call for the same revision, with the same options and
-//! on an unchanged machine, reuses the base's counts.
+//! counts. Both sides are built in one checkout below the target directory
+//! (`benchgrind-ab/build`, a git worktree) with one target directory of its own: the base at
+//! REV, then the working tree as a commit of its own (every file git would add, on top of HEAD),
+//! checked out over it, so that git touches only the files that differ and cargo rebuilds only
+//! what they change. A bench binary of a crate the change did not touch is then the very file the
+//! base ran, and its benchmarks' records of inputs match: the working tree's run reuses their
+//! results instead of simulating them again (`execute::reuse` in the runner). The base's counts
+//! are saved as the baseline `ab-<revision>` in a home shared by both runs; the working tree's
+//! run compares with that baseline, and its regression limits decide the exit code. A second
+//! call for the same revision, with the same options and on an unchanged machine, reuses the
+//! base's counts.
 //!
-//! The bench binaries are built with `cargo bench --no-run` and started as cargo starts them
-//! (in their package's directory, with `--bench`), so that each one's exit status is known: 3
-//! when a benchmark is past a limit, 1 when one failed. The working tree's binaries print JSON
-//! summaries, which become one report of them all (as `benchgrind merge` makes), in the format
-//! the bench arguments ask for, with one exit status.
-
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,9 +29,10 @@ Usage: benchgrind ab --base=REV [CARGO ARGS...] [-- BENCH ARGS...]
 Runs the benchmarks of the git revision REV (a branch, tag, commit, HEAD~1) and those of the
 working tree on this machine, one after the other, and reports the working tree's counts
 compared with the base's: each benchmark's change, with the regression limits of the code or of
-`--regression` deciding the exit status. The base is checked out and built below the target
-directory (benchgrind-ab/); its counts are reused when REV, the arguments and the machine are
-unchanged. CARGO ARGS select what cargo builds (-p PACKAGE, --bench NAME, --features ...);
+`--regression` deciding the exit status. Both are built in one checkout below the target
+directory (benchgrind-ab/), the base first: a bench binary the change does not touch is the
+base's own, and its benchmarks are reused, not run again. The base's counts are reused when REV,
+the arguments and the machine are unchanged. CARGO ARGS select what cargo builds (-p PACKAGE, --bench NAME, --features ...);
 BENCH ARGS go to every bench binary (filters, --regression, ...); --output-format (default,
 markdown, json, bmf, ...), --output-file and --uncompared=notice|fail choose the one report of
 them all. Exit status: 0 no limit passed, 1 error or a failed benchmark, 2 usage, 3 past a
@@ -118,8 +118,6 @@ impl Config {
 
 /// Where a side's bench binaries are and how to start them.
 struct Side {
-    /// The checkout: the repository's root.
-    root: PathBuf,
     /// The directory `ab` was called from, within the checkout (cargo runs there).
     dir: PathBuf,
     /// Its cargo target directory.
@@ -144,15 +142,11 @@ pub fn run(config: &Config) -> Result<Outcome> {
     let ab = target.join("benchgrind-ab");
     let home = ab.join("home");
     let baseline = format!("ab-{short}");
-    let base = Side {
-        root: ab.join("src").join(short),
-        dir: ab.join("src").join(short).join(&prefix),
+    // One checkout and one target directory for both sides (see the module's documentation).
+    let build = ab.join("build");
+    let side = Side {
+        dir: build.join(&prefix),
         target: ab.join("target"),
-    };
-    let current = Side {
-        root,
-        dir: cwd,
-        target,
     };
 
     let stamp = home.join(format!("{baseline}.stamp"));
@@ -165,14 +159,14 @@ pub fn run(config: &Config) -> Result<Outcome> {
         );
     } else {
         let start = Instant::now();
-        checkout(&current.root, &base.root, &sha)?;
+        checkout(&root, &build, &sha)?;
         crate::messages::note!(
             "building and measuring the base {short} ({})",
-            subject(&current.root, &sha)
+            subject(&root, &sha)
         );
         let _ = std::fs::remove_file(&stamp);
         let save = format!("--save-baseline={baseline}");
-        let outcome = run_side(&base, config, &home, &save)?;
+        let outcome = run_side(&side, config, &home, &save)?;
         if outcome == Outcome::Failed {
             bail!(
                 "the base {short} did not run (its output is above); fix it or choose another \
@@ -184,8 +178,72 @@ pub fn run(config: &Config) -> Result<Outcome> {
             .with_context(|| format!("cannot write {}", stamp.display()))?;
         crate::messages::note!("the base took {:.1}s", start.elapsed().as_secs_f64());
     }
+    let tree = working_tree(&root, &ab)?;
+    checkout(&root, &build, &tree)?;
     crate::messages::note!("measuring the working tree against {short}");
-    head(&current, config, &home, &baseline, &sha)
+    // Its summaries name the repository's HEAD, not the build checkout's commit of the tree.
+    let revision = git(
+        &root,
+        &["rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
+    )
+    .ok();
+    head(&side, config, &home, (&baseline, &sha), revision.as_deref())
+}
+
+/// The working tree as a commit (not on any branch): HEAD with every change and every file git
+/// would add (`git add -A` into an index of its own), so that it can be checked out in the
+/// build checkout. The repository's index and branches are left alone.
+fn working_tree(root: &Path, ab: &Path) -> Result<String> {
+    std::fs::create_dir_all(ab).with_context(|| format!("cannot create {}", ab.display()))?;
+    let index = ab.join("working-tree.index");
+    let _ = std::fs::remove_file(&index);
+    let with_index = |args: &[&str]| -> Result<String> {
+        let output = Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env("GIT_INDEX_FILE", &index)
+            .output()
+            .context("cannot run git; ab needs git on PATH")?;
+        if !output.status.success() {
+            bail!(
+                "git {} failed in {}: {}",
+                args.join(" "),
+                root.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    };
+    let head = git(root, &["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).ok();
+    if let Some(head) = &head {
+        with_index(&["read-tree", head])?;
+    }
+    with_index(&["add", "-A", "."])?;
+    let tree = with_index(&["write-tree"])?;
+    let _ = std::fs::remove_file(&index);
+    let mut commit = vec!["commit-tree", tree.as_str()];
+    if let Some(head) = &head {
+        commit.extend(["-p", head.as_str()]);
+    }
+    commit.extend(["-m", "benchgrind ab: the working tree"]);
+    // commit-tree needs a name even where git has none configured.
+    let output = Command::new("git")
+        .args(&commit)
+        .current_dir(root)
+        .env("GIT_AUTHOR_NAME", "benchgrind ab")
+        .env("GIT_AUTHOR_EMAIL", "ab@benchgrind.invalid")
+        .env("GIT_COMMITTER_NAME", "benchgrind ab")
+        .env("GIT_COMMITTER_EMAIL", "ab@benchgrind.invalid")
+        .output()
+        .context("cannot run git; ab needs git on PATH")?;
+    if !output.status.success() {
+        bail!(
+            "git commit-tree failed in {}: {}",
+            root.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
 /// The report `ab` was asked for, read from the bench arguments (and the variables the bench
@@ -253,13 +311,23 @@ fn asked(bench_args: &[OsString]) -> Result<Asked> {
 
 /// The working tree's side: every bench binary compared with the base's baseline, printing JSON
 /// summaries, then one report of them all and one exit status.
-fn head(side: &Side, config: &Config, home: &Path, baseline: &str, sha: &str) -> Result<Outcome> {
+fn head(
+    side: &Side,
+    config: &Config,
+    home: &Path,
+    (baseline, sha): (&str, &str),
+    revision: Option<&str>,
+) -> Result<Outcome> {
     let asked = asked(&config.bench_args)?;
     let benches = build(side, &config.cargo_args)?;
     let mut summaries = Vec::new();
     let mut failed = false;
     for (exe, package_dir) in &benches {
-        let output = Command::new(exe)
+        let mut command = Command::new(exe);
+        if let Some(revision) = revision {
+            command.env("BENCHGRIND_REVISION", revision);
+        }
+        let output = command
             .arg("--bench")
             .arg(format!("--home={}", home.display()))
             .arg(format!("--baseline={baseline}"))
@@ -392,12 +460,15 @@ fn build(side: &Side, cargo_args: &[OsString]) -> Result<Vec<(PathBuf, PathBuf)>
     Ok(benches)
 }
 
-/// The base's checkout: a detached worktree of the repository at `sha`, made once and moved to
-/// `sha` again when it is elsewhere.
+/// The build checkout: a detached worktree of the repository, made once and moved to `sha`
+/// (the base, or the working tree's commit) with `git checkout`, which rewrites only the files
+/// that differ (cargo then rebuilds only what they change); files git does not track are
+/// removed, so that the checkout holds exactly that commit.
 fn checkout(repo: &Path, dir: &Path, sha: &str) -> Result<()> {
     if dir.join(".git").exists() {
-        let at = git(dir, &["rev-parse", "HEAD"]).unwrap_or_default();
-        if at == sha {
+        let moved = git(dir, &["checkout", "--detach", "--force", "--quiet", sha])
+            .and_then(|_| git(dir, &["clean", "-d", "--force", "--quiet"]));
+        if moved.is_ok() {
             return Ok(());
         }
         let _ = std::fs::remove_dir_all(dir);

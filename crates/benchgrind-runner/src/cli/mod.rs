@@ -20,8 +20,8 @@ pub use parse::parse;
 pub use usage::usage;
 
 pub use values::{
-    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture, ReportFormat,
-    Reuse,
+    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture,
+    ReportFormat, Reuse,
 };
 
 #[cfg(test)]

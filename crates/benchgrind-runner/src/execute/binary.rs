@@ -23,8 +23,8 @@ use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Status};
 use super::launch::ProcessExecutor;
 use super::reuse::{self, Outcome};
-use crate::cli::Reuse;
 use super::sandbox::SandboxDir;
+use crate::cli::Reuse;
 use crate::config::{Pipe, Stdin, Stdio, Tool};
 use crate::plan::{BinaryJob, Job};
 use crate::protocol::{HOOK_FLAG, RANDOM_SEED_ENV, WORKSPACE_ROOT_ENV};
@@ -157,8 +157,15 @@ fn run_inner(
     let place = (files.tool.is_none() && reuse::records(job)).then(|| reuse::Place {
         sandbox: binary.sandbox.as_ref().map(|_| base.clone()),
         cwd: cwd.clone(),
-        given: setup.fed.iter().map(|d| ("setup-stdin".to_owned(), d.clone())).collect(),
-        unfit: match (&command.stdin, command.setup_parallel && binary.setup.is_some()) {
+        given: setup
+            .fed
+            .iter()
+            .map(|d| ("setup-stdin".to_owned(), d.clone()))
+            .collect(),
+        unfit: match (
+            &command.stdin,
+            command.setup_parallel && binary.setup.is_some(),
+        ) {
             (_, true) => Some("its setup runs beside it".to_owned()),
             (Some(Stdin::Inherit), _) => Some("it reads the harness's stdin".to_owned()),
             _ => None,
@@ -169,7 +176,8 @@ fn run_inner(
         match (job.reuse, reuse::check(job, place)) {
             (Reuse::Reuse, reuse::Decision::Reuse(at)) => {
                 let names = ["callgrind.out", "callgrind.log"].map(String::from);
-                if reuse::restore(job, &names).is_ok() && reuse::restore_outputs(job, place).is_ok() {
+                if reuse::restore(job, &names).is_ok() && reuse::restore_outputs(job, place).is_ok()
+                {
                     setup.finish_unused(captured)?;
                     if binary.teardown.is_some() {
                         run_hook(exec, job, binary, "teardown", &base, captured)?;
@@ -472,7 +480,11 @@ impl SetupChild {
         let other = std::fs::read(&self.other).unwrap_or_default();
         captured.append(&[], &other);
         if !status.success() {
-            return Err(hook_failure("setup", &status, &String::from_utf8_lossy(&other)));
+            return Err(hook_failure(
+                "setup",
+                &status,
+                &String::from_utf8_lossy(&other),
+            ));
         }
         Ok(())
     }

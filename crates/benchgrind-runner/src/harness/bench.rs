@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use super::baseline::{load, promote_and_save, read_old};
 use crate::cli::Cli;
+use crate::cli::Reuse;
 use crate::compare::regression;
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
-use crate::cli::Reuse;
 use crate::execute::reuse;
 use crate::execute::{Captured, Executor, RunOutput, Status};
 use crate::messages;
@@ -225,7 +225,14 @@ pub(super) fn finish(
     }
     if cli.load_baseline.is_none() && !result.failed() {
         let limits = job.config.regression.as_ref();
-        result.tools = super::tools::run_all(job, cli, executor, &compare_with, limits, result.reused.is_some());
+        result.tools = super::tools::run_all(
+            job,
+            cli,
+            executor,
+            &compare_with,
+            limits,
+            result.reused.is_some(),
+        );
         let tools_ended_well = result.tools.iter().all(|t| !t.failed());
         if tools_ended_well && reuse::records(job) {
             reuse::confirm(job);

@@ -394,7 +394,8 @@ fn measure_and_report(
             "{} | {} | {} | {} | {} | {} | {}",
             f.valgrind, f.cpu, f.glibc, f.rustc, f.cache, f.target, f.benchgrind
         );
-        execute::reuse::set_run(machine, setup.cwd.clone());
+        let isolation = format!("{:?}", cli.isolation);
+        execute::reuse::set_run(machine, setup.cwd.clone(), isolation);
     }
     let summary = execute_plan(
         main,

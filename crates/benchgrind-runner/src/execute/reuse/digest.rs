@@ -36,7 +36,10 @@ impl Default for Digest {
 }
 
 fn round(lane: u64, word: u64, prime: u64) -> u64 {
-    (lane ^ word).wrapping_mul(prime).rotate_left(31).wrapping_add(word)
+    (lane ^ word)
+        .wrapping_mul(prime)
+        .rotate_left(31)
+        .wrapping_add(word)
 }
 
 impl Digest {
@@ -127,7 +130,12 @@ pub fn of_file(path: &Path) -> std::io::Result<String> {
     static SEEN: Mutex<Option<HashMap<PathBuf, (Stamp, String)>>> = Mutex::new(None);
     let mut file = std::fs::File::open(path)?;
     let stamp = stamp(&file.metadata()?);
-    if let Some((seen, digest)) = SEEN.lock().expect("not poisoned").as_ref().and_then(|m| m.get(path)) {
+    if let Some((seen, digest)) = SEEN
+        .lock()
+        .expect("not poisoned")
+        .as_ref()
+        .and_then(|m| m.get(path))
+    {
         if *seen == stamp {
             return Ok(digest.clone());
         }

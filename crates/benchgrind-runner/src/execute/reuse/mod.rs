@@ -61,11 +61,16 @@ static MACHINE: OnceLock<String> = OnceLock::new();
 /// The package's directory, where library benchmarks run (as under `cargo bench`).
 static PACKAGE_DIR: OnceLock<PathBuf> = OnceLock::new();
 
-/// Sets the machine of this run's records (the fingerprint's values but the revision) and the
-/// package's directory; without them nothing is reused.
-pub fn set_run(machine: String, package_dir: PathBuf) {
+/// How library benchmarks run (`--isolation`): a fork server's child and a process of its own
+/// count the same instructions but not the same cache hits.
+static ISOLATION: OnceLock<String> = OnceLock::new();
+
+/// Sets the machine of this run's records (the fingerprint's values but the revision), the
+/// package's directory and how library benchmarks run; without them nothing is reused.
+pub fn set_run(machine: String, package_dir: PathBuf, isolation: String) {
     let _ = MACHINE.set(machine);
     let _ = PACKAGE_DIR.set(package_dir);
+    let _ = ISOLATION.set(isolation);
 }
 
 /// Where a library benchmark's measured process runs: the package's directory, or its
@@ -101,7 +106,11 @@ pub struct Place {
 
 impl Place {
     fn write_path(&self, path: &Path) -> String {
-        match self.sandbox.as_deref().and_then(|s| path.strip_prefix(s).ok()) {
+        match self
+            .sandbox
+            .as_deref()
+            .and_then(|s| path.strip_prefix(s).ok())
+        {
             Some(inner) => format!("{{sandbox}}/{}", inner.display()),
             None => path.display().to_string(),
         }
@@ -149,7 +158,8 @@ fn context(job: &Job, place: &Place) -> Result<Vec<(String, String)>, String> {
     let _ = write!(described, "{}", job.id.full());
     match &job.kind {
         JobKind::Library(index) => {
-            let _ = write!(described, " library {index:?}");
+            let isolation = ISOLATION.get().map_or("", String::as_str);
+            let _ = write!(described, " library {index:?} isolation {isolation}");
         }
         JobKind::Binary(binary) => {
             // Not the hooks themselves (addresses): their code is in the bench binary.
@@ -253,10 +263,23 @@ fn valgrind(job: &Job) -> Result<String, String> {
     Ok(text)
 }
 
+/// Variables that say where values come from, not what is measured: `BENCHGRIND_REVISION`
+/// names the commit in summaries (`ab` sets it for the working tree's run).
+const PROVENANCE: [&str; 1] = ["BENCHGRIND_REVISION"];
+
 /// The environment the measured process inherits (none if cleared) and the job's variables; not
 /// benchgrind's own flags, which the harness reads and the job's other entries reflect.
 fn environment(job: &Job) -> String {
     let flags: std::collections::HashSet<&str> = crate::cli::flag_variables().collect();
+    // The values of the variables the configuration passes through (`pass_through_envs`), which
+    // the configuration itself names without them.
+    let passed: Vec<String> = (job.config.envs.iter())
+        .filter(|(_, value)| value.is_none())
+        .map(|(key, _)| {
+            let value = std::env::var_os(key).map(|v| v.to_string_lossy().into_owned());
+            format!("{}={value:?}", key.to_string_lossy())
+        })
+        .collect();
     let mut vars: Vec<(String, String)> = if job.config.env_clear {
         Vec::new()
     } else {
@@ -267,7 +290,7 @@ fn environment(job: &Job) -> String {
                     v.to_string_lossy().into_owned(),
                 )
             })
-            .filter(|(k, _)| !flags.contains(k.as_str()))
+            .filter(|(k, _)| !flags.contains(k.as_str()) && !PROVENANCE.contains(&k.as_str()))
             .collect()
     };
     vars.sort();
@@ -275,6 +298,9 @@ fn environment(job: &Job) -> String {
     for (key, value) in &vars {
         digest.field(key.as_bytes());
         digest.field(value.as_bytes());
+    }
+    for pass in &passed {
+        digest.field(pass.as_bytes());
     }
     digest.finish()
 }
@@ -458,7 +484,13 @@ pub fn record_difference(job: &Job) -> String {
 
 fn record(job: &Job, place: &Place, logs: &[String]) -> String {
     // benchgrind's own files: its output directory, four levels above the benchmark's.
-    let home = job.paths.dir.ancestors().nth(4).unwrap_or(&job.paths.dir).to_owned();
+    let home = job
+        .paths
+        .dir
+        .ancestors()
+        .nth(4)
+        .unwrap_or(&job.paths.dir)
+        .to_owned();
     let home = home.as_path();
     let mut text = head();
     let unfit = |text: &mut String, why: &str| {
@@ -487,12 +519,26 @@ fn record(job: &Job, place: &Place, logs: &[String]) -> String {
         unfit(&mut text, why);
         return text;
     }
-    let own = |path: &Path| path.starts_with(home) || path.starts_with(&job.paths.dir);
-    let in_sandbox = |path: &Path| place.sandbox.as_deref().is_some_and(|s| path.starts_with(s));
+    // benchgrind's own: the benchmark's files, the preload library (its bytes are in the bench
+    // binary) and the fork servers' files. Not the rest of the home, which may hold anything.
+    let own = |path: &Path| {
+        path.starts_with(&job.paths.dir)
+            || path.starts_with(home.join(super::PRELOAD))
+            || path.starts_with(home.join(super::leftovers::SERVERS))
+    };
+    let in_sandbox = |path: &Path| {
+        place
+            .sandbox
+            .as_deref()
+            .is_some_and(|s| path.starts_with(s))
+    };
     if let Some(changed) = traced.changed.iter().find(|p| !own(p) && !in_sandbox(p)) {
         unfit(
             &mut text,
-            &format!("it changes {}, which the next run would see", changed.display()),
+            &format!(
+                "it changes {}, which the next run would see",
+                changed.display()
+            ),
         );
         return text;
     }
@@ -546,7 +592,10 @@ fn record(job: &Job, place: &Place, logs: &[String]) -> String {
         let copied = std::fs::create_dir_all(&outputs)
             .and_then(|()| std::fs::copy(path, outputs.join(i.to_string())));
         if let Err(e) = copied {
-            unfit(&mut text, &format!("{} could not be kept: {e}", path.display()));
+            unfit(
+                &mut text,
+                &format!("{} could not be kept: {e}", path.display()),
+            );
             return text;
         }
         let _ = writeln!(text, "output\t{}\t{i}", place.write_path(path));
@@ -561,7 +610,8 @@ pub fn restore_outputs(job: &Job, place: &Place) -> std::io::Result<()> {
     let outputs = job.paths.dir.join(OUTPUTS);
     for line in text.lines() {
         let mut fields = line.splitn(3, '\t');
-        if let (Some("output"), Some(name), Some(kept)) = (fields.next(), fields.next(), fields.next())
+        if let (Some("output"), Some(name), Some(kept)) =
+            (fields.next(), fields.next(), fields.next())
         {
             let path = place.read_path(name);
             if let Some(parent) = path.parent() {
@@ -667,7 +717,10 @@ mod tests {
             sandbox: Some(PathBuf::from("/tmp/sandbox-2")),
             ..Place::default()
         };
-        assert_eq!(next.read_path("{sandbox}/a/b"), Path::new("/tmp/sandbox-2/a/b"));
+        assert_eq!(
+            next.read_path("{sandbox}/a/b"),
+            Path::new("/tmp/sandbox-2/a/b")
+        );
     }
 
     #[test]

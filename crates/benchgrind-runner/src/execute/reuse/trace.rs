@@ -63,8 +63,8 @@ fn shape(name: &str) -> Option<(&'static [Option<usize>], Use)> {
         "newfstatat" | "fstatat64" | "statx" | "faccessat" | "faccessat2" | "readlinkat"
         | "execveat" | "name_to_handle_at" => (AT, Use::Read),
         "mkdir" | "rmdir" | "unlink" | "chmod" | "chown" | "lchown" | "utime" | "utimes"
-        | "truncate" | "truncate64" | "setxattr" | "lsetxattr" | "removexattr"
-        | "lremovexattr" | "mknod" => (PATH, Use::Change),
+        | "truncate" | "truncate64" | "setxattr" | "lsetxattr" | "removexattr" | "lremovexattr"
+        | "mknod" => (PATH, Use::Change),
         "mkdirat" | "unlinkat" | "fchmodat" | "fchmodat2" | "fchownat" | "utimensat"
         | "futimesat" | "mknodat" => (AT, Use::Change),
         "rename" | "link" | "symlink" => (TWO, Use::Change),
@@ -110,7 +110,7 @@ fn arguments(mut rest: &str) -> Vec<Arg<'_>> {
             }
             None => {
                 let end = rest
-                    .find(|c: char| c == ',' || c == ' ' || c == ')')
+                    .find([',', ' ', ')'])
                     .unwrap_or(rest.len());
                 args.push(Arg::Number(&rest[..end]));
                 rest = &rest[end..];
@@ -381,12 +381,17 @@ impl Tracer {
 
 /// Calls whose text arguments are not paths.
 fn harmless(name: &str) -> bool {
-    matches!(name, "memfd_create" | "prctl" | "sethostname" | "setdomainname" | "write" | "pwrite64")
+    matches!(
+        name,
+        "memfd_create" | "prctl" | "sethostname" | "setdomainname" | "write" | "pwrite64"
+    )
 }
 
 /// Whether a path is on a pseudo-file system (the kernel's state, not a file).
 pub fn pseudo(path: &Path) -> bool {
-    ["/proc", "/sys", "/dev"].iter().any(|root| path.starts_with(root))
+    ["/proc", "/sys", "/dev"]
+        .iter()
+        .any(|root| path.starts_with(root))
 }
 
 #[cfg(test)]
@@ -472,7 +477,10 @@ SYSCALL[1,1](332) sys_statx ( 4294967196, 0x1fff000a31(/proc/self/maps), 2304, 4
             "/w",
             "SYSCALL[1,1](262) sys_newfstatat ( 7, 0x3(x), 0x4, 0 )[sync] --> Success(0x0) \n",
         );
-        assert!(unknown_fd.unplaced.unwrap().contains("relative to a directory"));
+        assert!(unknown_fd
+            .unplaced
+            .unwrap()
+            .contains("relative to a directory"));
         let entered = trace(
             "/w",
             "SYSCALL[1,1](80) sys_chdir ( 0x4035eb0(/etc) )[sync] --> Success(0x0) \n\
