@@ -363,7 +363,7 @@ fn ab_over_two_bench_binaries_prints_one_report_and_one_exit_status() {
     }
 }
 
-/// A workspace of three crates, each with a bench binary of one benchmark summing `n` numbers.
+/// A workspace of three crates, each with a bench binary of one benchmark mixing `n` numbers.
 fn workspace(dir: &Path, sizes: [u64; 3]) -> PathBuf {
     let repo = dir.join("ws");
     let benchgrind = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -395,7 +395,7 @@ fn workspace(dir: &Path, sizes: [u64; 3]) -> PathBuf {
             format!(
                 "use std::hint::black_box;\nuse benchgrind::{{library_benchmark, \
                  library_benchmark_group, main}};\n\n#[library_benchmark]\nfn sum() -> u64 {{\n    \
-                 (0..black_box({n}u64)).sum()\n}}\n\nlibrary_benchmark_group!(name = g; \
+                 (0..black_box({n}u64)).fold(7, |a, x| a.rotate_left(5) ^ x.wrapping_mul(0x9e37_79b9))\n}}\n\nlibrary_benchmark_group!(name = g; \
                  benchmarks = sum);\nmain!(library_benchmark_groups = g);\n"
             ),
         )

@@ -109,9 +109,7 @@ fn arguments(mut rest: &str) -> Vec<Arg<'_>> {
                 rest = &body[close + 1..];
             }
             None => {
-                let end = rest
-                    .find([',', ' ', ')'])
-                    .unwrap_or(rest.len());
+                let end = rest.find([',', ' ', ')']).unwrap_or(rest.len());
                 args.push(Arg::Number(&rest[..end]));
                 rest = &rest[end..];
             }
