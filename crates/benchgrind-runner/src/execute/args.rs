@@ -41,6 +41,10 @@ pub const COUNT_EVERYTHING: [&str; 7] = [
     "--compress-pos=no",
 ];
 
+/// Valgrind logs every system call of the measured processes, with their path arguments, for
+/// the record of a job's inputs ([`super::reuse`]); it moves no count.
+pub const TRACE_SYSCALLS: &str = "--trace-syscalls=yes";
+
 /// No gdbserver in measured processes. With Valgrind's default (`--vgdb=yes`) every process maps
 /// a file `/tmp/vgdb-pipe-shared-mem-vgdb-<pid>-by-<user>-on-<host>`, which the program sees in
 /// `/proc/self/maps`; glibc reads that file to find the main thread's stack, which every Rust
@@ -118,9 +122,9 @@ pub fn callgrind_args(job: &Job) -> Vec<String> {
     args.extend(CACHE_GEOMETRY.map(String::from));
     args.extend(COUNT_EVERYTHING.map(String::from));
     args.push(THREAD_SLOTS.to_owned());
-    if super::reuse::records(job) {
-        // The record of the job's inputs (`super::reuse`): no count moves.
-        args.push(super::reuse::TRACE_ARG.to_owned());
+    if job.reuse != crate::cli::Reuse::Off {
+        // For the record of the job's inputs (`super::reuse`): no count moves.
+        args.push(TRACE_SYSCALLS.to_owned());
     }
     args.extend(job.config.raw_callgrind_args.iter().cloned());
     args

@@ -324,7 +324,7 @@ fn server_calls(server_dir: &Path, pid: u32, paths: &crate::store::BenchPaths) {
     let _ = std::fs::write(paths.file(SERVER_TRACE, Which::New), calls);
 }
 
-/// The file [`server_calls`] writes.
+/// The file, in a benchmark's directory, of its fork server's system calls before the fork.
 pub const SERVER_TRACE: &str = "server.trace";
 
 /// Whether the server answers by `deadline` (an answer may already be buffered).

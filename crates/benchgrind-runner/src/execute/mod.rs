@@ -51,7 +51,7 @@ use crate::config::Tool;
 use crate::plan::Job;
 
 /// Where in the home the preload library is written ([`preload`]).
-pub const PRELOAD: &str = ".preload";
+pub const PRELOAD: &str = preload::DIR;
 
 /// How benchmarks are run, chosen once for the whole run.
 #[derive(Debug, Clone)]

@@ -9,6 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+/// Where in the home the library is written.
+pub const DIR: &str = ".preload";
+
 /// Set for a process whose clock readings are to be fixed (see `preload/preload.rs`).
 pub const FIXED_CLOCK_ENV: &str = "BENCHGRIND_FIXED_CLOCK";
 

@@ -118,11 +118,14 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
 /// Whether a library benchmark's record of inputs matches (where the harness runs it: the
 /// group's setup, if any, has run), and when its results were measured.
 fn library_match(job: &Job) -> Option<String> {
-    if !matches!(job.reuse, Reuse::Reuse | Reuse::Verify) {
+    if job.reuse == Reuse::Off {
         return None;
     }
+    // Checked under `--fresh` too: the check takes the states of the files before the run,
+    // which the record of a benchmark that writes a file it reads needs.
     let place = library_place(job);
     match reuse::check(job, &place) {
+        reuse::Decision::Reuse(_) if job.reuse == Reuse::Fresh => None,
         reuse::Decision::Reuse(at) => Some(at),
         reuse::Decision::Run(why) => {
             messages::debug!("{}: measured: {why}", job.id.full());

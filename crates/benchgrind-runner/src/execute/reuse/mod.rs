@@ -40,9 +40,6 @@ pub const RECORD: &str = "inputs";
 /// The record's first line.
 const HEADER: &str = "benchgrind inputs 1";
 
-/// The argument that makes Valgrind log every system call of the measured processes.
-pub const TRACE_ARG: &str = "--trace-syscalls=yes";
-
 /// The states of each benchmark's recorded files as its check found them, before its run: the
 /// record of a run that reads a file it also writes holds the state the file had before.
 type States = std::collections::HashMap<String, String>;
@@ -357,6 +354,20 @@ fn handed(job: &Job, place: &Place) -> Vec<PathBuf> {
     paths
 }
 
+/// The files the harness opened for a binary benchmark's output streams (`Stdio::File`).
+fn streams(job: &Job, place: &Place) -> Vec<PathBuf> {
+    let JobKind::Binary(binary) = &job.kind else {
+        return Vec::new();
+    };
+    [&binary.command.stdout, &binary.command.stderr]
+        .into_iter()
+        .filter_map(|stream| match stream {
+            Some(crate::config::Stdio::File(path)) => Some(place.cwd.join(path)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Checks the job's record against what its inputs hold now.
 pub fn check(job: &Job, place: &Place) -> Decision {
     if let Some(why) = &place.unfit {
@@ -523,7 +534,7 @@ fn record(job: &Job, place: &Place, logs: &[String]) -> String {
     // binary) and the fork servers' files. Not the rest of the home, which may hold anything.
     let own = |path: &Path| {
         path.starts_with(&job.paths.dir)
-            || path.starts_with(home.join(super::PRELOAD))
+            || path.starts_with(home.join(super::preload::DIR))
             || path.starts_with(home.join(super::leftovers::SERVERS))
     };
     let in_sandbox = |path: &Path| {
@@ -573,11 +584,14 @@ fn record(job: &Job, place: &Place, logs: &[String]) -> String {
         };
         let _ = writeln!(text, "file\t{name}\t{held}");
     }
-    // What it wrote, kept to be put back when it is reused (a teardown may read it).
+    // What it wrote, kept to be put back when it is reused (a teardown may read it): the files
+    // it created and the files the harness opened for its output streams.
     let outputs = job.paths.file(OUTPUTS, Which::New);
     let _ = std::fs::remove_dir_all(&outputs);
     let mut kept = 0u64;
-    for (i, path) in traced.written.iter().filter(|p| !own(p)).enumerate() {
+    let mut written = traced.written;
+    written.extend(streams(job, place));
+    for (i, path) in written.iter().filter(|p| !own(p)).enumerate() {
         let Ok(meta) = std::fs::metadata(path) else {
             continue;
         };
@@ -658,7 +672,7 @@ pub fn restore(job: &Job, names: &[String]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Takes the system calls out of a log Valgrind wrote with [`TRACE_ARG`]: the log is rewritten
+/// Takes the system calls out of a log Valgrind wrote with [`super::args::TRACE_SYSCALLS`]: the log is rewritten
 /// as it would have been without them; the calls are returned.
 pub fn take_trace(log: &Path) -> String {
     let Ok(text) = std::fs::read_to_string(log) else {
