@@ -589,8 +589,9 @@ fn record(job: &Job, place: &Place, logs: &[String]) -> String {
     let outputs = job.paths.file(OUTPUTS, Which::New);
     let _ = std::fs::remove_dir_all(&outputs);
     let mut kept = 0u64;
+    let streams = streams(job, place);
     let mut written = traced.written;
-    written.extend(streams(job, place));
+    written.extend(streams.iter().cloned());
     for (i, path) in written.iter().filter(|p| !own(p)).enumerate() {
         let Ok(meta) = std::fs::metadata(path) else {
             continue;
@@ -612,13 +613,22 @@ fn record(job: &Job, place: &Place, logs: &[String]) -> String {
             );
             return text;
         }
-        let _ = writeln!(text, "output\t{}\t{i}", place.write_path(path));
+        // Put back always where only this benchmark sees it (its sandbox, a stream the harness
+        // opened afresh for it); elsewhere only when it is gone: another benchmark may write
+        // the same file, and putting its old contents back would change that one's input.
+        let when = if in_sandbox(path) || streams.contains(path) {
+            "always"
+        } else {
+            "if-absent"
+        };
+        let _ = writeln!(text, "output\t{}\t{i} {when}", place.write_path(path));
     }
     text
 }
 
 /// When a benchmark is reused: the files its last run wrote are put back, as a run would have
-/// written them.
+/// written them (before its teardown, which may read them): always in its sandbox and for the
+/// streams the harness opened for it, elsewhere when they are gone.
 pub fn restore_outputs(job: &Job, place: &Place) -> std::io::Result<()> {
     let text = std::fs::read_to_string(job.paths.dir.join(RECORD))?;
     let outputs = job.paths.dir.join(OUTPUTS);
@@ -627,7 +637,11 @@ pub fn restore_outputs(job: &Job, place: &Place) -> std::io::Result<()> {
         if let (Some("output"), Some(name), Some(kept)) =
             (fields.next(), fields.next(), fields.next())
         {
+            let (kept, when) = kept.split_once(' ').unwrap_or((kept, "always"));
             let path = place.read_path(name);
+            if when == "if-absent" && path.symlink_metadata().is_ok() {
+                continue;
+            }
             if let Some(parent) = path.parent() {
                 std::fs::create_dir_all(parent)?;
             }
