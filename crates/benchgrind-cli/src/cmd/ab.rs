@@ -197,23 +197,7 @@ fn working_tree(root: &Path, ab: &Path) -> Result<String> {
     std::fs::create_dir_all(ab).with_context(|| format!("cannot create {}", ab.display()))?;
     let index = ab.join("working-tree.index");
     let _ = std::fs::remove_file(&index);
-    let with_index = |args: &[&str]| -> Result<String> {
-        let output = Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .env("GIT_INDEX_FILE", &index)
-            .output()
-            .context("cannot run git; ab needs git on PATH")?;
-        if !output.status.success() {
-            bail!(
-                "git {} failed in {}: {}",
-                args.join(" "),
-                root.display(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            );
-        }
-        Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
-    };
+    let with_index = |args: &[&str]| git_with(root, args, &[("GIT_INDEX_FILE", index.as_os_str())]);
     let head = git(root, &["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).ok();
     if let Some(head) = &head {
         with_index(&["read-tree", head])?;
@@ -227,23 +211,15 @@ fn working_tree(root: &Path, ab: &Path) -> Result<String> {
     }
     commit.extend(["-m", "benchgrind ab: the working tree"]);
     // commit-tree needs a name even where git has none configured.
-    let output = Command::new("git")
-        .args(&commit)
-        .current_dir(root)
-        .env("GIT_AUTHOR_NAME", "benchgrind ab")
-        .env("GIT_AUTHOR_EMAIL", "ab@benchgrind.invalid")
-        .env("GIT_COMMITTER_NAME", "benchgrind ab")
-        .env("GIT_COMMITTER_EMAIL", "ab@benchgrind.invalid")
-        .output()
-        .context("cannot run git; ab needs git on PATH")?;
-    if !output.status.success() {
-        bail!(
-            "git commit-tree failed in {}: {}",
-            root.display(),
-            String::from_utf8_lossy(&output.stderr).trim()
-        );
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    let name = std::ffi::OsStr::new("benchgrind ab");
+    let email = std::ffi::OsStr::new("ab@benchgrind.invalid");
+    let who = [
+        ("GIT_AUTHOR_NAME", name),
+        ("GIT_AUTHOR_EMAIL", email),
+        ("GIT_COMMITTER_NAME", name),
+        ("GIT_COMMITTER_EMAIL", email),
+    ];
+    git_with(root, &commit, &who)
 }
 
 /// The report `ab` was asked for, read from the bench arguments (and the variables the bench
@@ -546,9 +522,15 @@ fn target_directory(dir: &Path) -> Result<PathBuf> {
 
 /// Runs git in `dir`; its trimmed output, or an error with its message.
 fn git(dir: &Path, args: &[&str]) -> Result<String> {
+    git_with(dir, args, &[])
+}
+
+/// [`git`] with variables set (an index of its own, a committer's name).
+fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &std::ffi::OsStr)]) -> Result<String> {
     let output = Command::new("git")
         .args(args)
         .current_dir(dir)
+        .envs(envs.iter().copied())
         .output()
         .context("cannot run git; ab needs git on PATH")?;
     if !output.status.success() {

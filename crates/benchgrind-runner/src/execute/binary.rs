@@ -178,7 +178,7 @@ fn run_inner(
                 let names = ["callgrind.out", "callgrind.log"].map(String::from);
                 if reuse::restore(job, &names).is_ok() && reuse::restore_outputs(job, place).is_ok()
                 {
-                    setup.finish_unused(captured)?;
+                    setup.finish((&[], &[]), captured)?;
                     if binary.teardown.is_some() {
                         run_hook(exec, job, binary, "teardown", &base, captured)?;
                     }
@@ -209,7 +209,7 @@ fn run_inner(
         captured.append(&output.stdout, &output.stderr);
         return Err(super::executor::timed_out(limit).into());
     }
-    setup.finish(&output, captured)?;
+    setup.finish((&output.stdout, &output.stderr), captured)?;
     captured.append(&output.stdout, &output.stderr);
     match (check_end(exec, binary, files, &output), settled) {
         (Err(how), Err(e)) => return Err(problem!("{how}; {e}")),
@@ -468,27 +468,6 @@ impl SetupChild {
         filled_stdin(&input, &self.other.with_extension("stdin"))
     }
 
-    /// When the command does not run after all (its last results are reused): waits for a
-    /// setup that fed it, whose output is shown as if the command had run.
-    fn finish_unused(&mut self, captured: &mut Captured) -> Result<(), Problem> {
-        let Some(mut child) = self.child.take() else {
-            return Ok(());
-        };
-        let status = child
-            .wait()
-            .map_err(|e| problem!("cannot wait for the setup: {e}"))?;
-        let other = std::fs::read(&self.other).unwrap_or_default();
-        captured.append(&[], &other);
-        if !status.success() {
-            return Err(hook_failure(
-                "setup",
-                &status,
-                &String::from_utf8_lossy(&other),
-            ));
-        }
-        Ok(())
-    }
-
     /// Starts the setup beside the command without feeding it (a server, say); both its
     /// streams go to the file, shown before the command's output.
     fn start_parallel(&mut self, mut hook: Command) -> Result<(), Problem> {
@@ -520,11 +499,9 @@ impl SetupChild {
 
     /// Waits for the setup after the command ended; its other stream goes into `captured`
     /// before the command's output. A failed setup fails the benchmark.
-    fn finish(
-        &mut self,
-        output: &std::process::Output,
-        captured: &mut Captured,
-    ) -> Result<(), Problem> {
+    /// `command` is what the command printed, `(stdout, stderr)`: nothing when its last
+    /// results are reused instead of a run.
+    fn finish(&mut self, command: (&[u8], &[u8]), captured: &mut Captured) -> Result<(), Problem> {
         let Some(mut child) = self.child.take() else {
             return Ok(());
         };
@@ -538,7 +515,7 @@ impl SetupChild {
             _ => captured.append(&other, &[]),
         }
         if !status.success() {
-            captured.append(&output.stdout, &output.stderr);
+            captured.append(command.0, command.1);
             return Err(hook_failure(
                 "setup",
                 &status,

@@ -145,6 +145,13 @@ pub enum Outcome {
 
 /// The entries that do not come from the trace: binaries, Valgrind, machine, job, environment.
 fn context(job: &Job, place: &Place) -> Result<Vec<(String, String)>, String> {
+    if !job.config.deterministic_random {
+        return Err(
+            "its random numbers are not fixed (deterministic_random is off), so its \
+                    counts can move on every run"
+                .into(),
+        );
+    }
     let machine = MACHINE
         .get()
         .ok_or("the machine's fingerprint is not known")?;
