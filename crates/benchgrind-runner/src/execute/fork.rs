@@ -321,11 +321,8 @@ fn server_calls(server_dir: &Path, pid: u32, paths: &crate::store::BenchPaths) {
             calls.flat_map(|l| [l, "\n"]).collect::<String>()
         })
         .unwrap_or_default();
-    let _ = std::fs::write(paths.file(SERVER_TRACE, Which::New), calls);
+    let _ = std::fs::write(paths.file(super::reuse::SERVER_TRACE, Which::New), calls);
 }
-
-/// The file, in a benchmark's directory, of its fork server's system calls before the fork.
-pub const SERVER_TRACE: &str = "server.trace";
 
 /// Whether the server answers by `deadline` (an answer may already be buffered).
 fn answers_within(answers: &BufReader<ChildStdout>, deadline: Instant) -> bool {

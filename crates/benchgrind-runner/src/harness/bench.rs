@@ -406,7 +406,7 @@ fn record(job: &Job, processes: usize) {
             }
         }
     }
-    let server = paths.file(crate::execute::fork::SERVER_TRACE, Which::New);
+    let server = paths.file(reuse::SERVER_TRACE, Which::New);
     let server_calls = std::fs::read_to_string(&server).unwrap_or_default();
     let _ = std::fs::remove_file(&server);
     if processes > 1 {

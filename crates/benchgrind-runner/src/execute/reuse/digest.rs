@@ -113,6 +113,7 @@ pub fn of_bytes(bytes: &[u8]) -> String {
 /// not read again unless one of these moved.
 type Stamp = (u64, u64, u64, i64, i64);
 
+#[cfg(unix)]
 fn stamp(meta: &std::fs::Metadata) -> Stamp {
     use std::os::unix::fs::MetadataExt;
     (
@@ -122,6 +123,18 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
         meta.mtime_nsec() + meta.mtime() * 1_000_000_000,
         meta.ctime_nsec() + meta.ctime() * 1_000_000_000,
     )
+}
+
+/// Where benchmarks are not measured (outside Linux) nothing is reused; the size and time
+/// stand in.
+#[cfg(not(unix))]
+fn stamp(meta: &std::fs::Metadata) -> Stamp {
+    let modified = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64);
+    (0, 0, meta.len(), modified, 0)
 }
 
 /// The digest of a file's contents, read once per run for as long as its stamp stays (a bench

@@ -37,6 +37,10 @@ use crate::store::Which;
 /// other tools may still fail) is `inputs.new`.
 pub const RECORD: &str = "inputs";
 
+/// The file, in a benchmark's directory, of its fork server's system calls before the fork
+/// (`.new` while the run is settled).
+pub const SERVER_TRACE: &str = "server.trace";
+
 /// The record's first line.
 const HEADER: &str = "benchgrind inputs 1";
 
