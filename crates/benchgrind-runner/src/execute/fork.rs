@@ -45,6 +45,8 @@ struct Server {
     id: usize,
     /// When the last answer came: a request sent before it started running then.
     last_answer: Instant,
+    /// Its system calls before its first child, once read ([`server_calls`]).
+    start_up: Option<String>,
 }
 
 /// A request sent to a server and not answered yet: the server runs it when those before it are
@@ -121,6 +123,7 @@ impl ForkExecutor {
             sequence: 0,
             id,
             last_answer: Instant::now(),
+            start_up: None,
         })
     }
 
@@ -275,7 +278,13 @@ impl ForkExecutor {
             return (Status::Failed(reason), duration);
         }
         if super::reuse::records(job) {
-            server_calls(&server_dir, answered.pid, paths);
+            // Read from the server's log once: every child inherits the same start-up.
+            if let Some(server) = self.servers.get_mut(&class) {
+                let calls = (server.start_up)
+                    .get_or_insert_with(|| server_calls(&server_dir, answered.pid));
+                let trace = paths.file(super::reuse::SERVER_TRACE, Which::New);
+                let _ = std::fs::write(trace, calls.as_bytes());
+            }
         }
         // The child's profiles and those of the processes it started; a child that crashed
         // before writing its profile still has a log.
@@ -309,19 +318,18 @@ impl ForkExecutor {
     }
 }
 
-/// The system calls the server made before it forked the child `pid` (its start-up, which the
-/// child inherits: the libraries it loaded, the files it read), from its log, for the child's
-/// record of inputs ([`super::reuse`]): written to the job's `server.trace.new`.
-fn server_calls(server_dir: &Path, pid: u32, paths: &crate::store::BenchPaths) {
+/// The system calls the server made before it forked the child `pid` (its start-up, which
+/// every child inherits: the libraries it loaded, the files it read), from its log, for the
+/// children's records of inputs ([`super::reuse`]), which get them in `server.trace.new`.
+fn server_calls(server_dir: &Path, pid: u32) -> String {
     let log = |pid: u32| server_dir.join(super::parts::LOG_PATTERN.replace("%p", &pid.to_string()));
-    let calls = super::parts::parent_pid(&log(pid))
+    super::parts::parent_pid(&log(pid))
         .and_then(|server| std::fs::read_to_string(log(server)).ok())
         .map(|text| {
             let calls = text.lines().filter(|l| l.starts_with("SYSCALL["));
             calls.flat_map(|l| [l, "\n"]).collect::<String>()
         })
-        .unwrap_or_default();
-    let _ = std::fs::write(paths.file(super::reuse::SERVER_TRACE, Which::New), calls);
+        .unwrap_or_default()
 }
 
 /// Whether the server answers by `deadline` (an answer may already be buffered).
