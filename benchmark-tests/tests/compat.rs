@@ -630,3 +630,90 @@ fn every_bundled_examples_profile_reads_in_full() {
     let read = assert_profiles_read_in_full(home.path());
     assert!(read >= 120, "{read} profiles");
 }
+
+/// The Instructions of each benchmark of a run of bench `name` with `args`, by function name,
+/// and the run's exit status and report.
+fn toggle_run(name: &str, args: &[&str]) -> (Option<i32>, String, Vec<(String, u64)>) {
+    let exe = bench_binary("benchgrind-compat-tests", name);
+    let home = tempfile::tempdir().unwrap();
+    let output = Command::new(&exe)
+        .arg("--bench")
+        .arg(format!("--home={}", home.path().display()))
+        .args(args)
+        .current_dir(HERE)
+        .env("BENCHGRIND_COLOR", "never")
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    let counts = blocks(&report)
+        .iter()
+        .map(|b| {
+            let name = b.header.rsplit("::").next().unwrap().to_owned();
+            (name, b.get("Instructions"))
+        })
+        .collect();
+    (output.status.code(), report, counts)
+}
+
+/// A user's `--toggle-collect`, in each API generation and on the command line, comes on top of
+/// the benchmark's own count (as in iai-callgrind and gungraun): a pattern that matches nothing
+/// the body calls counts what the body counts without it, and one that names a function the
+/// body calls leaves that function out. Collection left off for the whole window fails the
+/// benchmark, saying which arguments did it.
+#[test]
+fn a_users_toggle_collect_counts_the_benchmark_in_every_generation() {
+    let count = |counts: &[(String, u64)], name: &str| {
+        let found = counts.iter().find(|(n, _)| n == name);
+        found.unwrap_or_else(|| panic!("no {name} in {counts:?}")).1
+    };
+    // 0.1's plain functions, against the same file without its `callgrind_args`.
+    let (code, report, toggled) = toggle_run("toggles_v01", &[]);
+    assert_eq!(code, Some(0), "{report}");
+    let (_, _, none) = toggle_run("toggles_v01_none", &[]);
+    assert_eq!(count(&toggled, "plain"), count(&none, "plain"), "{report}");
+    let (with, without) = (
+        count(&toggled, "calls_helper"),
+        count(&none, "calls_helper"),
+    );
+    assert!(0 < with && with < without, "{with} vs {without}: {report}");
+
+    // 0.13's raw_callgrind_args and 0.16's tool values, against the bodies without them.
+    let (code, report, v13) = toggle_run("toggles_v13", &[]);
+    assert_eq!(code, Some(0), "{report}");
+    let plain = count(&v13, "plain");
+    let helper = count(&v13, "calls_helper");
+    let (code, report16, v16) = toggle_run("toggles_v16", &[]);
+    assert_eq!(code, Some(0), "{report16}");
+    for counts in [&v13, &v16] {
+        assert_eq!(
+            count(counts, "plain_toggled"),
+            plain,
+            "{report}\n{report16}"
+        );
+        let toggled = count(counts, "helper_toggled");
+        assert!(
+            plain < toggled && toggled < helper,
+            "{toggled}: {report}\n{report16}"
+        );
+    }
+
+    // The command line's, for every benchmark of the run.
+    let args = ["--callgrind-args=--toggle-collect=*helper_square_sum*"];
+    let (code, report, line) = toggle_run("toggles_v13", &args);
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(count(&line, "plain"), plain, "{report}");
+    assert_eq!(
+        count(&line, "calls_helper"),
+        count(&v13, "helper_toggled"),
+        "{report}"
+    );
+
+    // Collection off for the whole window is never a silent pass.
+    let (code, report, _) = toggle_run("toggles_v13", &["--callgrind-args=--collect-atstart=no"]);
+    assert_ne!(code, Some(0), "{report}");
+    assert!(
+        report.contains("nothing was counted: its Callgrind arguments `--collect-atstart=no`"),
+        "{report}"
+    );
+}

@@ -148,3 +148,39 @@ fn binary_benchmarks_print_under_their_own_header() {
     assert_eq!(printed.len(), 1, "{text}");
     check_under_own_header(&printed);
 }
+
+/// A reused result is reported as it was, output included: `--nocapture` twice shows what the
+/// benchmark printed both times, for a library and a binary benchmark, the second time under
+/// a header whose result is marked reused.
+#[test]
+fn a_reused_benchmark_shows_what_its_measured_run_printed() {
+    for (bin, filter, printed) in [
+        (LIB, "prints::ids_3", "printed by prints ids_3"),
+        (BIN, "echoes::ids_5", "printed by echoes ids_5"),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let run = || {
+            let out = Command::new(bin)
+                .args(["--bench", "--nocapture", filter])
+                .arg(format!("--home={}", home.path().display()))
+                .current_dir(home.path())
+                .env("BENCHGRIND_COLOR", "never")
+                .env("BENCHGRIND_VERIFY_REUSE", "no")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{out:?}");
+            let both = [out.stdout, out.stderr].concat();
+            String::from_utf8_lossy(&both).into_owned()
+        };
+        let (first, second) = (run(), run());
+        assert!(!first.contains("Reused:"), "{first}");
+        assert!(second.contains("Reused:"), "{second}");
+        for text in [&first, &second] {
+            assert!(text.contains(printed), "{text}");
+            assert!(
+                text.contains(&printed.replace("printed by", "stderr of")),
+                "{text}"
+            );
+        }
+    }
+}

@@ -22,6 +22,7 @@ const PROCESSES: &str = env!("CARGO_BIN_EXE_e2e_processes");
 const FORKER: &str = env!("CARGO_BIN_EXE_e2e_forker");
 const HANG: &str = env!("CARGO_BIN_EXE_e2e_hang");
 const HANG_BIN: &str = env!("CARGO_BIN_EXE_e2e_hang_bin");
+const LONG: &str = env!("CARGO_BIN_EXE_e2e_long");
 const CROWD: &str = env!("CARGO_BIN_EXE_e2e_crowd");
 
 /// The time-limit test runs alone, the others at once with each other. Its benchmark spins on a
@@ -339,6 +340,44 @@ fn a_benchmark_that_never_returns_is_killed_at_its_limit_and_the_others_run() {
         .map(|e| e.file_name())
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// No wall-clock limit by default: with every limit there is cut to a second, a benchmark that
+/// works for several times as long runs to its end, and only runs whose processes use no
+/// processor time (a library benchmark and a command that sleep) are stopped, naming the stall
+/// limit; the benchmarks after them run.
+#[test]
+fn without_a_timeout_only_a_run_that_makes_no_progress_is_stopped() {
+    let _alone = TIME_LIMITS
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for (bin, isolation) in [(LONG, "fork"), (LONG, "process"), (HANG_BIN, "process")] {
+        let home = tempfile::tempdir().unwrap();
+        let home_arg = format!("--home={}", home.path().display());
+        let isolation = format!("--isolation={isolation}");
+        let out = run(
+            bin,
+            &[&home_arg, "--stall-limit=1", &isolation, "--jobs=1"],
+            home.path(),
+            &[],
+        );
+        let report = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{report}");
+        assert!(report.contains("made no progress for 1 s"), "{report}");
+        let found = blocks(&report);
+        let failed: Vec<_> = found.iter().filter(|b| b.failed.is_some()).collect();
+        assert_eq!(failed.len(), 1, "{report}");
+        assert!(
+            failed[0].header.contains("sleeps") || failed[0].header.contains("forever"),
+            "{report}"
+        );
+        assert!(found.last().unwrap().failed.is_none(), "{report}");
+        if bin == LONG {
+            // Several seconds of work, past every limit of a second: counted in full.
+            let works = found.iter().find(|b| b.header.contains("works")).unwrap();
+            assert!(works.get("Instructions") > 100_000_000, "{report}");
+        }
+    }
 }
 
 #[test]

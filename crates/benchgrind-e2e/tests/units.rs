@@ -54,10 +54,15 @@ fn package(dir: &Path, units: Option<u32>, benchmarks: u32) -> PathBuf {
 }
 
 fn bench(root: &Path, home: &Path) -> Output {
+    bench_with(root, home, &[])
+}
+
+fn bench_with(root: &Path, home: &Path, args: &[&str]) -> Output {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args(["bench", "-q", "--bench", "work", "--"])
         .arg(format!("--home={}", home.display()))
+        .args(args)
         .current_dir(root)
         // Kept between test runs: the dependencies are built once. Not shared with other
         // tests: a build in other units rebuilds the dependencies in place, under their feet.
@@ -96,6 +101,16 @@ fn several_units_get_the_note_and_one_unit_keeps_counts_when_a_benchmark_is_adde
         stderr.contains("[profile.bench]\n    codegen-units = 1"),
         "{stderr}"
     );
+    // Once per build: not on the next run, whose results are all reused, nor when the same
+    // build measures again.
+    for args in [&[][..], &["--fresh"]] {
+        let again = bench_with(&root, &home, args);
+        let stderr = String::from_utf8_lossy(&again.stderr).into_owned();
+        assert!(
+            !stderr.contains("code-generation units"),
+            "{args:?}: {stderr}"
+        );
+    }
 
     let root = package(dir.path(), Some(1), 20);
     let twenty = bench(&root, &home);

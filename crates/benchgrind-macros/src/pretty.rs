@@ -44,7 +44,33 @@ fn space_between(prev: &TokenTree, next: &TokenTree) -> bool {
         (TokenTree::Punct(p), _) if matches!(p.as_char(), '.' | '&' | '!' | '-' | ':' | '#') => {
             p.as_char() == '!' && !matches!(next, TokenTree::Group(_))
         }
-        (TokenTree::Ident(_), TokenTree::Group(g)) => g.delimiter() == Delimiter::Brace,
+        // A keyword before a group keeps its space (`&mut [1, 2]`, `move |x| ..`); a name
+        // before one is a call or a macro's arguments (`f(x)`).
+        (TokenTree::Ident(i), TokenTree::Group(g)) => {
+            g.delimiter() == Delimiter::Brace || KEYWORDS.contains(&i.to_string().as_str())
+        }
         _ => true,
+    }
+}
+
+/// The keywords an argument's expression may hold before a bracket or parenthesis.
+const KEYWORDS: [&str; 14] = [
+    "as", "async", "dyn", "else", "for", "if", "impl", "in", "match", "move", "mut", "ref",
+    "return", "while",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_read_as_written() {
+        let read = |text: &str| tokens(&text.parse().unwrap());
+        assert_eq!(read("&mut [1, 2]"), "&mut [1, 2]");
+        assert_eq!(read("&mut vec![1, 2]"), "&mut vec![1, 2]");
+        assert_eq!(read("vec![1, 2, 3]"), "vec![1, 2, 3]");
+        assert_eq!(read("f(x, y)"), "f(x, y)");
+        assert_eq!(read("(a, b)"), "(a, b)");
+        assert_eq!(read("&[1u8, 2] as &[u8]"), "&[1u8, 2] as &[u8]");
     }
 }

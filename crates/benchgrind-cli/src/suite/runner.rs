@@ -25,6 +25,8 @@ pub struct Finished {
     pub status: ExitStatus,
     /// Wall time from spawn to exit.
     pub elapsed: Duration,
+    /// How often its processes waited for the disk (major page faults and blocks read).
+    pub disk_reads: u64,
 }
 
 /// Reads a pipe to its end on a thread; the bytes arrive on the returned channel.
@@ -79,9 +81,9 @@ pub fn run(
     let out = reader(child.stdout.take().expect("stdout is piped"));
     let err = reader(child.stderr.take().expect("stderr is piped"));
     let mut nap = Duration::from_millis(1);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
+    let (status, usage) = loop {
+        match benchgrind_runner::execute::watch::try_wait_with_usage(&mut child) {
+            Ok(Some(ended)) => break ended,
             Ok(None) => {}
             Err(e) => return Err(problem!("cannot wait for the runner: {e}")),
         }
@@ -106,6 +108,7 @@ pub fn run(
         stderr,
         status,
         elapsed,
+        disk_reads: usage.disk_reads,
     })
 }
 

@@ -100,6 +100,8 @@ pub struct Cli {
     pub separate_threads: Option<bool>,
     /// `--timeout`: overrides the code's `timeout`.
     pub timeout: Option<std::time::Duration>,
+    /// `--stall-limit`: how long a run may use no processor time.
+    pub stall_limit: Option<std::time::Duration>,
     /// `--isolation`: a fork server per class of benchmarks, or a process per benchmark.
     pub isolation: Isolation,
     /// `--fresh`, `--verify-reuse`: whether a benchmark whose recorded inputs are all unchanged

@@ -221,8 +221,8 @@ impl LibraryBenchmarkConfig {
         self
     }
 
-    /// How long one run of the benchmark (under Callgrind or another tool) may take (the
-    /// default: [`DEFAULT_TIMEOUT`](super::DEFAULT_TIMEOUT), 5 minutes): past it the benchmark's
+    /// How long one run of the benchmark (under Callgrind or another tool) may take (by
+    /// default there is no limit, as in iai-callgrind and gungraun): past it the benchmark's
     /// processes are killed and it fails, naming the limit; the other benchmarks run.
     /// `--timeout` overrides it.
     pub fn timeout(&mut self, limit: std::time::Duration) -> &mut Self {

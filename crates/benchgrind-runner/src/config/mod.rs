@@ -38,7 +38,7 @@ pub use flamegraph::{Direction, FlamegraphConfig, FlamegraphKind};
 pub use library::LibraryBenchmarkConfig;
 pub use metric::{AnyMetric, EventKind, ToolMetric};
 pub use regression::RegressionConfig;
-pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED, DEFAULT_TIMEOUT, DEFAULT_TRUNCATE};
+pub use resolve::{resolve, ResolvedConfig, DEFAULT_SEED, DEFAULT_STALL_LIMIT, DEFAULT_TRUNCATE};
 pub use tool::SanitizeOutput;
 pub use tool::{normalize_valgrind_arg, selected, Tool, ToolList, ValgrindTool};
 pub use tool_metrics::{

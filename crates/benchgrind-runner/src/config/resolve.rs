@@ -17,10 +17,9 @@ pub const DEFAULT_TRUNCATE: usize = 50;
 /// The seed of the fixed stream of random bytes unless one is configured.
 pub const DEFAULT_SEED: u64 = 0;
 
-/// How long one run of a benchmark may take unless configured: long enough for billions of
-/// instructions under Callgrind, short enough that a benchmark that never returns does not hold
-/// up CI for long.
-pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+/// How long a run's processes may use no processor time at all before it is stopped, unless
+/// `--stall-limit` says otherwise ([`crate::execute::watch`]).
+pub const DEFAULT_STALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// The default tool unless a level or the command line chooses one: Callgrind, or Cachegrind
 /// with the `cachegrind` feature.
@@ -59,8 +58,14 @@ pub struct ResolvedConfig {
     pub truncate_description: Option<usize>,
     /// Where Callgrind counts, if a level said so.
     pub entry_point: Option<EntryPoint>,
-    /// How long one run of the benchmark may take.
-    pub timeout: std::time::Duration,
+    /// How long one run of the benchmark may take; `None` (the default, as in iai-callgrind
+    /// and gungraun): as long as it takes. A wall-clock limit by default failed benchmarks that
+    /// were still making progress (three of csidh's took over 300 s under Callgrind), and
+    /// whether one passed depended on the machine's load.
+    pub timeout: Option<std::time::Duration>,
+    /// How long its processes may use no processor time before the run is stopped (a process
+    /// waiting on something that never comes); `--stall-limit`.
+    pub stall_limit: std::time::Duration,
     /// Whether the report shows each thread's and process's counts besides the total.
     pub separate_threads: bool,
     /// Which of Callgrind's metrics the report shows, in order (`Callgrind::format`); `None`:
@@ -111,7 +116,8 @@ where
         flamegraph: None,
         truncate_description: Some(DEFAULT_TRUNCATE),
         entry_point: None,
-        timeout: DEFAULT_TIMEOUT,
+        timeout: None,
+        stall_limit: DEFAULT_STALL_LIMIT,
         separate_threads: false,
         callgrind_format: None,
         callgrind_enable: None,
@@ -221,7 +227,7 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
         out.flamegraph = Some(flamegraph.clone());
     }
     if let Some(timeout) = level.timeout {
-        out.timeout = timeout;
+        out.timeout = Some(timeout);
     }
     if let Some(separate) = level.separate_threads {
         out.separate_threads = separate;

@@ -127,7 +127,28 @@ pub fn callgrind_args(job: &Job) -> Vec<String> {
         args.push(TRACE_SYSCALLS.to_owned());
     }
     args.extend(job.config.raw_callgrind_args.iter().cloned());
+    if starts_uninstrumented(job) && custom_entry_point(job).is_none() {
+        if let Some(on) = collect_in_window(&job.config.raw_callgrind_args) {
+            args.push(on.to_owned());
+        }
+    }
     args
+}
+
+/// Collection on in the window of a benchmark whose own arguments toggle it.
+///
+/// Callgrind turns collection off at its start whenever a `--toggle-collect` is given, unless a
+/// `--collect-atstart=yes` comes after it; the window only switches instrumentation on, so
+/// collection would stay off inside it unless a matching function ran, and the benchmark
+/// counted 0. As in iai-callgrind and gungraun, a user's toggles come on top of the benchmark's
+/// own count: the body is counted, and each matching function it calls switches collection off
+/// as it is entered and on again as it returns. A `--collect-atstart` of the user's own stands.
+pub(crate) fn collect_in_window(user: &[String]) -> Option<&'static str> {
+    let named = |flag: &str| {
+        user.iter()
+            .any(|a| a.trim_start_matches('-').starts_with(flag))
+    };
+    (named("toggle-collect") && !named("collect-atstart")).then_some("--collect-atstart=yes")
 }
 
 /// Whether a job's measured process opens the window itself (a library benchmark, or a hook
@@ -252,5 +273,17 @@ mod tests {
         ] {
             assert!(tool_args(&tool, &paths).contains(&"--log-file=/b/dhat.log.new.%p".to_owned()));
         }
+    }
+
+    #[test]
+    fn a_users_toggles_leave_collection_on_in_the_window_unless_they_say_otherwise() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let on = Some("--collect-atstart=yes");
+        assert_eq!(collect_in_window(&args(&["--toggle-collect=util::*"])), on);
+        // The 0.1 form's arguments come without dashes.
+        assert_eq!(collect_in_window(&args(&["toggle-collect=util::*"])), on);
+        assert_eq!(collect_in_window(&args(&["--dump-instr=yes"])), None);
+        let own = ["--toggle-collect=f", "--collect-atstart=no"];
+        assert_eq!(collect_in_window(&args(&own)), None);
     }
 }

@@ -200,14 +200,15 @@ fn run_inner(
         Some(tool) => super::children::Files::Tool(tool),
         None => super::children::Files::Callgrind,
     };
-    let limit = job.config.timeout;
-    let ran = super::children::output(&mut cmd, &exec.launcher, settle, &job.paths, limit)
+    let limits = super::watch::Limits::of(&job.config);
+    let ran = super::children::output(&mut cmd, &exec.launcher, settle, &job.paths, limits)
         .map_err(|e| super::ended::cannot_start(exec.launcher.valgrind_path(), &cwd, &e))?;
     let (output, settled) = (ran.output, ran.settled);
     setup.stop_parallel(captured);
-    if ran.timed_out {
+    captured.disk_reads += ran.usage.disk_reads;
+    if let Some(stopped) = ran.stopped {
         captured.append(&output.stdout, &output.stderr);
-        return Err(super::executor::timed_out(limit).into());
+        return Err(stopped.reason().into());
     }
     setup.finish((&output.stdout, &output.stderr), captured)?;
     captured.append(&output.stdout, &output.stderr);

@@ -10,9 +10,9 @@ use crate::error::Problem;
 use crate::problem;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::Duration;
 
 use super::parts::CHILDREN;
+use super::watch::{wait_with_usage, Limits, Stopped, Usage};
 use crate::config::Tool;
 use crate::store::{BenchPaths, Which};
 
@@ -27,18 +27,20 @@ pub enum Files<'a> {
     Nothing,
 }
 
-/// A process run to its end, or killed at its time limit.
+/// A process run to its end, or stopped at a limit.
 pub struct Ran {
     /// How it ended and what it printed.
     pub output: Output,
     /// Whether its files were settled.
     pub settled: Result<(), Problem>,
-    /// Whether it was killed at its time limit.
-    pub timed_out: bool,
+    /// Why it was stopped before it ended, if it was.
+    pub stopped: Option<Stopped>,
+    /// What it cost besides its counts ([`super::watch`]).
+    pub usage: Usage,
 }
 
-/// Runs `cmd` to its end, or kills its process group once it has run for `limit`. What an
-/// earlier run left is cleared first and this run's files are settled after, by the measured
+/// Runs `cmd` to its end, or kills its process group at one of its `limits`. What an earlier
+/// run left is cleared first and this run's files are settled after, by the measured
 /// process's id, which only spawning it tells (and `launcher`, which started it, translates
 /// into the id it knows itself by: its namespace's).
 pub fn output(
@@ -46,7 +48,7 @@ pub fn output(
     launcher: &super::launcher::Launcher,
     files: Files<'_>,
     paths: &BenchPaths,
-    limit: Duration,
+    limits: Limits,
 ) -> std::io::Result<Ran> {
     match files {
         Files::Tool(tool) => clear(tool, paths),
@@ -60,20 +62,11 @@ pub fn output(
     let child = cmd.spawn()?;
     let pid = child.id();
     let (done, watch) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        let expired = matches!(
-            watch.recv_timeout(limit),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
-        );
-        if expired {
-            kill_group(pid);
-        }
-        expired
-    });
-    let output = child.wait_with_output();
+    let watchdog = std::thread::spawn(move || super::watch::watch(pid, limits, watch));
+    let waited = wait_with_usage(child);
     drop(done);
-    let timed_out = watchdog.join().unwrap_or(false);
-    let output = output?;
+    let stopped = watchdog.join().unwrap_or(None);
+    let (output, usage) = waited?;
     let pid = launcher.measured_pid(pid);
     let settled = match files {
         Files::Tool(tool) => settle(tool, paths, pid),
@@ -88,32 +81,9 @@ pub fn output(
     Ok(Ran {
         output,
         settled,
-        timed_out,
+        stopped,
+        usage,
     })
-}
-
-/// Kills the process group a measured process leads (every process it started that did not
-/// leave the group), or the process alone when it is in the harness's group (a command that
-/// reads the terminal).
-#[cfg(unix)]
-fn kill_group(pid: u32) {
-    let pid = pid as libc::pid_t;
-    // SAFETY: signals to a process this harness started and has not reaped yet.
-    unsafe {
-        if libc::getpgid(pid) == pid {
-            libc::killpg(pid, libc::SIGKILL);
-        } else {
-            libc::kill(pid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Kills the process `pid` (outside Unix there are no process groups to kill with it).
-#[cfg(not(unix))]
-fn kill_group(pid: u32) {
-    let _ = std::process::Command::new("taskkill")
-        .args(["/F", "/T", "/PID", &pid.to_string()])
-        .output();
 }
 
 /// Removes what an earlier run with a modifier may have left (`<file>.new.<expansion>` of a run

@@ -16,15 +16,6 @@ pub enum Status {
     Failed(String),
 }
 
-/// Why a benchmark that ran past its time limit failed.
-pub fn timed_out(limit: Duration) -> String {
-    format!(
-        "did not finish within its time limit of {} s, so its processes were killed (a longer \
-         benchmark raises the limit with `--timeout=DURATION` (600, 10m) or the config's `timeout`)",
-        limit.as_secs_f64()
-    )
-}
-
 /// The result of running one job.
 #[derive(Debug, Clone)]
 pub struct RunOutput {
@@ -50,6 +41,10 @@ pub struct Captured {
     /// Streams the benchmark itself asked to show (`Stdio::Inherit` of a binary benchmark's
     /// command), `[stdout, stderr]`, whatever `--nocapture` says.
     pub always_shown: [bool; 2],
+    /// How often the measured processes waited for the disk ([`super::watch::Usage`]), where
+    /// the executor can tell (0 otherwise): a benchmark of several processes that did may
+    /// have taken its turns in another order, and is measured again.
+    pub disk_reads: u64,
 }
 
 impl Captured {

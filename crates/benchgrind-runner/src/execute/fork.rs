@@ -234,17 +234,15 @@ impl ForkExecutor {
         };
         // It started when both it was sent and the request before it was answered.
         let started = sent.at.max(server.last_answer);
-        let limit = job.config.timeout;
-        if !answers_within(&server.answers, started + limit) {
+        let limits = super::watch::Limits::of(&job.config);
+        let group = server.child.id();
+        if let Some(stopped) = await_answer(&server.answers, group, limits, started) {
             // The child runs in the server's process group, with what it started: all go
             // (and with them the requests sent after it, which are sent again).
             // SAFETY: a signal to the process group of a server this executor started.
             unsafe { libc::killpg(server.child.id() as libc::pid_t, libc::SIGKILL) };
             self.stop(&class);
-            return (
-                Status::Failed(super::executor::timed_out(limit)),
-                started.elapsed(),
-            );
+            return (Status::Failed(stopped.reason()), started.elapsed());
         }
         let mut answer = String::new();
         let exchanged = server.answers.read_line(&mut answer);
@@ -332,30 +330,51 @@ fn server_calls(server_dir: &Path, pid: u32) -> String {
         .unwrap_or_default()
 }
 
-/// Whether the server answers by `deadline` (an answer may already be buffered).
-fn answers_within(answers: &BufReader<ChildStdout>, deadline: Instant) -> bool {
+/// Waits until the server answers (or closes its answers); says why it gave up instead when the
+/// run that began at `started` goes past one of `limits`: its wall time past the configured
+/// timeout, or no processor time used by the server's process `group` (the child runs in it)
+/// for the stall limit.
+fn await_answer(
+    answers: &BufReader<ChildStdout>,
+    group: u32,
+    limits: super::watch::Limits,
+    started: Instant,
+) -> Option<super::watch::Stopped> {
+    use super::watch::{sample, Progress, Stopped};
     use std::os::unix::io::AsRawFd;
     if !answers.buffer().is_empty() {
-        return true;
+        return None;
     }
+    let mut progress = Progress::new(group);
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
+        let deadline = limits.timeout.map(|limit| started + limit);
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if let (Some(limit), Some(left)) = (limits.timeout, left) {
+            if left.is_zero() {
+                return Some(Stopped::TimedOut(limit));
+            }
+        }
+        let every = sample(limits.stall);
+        let wait = left.map_or(every, |left| left.min(every));
         let mut fd = libc::pollfd {
             fd: answers.get_ref().as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        let ms = left.as_millis().min(i32::MAX as u128) as i32;
+        let ms = wait.as_millis().clamp(1, i32::MAX as u128) as i32;
         // SAFETY: one valid pollfd on the stack.
         let n = unsafe { libc::poll(&mut fd, 1, ms) };
         if n > 0 {
             // Readable, or closed (a dead server): the read says which.
-            return true;
+            return None;
         }
         let interrupted =
             n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted;
-        if !interrupted || left.is_zero() {
-            return n != 0 && !left.is_zero();
+        if n < 0 && !interrupted {
+            return None;
+        }
+        if n == 0 && progress.stalled(limits.stall) {
+            return Some(Stopped::Stalled(limits.stall));
         }
     }
 }

@@ -31,6 +31,7 @@ pub mod reuse;
 mod sandbox;
 pub mod schedule;
 pub mod valgrind;
+pub mod watch;
 
 use crate::error::Problem;
 pub use canned::CannedExecutor;

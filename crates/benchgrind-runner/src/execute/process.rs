@@ -133,20 +133,22 @@ impl ProcessExecutor {
             Some(tool) => super::children::Files::Tool(tool),
             None => super::children::Files::Callgrind,
         };
-        let limit = job.config.timeout;
-        let ran = match super::children::output(&mut cmd, &self.launcher, settle, &job.paths, limit)
-        {
-            Ok(ran) => ran,
-            Err(e) => {
-                let reason = super::ended::cannot_start(self.launcher.valgrind_path(), &cwd, &e);
-                return (Status::Failed(reason), Captured::default());
-            }
-        };
+        let limits = super::watch::Limits::of(&job.config);
+        let ran =
+            match super::children::output(&mut cmd, &self.launcher, settle, &job.paths, limits) {
+                Ok(ran) => ran,
+                Err(e) => {
+                    let reason =
+                        super::ended::cannot_start(self.launcher.valgrind_path(), &cwd, &e);
+                    return (Status::Failed(reason), Captured::default());
+                }
+            };
         let (output, settled) = (ran.output, ran.settled);
         let mut captured = Captured::default();
         captured.append(&output.stdout, &output.stderr);
-        if ran.timed_out {
-            return (Status::Failed(super::executor::timed_out(limit)), captured);
+        captured.disk_reads += ran.usage.disk_reads;
+        if let Some(stopped) = ran.stopped {
+            return (Status::Failed(stopped.reason()), captured);
         }
         let status = match (self.measured_status(&output, expected, log), settled) {
             (status, Ok(())) => status,

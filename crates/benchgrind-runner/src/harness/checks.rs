@@ -157,6 +157,50 @@ pub(super) fn never_entered(job: &Job, result: &mut BenchResult) -> bool {
     true
 }
 
+/// A benchmark that counted no instruction at all (but for a custom entry point never entered,
+/// which [`never_entered`] explains) fails: collection was off for its whole window or
+/// process, and a 0 compared with a 0 would pass every run. The reason names the arguments
+/// that turn collection off, where the benchmark has any.
+pub(super) fn counted_nothing(job: &Job, result: &mut BenchResult) {
+    let Outcome::Measured { new, .. } = &result.outcome else {
+        return;
+    };
+    if new.get(EventKind::Ir) != Some(0) {
+        return;
+    }
+    let toggles: Vec<&str> = (job.config.raw_callgrind_args.iter())
+        .map(String::as_str)
+        .filter(|a| {
+            let a = a.trim_start_matches('-');
+            a.starts_with("toggle-collect") || a.starts_with("collect-atstart")
+        })
+        .collect();
+    let reason = if toggles.is_empty() {
+        "nothing was counted: collection was off for the whole benchmark (a \
+         CALLGRIND_TOGGLE_COLLECT request in the code, or Valgrind arguments from \
+         VALGRIND_OPTS, may have turned it off); check the benchmark's Callgrind arguments"
+            .to_owned()
+    } else if matches!(job.kind, JobKind::Library(_))
+        || crate::execute::args::starts_uninstrumented(job)
+    {
+        format!(
+            "nothing was counted: its Callgrind arguments `{}` left collection off for the \
+             whole window (a `--collect-atstart=no` of its own, or a `--toggle-collect` \
+             matching a function that encloses the body); drop them, or let the pattern name \
+             functions the body calls",
+            toggles.join(" ")
+        )
+    } else {
+        format!(
+            "nothing was counted: with `{}` Callgrind counts only inside functions that match, \
+             and none ran (check the pattern as the profile writes names, `*` as a wildcard; a \
+             stripped program has no function names)",
+            toggles.join(" ")
+        )
+    };
+    result.outcome = Outcome::Failed { reason };
+}
+
 /// Whether a warning of [`empty`] is among the result's.
 pub(super) fn is_empty(result: &BenchResult) -> bool {
     result

@@ -41,6 +41,7 @@ impl Emitter<'_> {
         super::checks::machine(self.cli, job, self.fingerprint.as_ref(), &mut result);
         super::checks::uncompared(self.cli, &mut result);
         if !super::checks::never_entered(job, &mut result) {
+            super::checks::counted_nothing(job, &mut result);
             super::checks::empty(job, &mut result);
         }
         self.progress.clear();

@@ -242,14 +242,16 @@ fn measure(
         return Ok(End::Interrupted(signal));
     };
     let runs = cli.load_baseline.is_none();
-    if runs {
-        if let Some(note) = units::note(&setup.exe, &plan.home, &setup.workspace_root) {
-            messages::note!("{note}");
-        }
-    }
     let summary = around(main, runs, || {
         measure_and_report(main, plan, cli, setup, out)
     })?;
+    // Once per build, and only after a run that measured something (not one whose results
+    // were all reused).
+    if runs && summary.measured > 0 {
+        if let Some(note) = units::note_once(&setup.exe, &plan.home, &setup.workspace_root) {
+            messages::note!("{note}");
+        }
+    }
     Ok(if let Some(signal) = summary.interrupted {
         execute::interrupt::wait_for_killed(std::time::Duration::from_millis(500));
         messages::note!("{}", interrupted_message(signal, &summary.not_run));

@@ -7,7 +7,8 @@
 //!
 //! The binary says how its own crate was split: with debug information (line tables are
 //! enough) each unit is a compilation unit named `<file>/@/<crate>.<hash>-cgu.<n>`. A binary
-//! built from more than one says so once per run ([`note`]); for one without debug information
+//! built from more than one says so once per build, after a run that measured something
+//! ([`note_once`]); for one without debug information
 //! the bench profile's setting in the workspace's manifest (or cargo's variable) decides. What was found is kept in the home (`.units/<binary>`) with the binary's size
 //! and modification time, so that the binary is read once per build.
 
@@ -66,14 +67,7 @@ fn crate_name(exe: &Path) -> Option<String> {
 /// How many units `exe`'s own crate was compiled in, if its debug information says; read from
 /// `cache` when it was written for the same build.
 fn count(exe: &Path, cache: &Path) -> Option<usize> {
-    let meta = std::fs::metadata(exe).ok()?;
-    let modified = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_nanos();
-    let key = format!("{} {modified}", meta.len());
+    let key = build(exe)?;
     if let Ok(text) = std::fs::read_to_string(cache) {
         if let Some(n) = text.strip_prefix(&format!("{key} ")) {
             return n.trim().parse().ok().filter(|&n| n > 0);
@@ -85,6 +79,34 @@ fn count(exe: &Path, cache: &Path) -> Option<usize> {
     }
     let _ = crate::store::write_atomic(cache, format!("{key} {n}\n").as_bytes());
     (n > 0).then_some(n)
+}
+
+/// What tells one build of `exe` from another: its size and modification time.
+fn build(exe: &Path) -> Option<String> {
+    let meta = std::fs::metadata(exe).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    Some(format!("{} {modified}", meta.len()))
+}
+
+/// [`note`], once per build of `exe`: `None` when this build already said it (kept in the home
+/// as `.units/<binary>.noted`). Called after a run that measured something, so that a run whose
+/// results were all reused says nothing.
+pub fn note_once(exe: &Path, home: &Path, workspace_root: &Path) -> Option<String> {
+    let marker = home
+        .join(".units")
+        .join(format!("{}.noted", exe.file_name()?.to_string_lossy()));
+    let key = build(exe)?;
+    if std::fs::read_to_string(&marker).is_ok_and(|said| said.trim() == key) {
+        return None;
+    }
+    let note = note(exe, home, workspace_root)?;
+    let _ = crate::store::write_atomic(&marker, format!("{key}\n").as_bytes());
+    Some(note)
 }
 
 /// The `codegen-units` the bench profile is given, where a binary without debug information
@@ -208,5 +230,24 @@ mod tests {
         std::fs::write(&manifest, "[package]\n").unwrap();
         let said = note(&exe, &home, dir.path()).unwrap();
         assert!(said.contains("up to 16 code-generation units"), "{said}");
+    }
+
+    #[test]
+    fn the_note_is_said_once_per_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("work-0123456789abcdef");
+        std::fs::write(&exe, b"/@/work.aa-cgu.0\0/@/work.aa-cgu.1\0").unwrap();
+        let home = dir.path().join("home");
+        assert!(note_once(&exe, &home, dir.path()).is_some());
+        assert_eq!(note_once(&exe, &home, dir.path()), None);
+        // Another build (another size) says it again.
+        std::fs::write(
+            &exe,
+            b"/@/work.aa-cgu.0\0/@/work.aa-cgu.1\0/@/work.aa-cgu.2\0",
+        )
+        .unwrap();
+        let said = note_once(&exe, &home, dir.path()).unwrap();
+        assert!(said.contains("3 code-generation"), "{said}");
+        assert_eq!(note_once(&exe, &home, dir.path()), None);
     }
 }

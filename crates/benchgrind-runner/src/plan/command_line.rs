@@ -14,7 +14,8 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
         config.deterministic_random = on;
     }
     config.random_seed = cli.random_seed.unwrap_or(config.random_seed);
-    config.timeout = cli.timeout.unwrap_or(config.timeout);
+    config.timeout = cli.timeout.or(config.timeout);
+    config.stall_limit = cli.stall_limit.unwrap_or(config.stall_limit);
     config.separate_threads = cli.separate_threads.unwrap_or(config.separate_threads);
     config.default_tool = cli.default_tool.unwrap_or(config.default_tool);
     let callgrind_listed = cli.tools.contains(&ValgrindTool::Callgrind);

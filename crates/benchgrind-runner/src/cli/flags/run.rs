@@ -328,12 +328,31 @@ pub(super) const FLAGS: &[Flag] = &[
         takes: Takes::Value,
         value: "=DURATION",
         help: "kill a benchmark run that takes longer and report it failed: seconds or with a \
-               unit (600, 2.5, 10s, 5m); overrides the config's `timeout` [default: 300]",
+               unit (600, 2.5, 10s, 5m); overrides the config's `timeout` [default: no limit]",
         repeats: false,
         category: Category::Run,
         set: |cli, g| match crate::duration::parse(&g.value) {
             Ok(limit) if !limit.is_zero() => {
                 cli.timeout = Some(limit);
+                Ok(())
+            }
+            Ok(_) => Err(g.invalid("use a duration above 0, like 600, 2.5, 10s or 5m")),
+            Err(e) => Err(g.invalid(&e)),
+        },
+    },
+    Flag {
+        name: "--stall-limit",
+        env: "BENCHGRIND_STALL_LIMIT",
+        takes: Takes::Value,
+        value: "=DURATION",
+        help: "kill a benchmark run whose processes used no processor time for this long (a \
+               process waiting on something that never comes) and report it failed: seconds or \
+               with a unit (600, 2.5, 10s, 5m) [default: 120]",
+        repeats: false,
+        category: Category::Run,
+        set: |cli, g| match crate::duration::parse(&g.value) {
+            Ok(limit) if !limit.is_zero() => {
+                cli.stall_limit = Some(limit);
                 Ok(())
             }
             Ok(_) => Err(g.invalid("use a duration above 0, like 600, 2.5, 10s or 5m")),

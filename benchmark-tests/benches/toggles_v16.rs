@@ -1,0 +1,34 @@
+//! A user's `--toggle-collect` in iai-callgrind 0.15/0.16's tool values
+//! (`.tool(Callgrind::with_args(..))`), as `toggles_v13` has it in 0.13's form; the counts
+//! are compared in `tests/compat.rs`.
+
+use std::hint::black_box;
+
+use benchgrind::{
+    library_benchmark, library_benchmark_group, main, Callgrind, LibraryBenchmarkConfig,
+};
+
+fn work() -> u64 {
+    (0..black_box(100u64)).map(|x| x * x).sum()
+}
+
+#[inline(never)]
+fn helper_square_sum(n: u64) -> u64 {
+    (0..black_box(n)).map(|x| x * x + 1).sum()
+}
+
+#[library_benchmark(config = LibraryBenchmarkConfig::default()
+    .tool(Callgrind::with_args(["--toggle-collect=*no_such_function*"])))]
+fn plain_toggled() -> u64 {
+    work()
+}
+
+#[library_benchmark(config = LibraryBenchmarkConfig::default()
+    .tool(Callgrind::with_args(["--toggle-collect=*helper_square_sum*"])))]
+fn helper_toggled() -> u64 {
+    work() + helper_square_sum(black_box(50))
+}
+
+library_benchmark_group!(name = toggles; benchmarks = plain_toggled, helper_toggled);
+
+main!(library_benchmark_groups = toggles);

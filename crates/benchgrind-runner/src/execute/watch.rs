@@ -1,0 +1,366 @@
+//! How long a measured run may go on, and what it cost the machine besides its counts.
+//!
+//! There is no wall-clock limit unless one is configured (`timeout`, `--timeout`), as in
+//! iai-callgrind and gungraun: under Callgrind a benchmark of billions of instructions takes
+//! minutes, and on a loaded machine longer, so a default limit failed benchmarks that were still
+//! making progress (three of csidh's went past 300 s). What is stopped by default is a run that
+//! makes none: one whose processes used no processor time at all for [`Limits::stall`] (a
+//! process waiting on something that never comes, a daemon a command left running). Progress is
+//! the processor time of the measured process's group, read from `/proc` now and then
+//! ([`sample`]) while it runs.
+//!
+//! A run is also asked how often its processes read from the disk ([`Usage`]): where several
+//! processes take turns on one processor ([`super::realtime`]), one that waits for a page of a
+//! file lets another run at a point it would not otherwise, and their counts move (a shell's
+//! parent reaped its children in another order: 9 instructions more for a pipe of three in
+//! dash, 120 for bash behind Python), so the harness measures such a benchmark again once the
+//! files are in the page cache.
+
+use std::process::{Child, Output};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How often a running benchmark's progress is read, at most.
+pub const SAMPLE: Duration = Duration::from_secs(5);
+
+/// How often progress is read for a stall limit: a quarter of it, at most [`SAMPLE`].
+pub fn sample(stall: Duration) -> Duration {
+    (stall / 4).clamp(Duration::from_millis(10), SAMPLE)
+}
+
+/// The limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// A limit on the run's wall time, if one is configured.
+    pub timeout: Option<Duration>,
+    /// How long its processes may use no processor time before it is stopped.
+    pub stall: Duration,
+}
+
+impl Limits {
+    /// The limits a benchmark's configuration sets.
+    pub fn of(config: &crate::config::ResolvedConfig) -> Limits {
+        Limits {
+            timeout: config.timeout,
+            stall: config.stall_limit,
+        }
+    }
+}
+
+/// Why a run was stopped before it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// It ran past its configured time limit.
+    TimedOut(Duration),
+    /// Its processes used no processor time for this long.
+    Stalled(Duration),
+}
+
+impl Stopped {
+    /// The reason the benchmark failed, naming the limit and what to do.
+    pub fn reason(self) -> String {
+        match self {
+            Stopped::TimedOut(limit) => format!(
+                "did not finish within its time limit of {} s, so its processes were killed (a \
+                 longer benchmark raises the limit with `--timeout=DURATION` (600, 10m) or the \
+                 config's `timeout`)",
+                limit.as_secs_f64()
+            ),
+            Stopped::Stalled(limit) => format!(
+                "made no progress for {} s (its processes used no processor time: waiting on \
+                 something that never came, or a process it left running), so they were killed; \
+                 a benchmark that waits that long on purpose raises the limit with \
+                 `--stall-limit=DURATION`",
+                limit.as_secs_f64()
+            ),
+        }
+    }
+}
+
+/// Watches the run of `pid` (the leader of its process group, or a process alone) until `done`
+/// closes; kills its group and says why when it goes past a limit.
+pub fn watch(pid: u32, limits: Limits, done: Receiver<()>) -> Option<Stopped> {
+    let start = Instant::now();
+    let mut progress = Progress::new(pid);
+    loop {
+        let every = sample(limits.stall);
+        let wait = match limits.timeout {
+            Some(limit) => (start + limit)
+                .saturating_duration_since(Instant::now())
+                .min(every),
+            None => every,
+        };
+        match done.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => {}
+            _ => return None,
+        }
+        let stopped = match limits.timeout {
+            Some(limit) if start.elapsed() >= limit => Some(Stopped::TimedOut(limit)),
+            _ => progress
+                .stalled(limits.stall)
+                .then_some(Stopped::Stalled(limits.stall)),
+        };
+        if stopped.is_some() {
+            kill_group(pid);
+            return stopped;
+        }
+    }
+}
+
+/// The processor time a running group has used, read now and then.
+pub struct Progress {
+    pid: u32,
+    last: Option<u64>,
+    since: Instant,
+}
+
+impl Progress {
+    /// Starts watching the group `pid` leads (or the process alone).
+    pub fn new(pid: u32) -> Progress {
+        Progress {
+            pid,
+            last: cpu_ticks(pid),
+            since: Instant::now(),
+        }
+    }
+
+    /// Reads the group's processor time again; whether it has not moved for `limit`. Where it
+    /// cannot be read (outside Linux) a run never stalls.
+    pub fn stalled(&mut self, limit: Duration) -> bool {
+        let now = cpu_ticks(self.pid);
+        if now.is_none() || now != self.last {
+            self.last = now;
+            self.since = Instant::now();
+            return false;
+        }
+        self.since.elapsed() >= limit
+    }
+}
+
+/// The processor time, in clock ticks, of the live processes of the group `pid` leads (the
+/// process alone if it leads none) and of the processes they reaped: what a process that ended
+/// used moves into its parent's count when the parent reaps it, so the sum only grows while any
+/// of them runs.
+#[cfg(target_os = "linux")]
+pub fn cpu_ticks(pid: u32) -> Option<u64> {
+    // SAFETY: getpgid only reads the process table.
+    let leads = unsafe { libc::getpgid(pid as libc::pid_t) } == pid as libc::pid_t;
+    let mut total = 0u64;
+    let mut seen = false;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Some(other) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !leads && other != pid {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{other}/stat")) else {
+            continue;
+        };
+        if let Some((group, ticks)) = parse_stat(&stat) {
+            if (leads && group == pid) || other == pid {
+                total += ticks;
+                seen = true;
+            }
+        }
+    }
+    seen.then_some(total)
+}
+
+/// Outside Linux there is no `/proc` to read.
+#[cfg(not(target_os = "linux"))]
+pub fn cpu_ticks(_pid: u32) -> Option<u64> {
+    None
+}
+
+/// The process group and the processor time (user and system, its own and its reaped
+/// children's) of a line of `/proc/PID/stat`.
+fn parse_stat(stat: &str) -> Option<(u32, u64)> {
+    // The command name, in parentheses, may hold spaces and parentheses: fields follow the last.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // After the name: state (3), ppid (4), pgrp (5), ..., utime (14) to cstime (17).
+    let group = fields.get(2)?.parse().ok()?;
+    let ticks = (11..15)
+        .map(|i| fields.get(i).and_then(|f| f.parse::<u64>().ok()))
+        .sum::<Option<u64>>()?;
+    Some((group, ticks))
+}
+
+/// Kills the process group a measured process leads (every process it started that did not
+/// leave the group), or the process alone when it is in the harness's group (a command that
+/// reads the terminal).
+#[cfg(unix)]
+pub fn kill_group(pid: u32) {
+    let pid = pid as libc::pid_t;
+    // SAFETY: signals to a process this harness started and has not reaped yet.
+    unsafe {
+        if libc::getpgid(pid) == pid {
+            libc::killpg(pid, libc::SIGKILL);
+        } else {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Kills the process `pid` (outside Unix there are no process groups to kill with it).
+#[cfg(not(unix))]
+pub fn kill_group(pid: u32) {
+    let _ = std::process::Command::new("taskkill")
+        .args(["/F", "/T", "/PID", &pid.to_string()])
+        .output();
+}
+
+/// What a run cost the machine besides its counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// How often its processes waited for the disk: major page faults and blocks read, of the
+    /// process and every process it reaped (the kernel's `ru_majflt` and `ru_inblock`).
+    pub disk_reads: u64,
+}
+
+/// Waits for `child` to end, reading its output as it comes, as `Child::wait_with_output`
+/// does, and what it and the processes it reaped cost.
+#[cfg(unix)]
+pub fn wait_with_usage(mut child: Child) -> std::io::Result<(Output, Usage)> {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    drop(child.stdin.take());
+    let read = |stream: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut stream) = stream {
+                stream.read_to_end(&mut bytes)?;
+            }
+            Ok::<_, std::io::Error>(bytes)
+        })
+    };
+    let stdout = read(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let stderr = read(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain data that wait4 fills.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: waits for a child of this process, which `child` has not reaped.
+        let n = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if n == pid {
+            break;
+        }
+        let error = std::io::Error::last_os_error();
+        if n < 0 && error.kind() != std::io::ErrorKind::Interrupted {
+            return Err(error);
+        }
+    }
+    let joined = |handle: std::thread::JoinHandle<std::io::Result<Vec<u8>>>| {
+        handle.join().unwrap_or_else(|_| {
+            Err(std::io::Error::other(
+                "the reader of an output stream panicked",
+            ))
+        })
+    };
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: joined(stdout)?,
+        stderr: joined(stderr)?,
+    };
+    let reads = usage.ru_majflt.max(0) as u64 + usage.ru_inblock.max(0) as u64;
+    Ok((output, Usage { disk_reads: reads }))
+}
+
+/// Whether `child` has ended (reaping it if it has), with what it and the processes it reaped
+/// cost; as `Child::try_wait`, which must not be called on it afterwards.
+#[cfg(unix)]
+pub fn try_wait_with_usage(
+    child: &mut Child,
+) -> std::io::Result<Option<(std::process::ExitStatus, Usage)>> {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: rusage is plain data that wait4 fills.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: asks after a child of this process that `child` has not reaped.
+    let n = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    match n {
+        0 => Ok(None),
+        n if n == pid => {
+            let reads = usage.ru_majflt.max(0) as u64 + usage.ru_inblock.max(0) as u64;
+            let status = std::process::ExitStatus::from_raw(status);
+            Ok(Some((status, Usage { disk_reads: reads })))
+        }
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+/// Outside Unix: the status alone.
+#[cfg(not(unix))]
+pub fn try_wait_with_usage(
+    child: &mut Child,
+) -> std::io::Result<Option<(std::process::ExitStatus, Usage)>> {
+    Ok(child.try_wait()?.map(|status| (status, Usage::default())))
+}
+
+/// Outside Unix: the output alone.
+#[cfg(not(unix))]
+pub fn wait_with_usage(child: Child) -> std::io::Result<(Output, Usage)> {
+    Ok((child.wait_with_output()?, Usage::default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_lines_give_the_group_and_the_ticks_also_with_odd_names() {
+        let line = "1234 (a (b) c) S 1 1200 1200 0 -1 4194560 100 0 0 0 7 3 2 1 20 0 1 0 5";
+        assert_eq!(parse_stat(line), Some((1200, 13)));
+        assert_eq!(parse_stat("1234 (short"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_sleeping_child_stalls_and_a_busy_one_does_not() {
+        use std::os::unix::process::CommandExt;
+        let start = |script: &str| {
+            std::process::Command::new("sh")
+                .args(["-c", script])
+                .process_group(0)
+                .spawn()
+                .unwrap()
+        };
+        let mut sleeping = start("sleep 30");
+        let mut busy = start("while :; do :; done");
+        let (a, b) = (sleeping.id(), busy.id());
+        // Once it started, the sleeping one uses no processor time; a limit of 0 means stalled
+        // as soon as nothing moved since the last reading.
+        std::thread::sleep(Duration::from_millis(300));
+        let mut idle = Progress::new(a);
+        std::thread::sleep(Duration::from_millis(300));
+        let idle_stalled = idle.stalled(Duration::ZERO);
+        // The busy one's ticks move, however loaded the machine (up to 100 readings).
+        let mut working = Progress::new(b);
+        let moved = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(100));
+            !working.stalled(Duration::ZERO)
+        });
+        kill_group(a);
+        kill_group(b);
+        let _ = (sleeping.wait(), busy.wait());
+        assert!(idle_stalled);
+        assert!(moved);
+    }
+}
