@@ -310,6 +310,10 @@ impl ForkExecutor {
     fn stop(&mut self, class: &Class) {
         if let Some(mut server) = self.servers.remove(class) {
             drop(server.requests);
+            // A server out of step may still run a child (one that sleeps, say): its process
+            // group goes with it, so that the wait cannot hang.
+            // SAFETY: a signal to the process group of a server this executor started.
+            unsafe { libc::killpg(server.child.id() as libc::pid_t, libc::SIGKILL) };
             let _ = server.child.wait();
             let _ = std::fs::remove_dir_all(&server.dir);
         }

@@ -101,9 +101,9 @@ fn enter(Placement { cpu, policy }: Placement) -> std::io::Result<()> {
         if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
             return Err(std::io::Error::last_os_error());
         }
-        let param = libc::sched_param {
-            sched_priority: libc::sched_get_priority_min(priority),
-        };
+        // Field by field: musl's `sched_param` has more fields than glibc's.
+        let mut param: libc::sched_param = std::mem::zeroed();
+        param.sched_priority = libc::sched_get_priority_min(priority);
         if libc::sched_setscheduler(0, policy, &param) != 0 {
             return Err(std::io::Error::last_os_error());
         }

@@ -246,8 +246,9 @@ fn measure(
         measure_and_report(main, plan, cli, setup, out)
     })?;
     // Once per build, and only after a run that measured something (not one whose results
-    // were all reused).
-    if runs && summary.measured > 0 {
+    // were all reused) and was not interrupted (which stops at once: reading the binary can take
+    // a second).
+    if runs && summary.measured > 0 && summary.interrupted.is_none() {
         if let Some(note) = units::note_once(&setup.exe, &plan.home, &setup.workspace_root) {
             messages::note!("{note}");
         }

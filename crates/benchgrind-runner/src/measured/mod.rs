@@ -43,7 +43,7 @@ pub use table::{iter_item, iter_item_missing, Table};
 static ARGC: AtomicUsize = AtomicUsize::new(0);
 static ARGV: AtomicPtr<*const c_char> = AtomicPtr::new(std::ptr::null_mut());
 
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 extern "C" fn capture(
     argc: std::ffi::c_int,
     argv: *const *const c_char,
@@ -55,8 +55,10 @@ extern "C" fn capture(
 
 /// glibc calls the functions of `.init_array` with argc, argv and envp, so the arguments can be
 /// read without `std::env::args_os`, which copies them to the heap: the measured process then
-/// starts every bench from the same heap, whichever way it was started.
-#[cfg(target_os = "linux")]
+/// starts every bench from the same heap, whichever way it was started. musl calls them with
+/// nothing (what the registers held then is no argument count): there the arguments are read
+/// the allocating way.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[used]
 #[link_section = ".init_array"]
 static CAPTURE: extern "C" fn(std::ffi::c_int, *const *const c_char, *const *const c_char) =
