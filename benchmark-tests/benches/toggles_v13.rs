@@ -7,14 +7,7 @@
 use benchgrind::LibraryBenchmarkConfig;
 use benchgrind::{black_box, library_benchmark, library_benchmark_group, main};
 
-fn work() -> u64 {
-    (0..black_box(100u64)).map(|x| x * x).sum()
-}
-
-#[inline(never)]
-fn helper_square_sum(n: u64) -> u64 {
-    (0..black_box(n)).map(|x| x * x + 1).sum()
-}
+include!("toggles/bodies.rs");
 
 #[library_benchmark]
 fn plain() -> u64 {

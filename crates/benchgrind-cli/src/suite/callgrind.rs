@@ -132,29 +132,24 @@ fn launcher() -> Result<&'static Launcher, Problem> {
         .map_err(Clone::clone)
 }
 
-/// At most this many runs of one count of a runner of several processes ([`count`]).
-const MOST_RUNS: usize = 4;
-
 /// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
 ///
 /// A runner of several processes (a wrapper script, a version manager's shim) takes its turns
 /// on one processor in the same order on every run unless one of its processes waits for the
 /// disk (a file not yet in the page cache), which lets the others run at other points: such a
-/// run is made again, with the files in the cache by then, as the bench harness does. Where
-/// the kernel's memory monitor DAMON runs (whose page checks make a process wait unseen), runs
-/// are made until two in a row count the same.
+/// run is made again, with the files in the cache by then, as the bench harness does
+/// ([`execute::watch::Rerun`], which also says what happens where DAMON runs).
 pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), Problem> {
-    let mut before = None;
-    for runs in 1.. {
+    let mut rerun = execute::watch::Rerun::default();
+    loop {
         let (total, processes, finished) = count_once(run, klv.clone(), timeout)?;
-        let last = before.replace(total);
-        let moved =
-            finished.disk_reads > 0 || (execute::schedule::damon_on() && last != Some(total));
-        if processes < 2 || runs >= MOST_RUNS || !moved {
+        if rerun
+            .again(processes, finished.disk_reads, &[total])
+            .is_none()
+        {
             return Ok((total, finished));
         }
     }
-    unreachable!("the loop returns")
 }
 
 /// One run of [`count`]: the instructions, the number of processes and the run.

@@ -144,11 +144,17 @@ pub fn callgrind_args(job: &Job) -> Vec<String> {
 /// own count: the body is counted, and each matching function it calls switches collection off
 /// as it is entered and on again as it returns. A `--collect-atstart` of the user's own stands.
 pub(crate) fn collect_in_window(user: &[String]) -> Option<&'static str> {
-    let named = |flag: &str| {
-        user.iter()
-            .any(|a| a.trim_start_matches('-').starts_with(flag))
-    };
+    let named = |flag: &str| collection_args(user).iter().any(|a| a.starts_with(flag));
     (named("toggle-collect") && !named("collect-atstart")).then_some("--collect-atstart=yes")
+}
+
+/// The arguments among `user` that switch Callgrind's collection (`--toggle-collect`,
+/// `--collect-atstart`), without their dashes (0.1's form writes none).
+pub(crate) fn collection_args(user: &[String]) -> Vec<&str> {
+    (user.iter())
+        .map(|a| a.trim_start_matches('-'))
+        .filter(|a| a.starts_with("toggle-collect") || a.starts_with("collect-atstart"))
+        .collect()
 }
 
 /// Whether a job's measured process opens the window itself (a library benchmark, or a hook

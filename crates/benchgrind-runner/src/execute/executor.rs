@@ -74,6 +74,16 @@ impl Captured {
         self
     }
 
+    /// What two files hold, `[stdout, stderr]` (a missing file holds nothing).
+    pub fn from_files(files: [std::path::PathBuf; 2]) -> Captured {
+        let [stdout, stderr] = files.map(|file| std::fs::read(file).unwrap_or_default());
+        Captured {
+            stdout,
+            stderr,
+            ..Captured::default()
+        }
+    }
+
     /// Nothing to show.
     pub fn is_empty(&self) -> bool {
         self.stdout.is_empty() && self.stderr.is_empty()

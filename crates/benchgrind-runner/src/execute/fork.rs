@@ -237,10 +237,8 @@ impl ForkExecutor {
         let limits = super::watch::Limits::of(&job.config);
         let group = server.child.id();
         if let Some(stopped) = await_answer(&server.answers, group, limits, started) {
-            // The child runs in the server's process group, with what it started: all go
-            // (and with them the requests sent after it, which are sent again).
-            // SAFETY: a signal to the process group of a server this executor started.
-            unsafe { libc::killpg(server.child.id() as libc::pid_t, libc::SIGKILL) };
+            // The child runs in the server's process group, with what it started: `stop` kills
+            // them all (and with them the requests sent after it, which are sent again).
             self.stop(&class);
             return (Status::Failed(stopped.reason()), started.elapsed());
         }
@@ -310,8 +308,8 @@ impl ForkExecutor {
     fn stop(&mut self, class: &Class) {
         if let Some(mut server) = self.servers.remove(class) {
             drop(server.requests);
-            // A server out of step may still run a child (one that sleeps, say): its process
-            // group goes with it, so that the wait cannot hang.
+            // Its process group goes with it: a server stopped at a limit or out of step may still
+            // run a child (one that sleeps, say), and the wait must not hang on it.
             // SAFETY: a signal to the process group of a server this executor started.
             unsafe { libc::killpg(server.child.id() as libc::pid_t, libc::SIGKILL) };
             let _ = server.child.wait();
@@ -385,11 +383,7 @@ fn await_answer(
 
 /// What the server's child wrote to its capture files; they stay for the user to read.
 fn read_capture(job: &Job) -> Captured {
-    let [stdout, stderr] =
-        CAPTURE_FILES.map(|name| std::fs::read(job.paths.dir.join(name)).unwrap_or_default());
-    let mut captured = Captured::default();
-    captured.append(&stdout, &stderr);
-    captured
+    Captured::from_files(CAPTURE_FILES.map(|name| job.paths.dir.join(name)))
 }
 
 /// The newest log in a server directory, for a server that died.

@@ -16,6 +16,7 @@ use crate::compare::regression;
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
 use crate::execute::reuse;
+use crate::execute::watch::Rerun;
 use crate::execute::{Captured, Executor, RunOutput, Status};
 use crate::messages;
 use crate::metrics::Metrics;
@@ -484,45 +485,12 @@ fn run_or_reuse(
     output
 }
 
-/// At most this many runs of a benchmark of several processes ([`again`]).
-const MOST_RUNS: usize = 4;
-
-/// Why a benchmark should be measured again, if it should: it ran several processes, which
-/// take turns on one processor in the same order on every run unless one of them waits where
-/// it did not choose to. One that waited for the disk (a file not yet in the page cache: the
-/// first run of a command after a build, or after the cache was dropped) lets another run at
-/// another point: a pipe of three shells counted 9 instructions more, bash behind Python 120
-/// (measured with the page cache dropped every 50 ms: 3 of 6 runs moved, none with it warm).
-/// The next run finds the files in the cache. Where the kernel's memory monitor DAMON runs, its
-/// page checks make a process wait now and then too, unseen: there a run counts once two in a
-/// row count the same. `before` holds the totals of the run before.
-fn again(
-    output: &RunOutput,
-    new: &Profile,
-    runs: usize,
-    before: &mut Option<Vec<u64>>,
-) -> Option<String> {
-    if matches!(output.reuse, reuse::Outcome::Reused(_)) || runs >= MOST_RUNS {
-        return None;
-    }
-    let mut pids: Vec<_> = new.parts.iter().map(|part| part.id.pid).collect();
+/// How many processes a profile's parts came from.
+fn processes(profile: &Profile) -> usize {
+    let mut pids: Vec<_> = profile.parts.iter().map(|part| part.id.pid).collect();
     pids.sort_unstable();
     pids.dedup();
-    if pids.len() < 2 {
-        return None;
-    }
-    let totals = new.totals().to_vec();
-    let last = before.replace(totals.clone());
-    if output.output.disk_reads > 0 {
-        return Some(format!(
-            "its processes waited for the disk ({} reads)",
-            output.output.disk_reads
-        ));
-    }
-    if crate::execute::schedule::damon_on() && last.as_ref() != Some(&totals) {
-        return Some("DAMON runs, and no two runs in a row counted the same yet".to_owned());
-    }
-    None
+    pids.len()
 }
 
 /// Where a measured run's output is kept, to be shown again when its results are reused.
@@ -543,11 +511,7 @@ fn save_output(job: &Job, output: &Captured) {
 
 /// What the measured run whose results are reused printed, as it printed it.
 fn saved_output(job: &Job) -> Captured {
-    let [stdout, stderr] =
-        OUTPUT.map(|name| std::fs::read(job.paths.dir.join(name)).unwrap_or_default());
-    let mut captured = Captured::default();
-    captured.append(&stdout, &stderr);
-    captured
+    Captured::from_files(OUTPUT.map(|name| job.paths.dir.join(name)))
 }
 
 /// Waits for Callgrind's run of the benchmark (started by [`prepare`] if the executor could);
@@ -564,28 +528,31 @@ fn measure(
     let old = old?;
     let mut reused = matched.clone().filter(|_| job.reuse == Reuse::Reuse);
     // Measured again while a run of several processes may have taken its turns in an order
-    // of its own (`again`); the Instructions of the run before, to compare with.
-    let mut runs = 0;
-    let mut before = None;
-    let (output, new) = loop {
+    // of its own.
+    let mut rerun = Rerun::default();
+    let (output, new, count) = loop {
         let output = run_or_reuse(job, executor, reused.take(), matched.clone());
-        runs += 1;
-        if let Status::Failed(reason) = &output.status {
+        if let Status::Failed(reason) = output.status {
             result.duration = output.duration;
-            result.output = output.output.clone().shown(cli.nocapture, cli.log);
+            result.output = output.output.shown(cli.nocapture, cli.log);
             // No log when the benchmark failed before Valgrind ran (in setup).
             result.log = Some(paths.file(FILES[1], Which::New)).filter(|l| l.exists());
             let _ = std::fs::remove_file(paths.file(FILES[0], Which::New));
-            return Err(crate::store::with_disk_full(&paths.dir, reason.clone()).into());
+            return Err(crate::store::with_disk_full(&paths.dir, reason).into());
         }
         let read = new_read(cli, job, old.as_ref());
         let new = profile::parse_file(&paths.file(FILES[0], Which::New), read)
             .map_err(|e| crate::store::with_disk_full(&paths.dir, e.to_string()))?;
-        match again(&output, &new, runs, &mut before) {
+        let count = processes(&new);
+        if matches!(output.reuse, reuse::Outcome::Reused(_)) {
+            break (output, new, count);
+        }
+        match rerun.again(count, output.output.disk_reads, &new.totals()) {
             Some(why) => messages::debug!("{}: measured again: {why}", job.id.full()),
-            None => break (output, new),
+            None => break (output, new, count),
         }
     };
+    let runs = rerun.runs();
     if runs > 1 && output.output.disk_reads > 0 {
         result.warnings.push(format!(
             "its processes waited for the disk in each of its {runs} runs (reading files not in \
@@ -619,15 +586,12 @@ fn measure(
             .warnings
             .push(crate::execute::realtime::NOT_EXACT.to_owned());
     }
-    let mut pids: Vec<_> = new.parts.iter().map(|part| part.id.pid).collect();
-    pids.sort_unstable();
-    pids.dedup();
     if was_run && reuse::records(job) {
-        record(job, pids.len());
+        record(job, count);
     }
     // The next run schedules a benchmark of several processes alone (`schedule::runs_alone`).
-    crate::execute::schedule::record_processes(&paths.dir, pids.len().max(1));
-    let processes = pids.len() > 1;
+    crate::execute::schedule::record_processes(&paths.dir, count.max(1));
+    let processes = count > 1;
     if processes && crate::execute::schedule::damon_on() {
         result
             .warnings

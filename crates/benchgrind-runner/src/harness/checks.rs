@@ -168,13 +168,11 @@ pub(super) fn counted_nothing(job: &Job, result: &mut BenchResult) {
     if new.get(EventKind::Ir) != Some(0) {
         return;
     }
-    let toggles: Vec<&str> = (job.config.raw_callgrind_args.iter())
-        .map(String::as_str)
-        .filter(|a| {
-            let a = a.trim_start_matches('-');
-            a.starts_with("toggle-collect") || a.starts_with("collect-atstart")
-        })
-        .collect();
+    let toggles: Vec<String> =
+        crate::execute::args::collection_args(&job.config.raw_callgrind_args)
+            .into_iter()
+            .map(|a| format!("--{a}"))
+            .collect();
     let reason = if toggles.is_empty() {
         "nothing was counted: collection was off for the whole benchmark (a \
          CALLGRIND_TOGGLE_COLLECT request in the code, or Valgrind arguments from \

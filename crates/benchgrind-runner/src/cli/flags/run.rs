@@ -6,11 +6,20 @@
 use std::path::PathBuf;
 
 use crate::cli::flag::{
-    baseline_name, shell_words, spec, yes_no, Category, Flag, Takes, UsageError,
+    baseline_name, shell_words, spec, yes_no, Category, Flag, Given, Takes, UsageError,
 };
 use crate::cli::values::{Isolation, Reuse};
 use crate::config::tool_metrics::text as spec_text;
 use crate::config::RegressionConfig;
+
+/// A limit on a run's time (`--timeout`, `--stall-limit`): a duration above 0.
+fn limit(g: &Given) -> Result<std::time::Duration, UsageError> {
+    match crate::duration::parse(&g.value) {
+        Ok(limit) if !limit.is_zero() => Ok(limit),
+        Ok(_) => Err(g.invalid("use a duration above 0, like 600, 2.5, 10s or 5m")),
+        Err(e) => Err(g.invalid(&e)),
+    }
+}
 
 const LIMITS_HELP: &str = "comma-separated KEY=N% (soft, in percent of the old value), KEY=N \
                            (hard) or KEY=N%|M; KEY is a metric or a @group";
@@ -331,13 +340,9 @@ pub(super) const FLAGS: &[Flag] = &[
                unit (600, 2.5, 10s, 5m); overrides the config's `timeout` [default: no limit]",
         repeats: false,
         category: Category::Run,
-        set: |cli, g| match crate::duration::parse(&g.value) {
-            Ok(limit) if !limit.is_zero() => {
-                cli.timeout = Some(limit);
-                Ok(())
-            }
-            Ok(_) => Err(g.invalid("use a duration above 0, like 600, 2.5, 10s or 5m")),
-            Err(e) => Err(g.invalid(&e)),
+        set: |cli, g| {
+            cli.timeout = Some(limit(g)?);
+            Ok(())
         },
     },
     Flag {
@@ -350,13 +355,9 @@ pub(super) const FLAGS: &[Flag] = &[
                with a unit (600, 2.5, 10s, 5m) [default: 120]",
         repeats: false,
         category: Category::Run,
-        set: |cli, g| match crate::duration::parse(&g.value) {
-            Ok(limit) if !limit.is_zero() => {
-                cli.stall_limit = Some(limit);
-                Ok(())
-            }
-            Ok(_) => Err(g.invalid("use a duration above 0, like 600, 2.5, 10s or 5m")),
-            Err(e) => Err(g.invalid(&e)),
+        set: |cli, g| {
+            cli.stall_limit = Some(limit(g)?);
+            Ok(())
         },
     },
     Flag {
