@@ -78,6 +78,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--jobs", "3"),
         ("--separate-threads", "yes"),
         ("--timeout", "2.5"),
+        ("--stall-limit", "30s"),
         ("--isolation", "process"),
         ("--fresh", "yes"),
         ("--verify-reuse", "yes"),
