@@ -182,6 +182,7 @@ pub fn cpu_ticks(_pid: u32) -> Option<u64> {
 
 /// The process group and the processor time (user and system, its own and its reaped
 /// children's) of a line of `/proc/PID/stat`.
+#[cfg(any(target_os = "linux", test))]
 fn parse_stat(stat: &str) -> Option<(u32, u64)> {
     // The command name, in parentheses, may hold spaces and parentheses: fields follow the last.
     let rest = &stat[stat.rfind(')')? + 1..];

@@ -99,6 +99,9 @@ fn utc_offset(_secs: u64) -> i64 {
 /// The local time zone's offset from UTC at `secs`, in seconds (0 when unknown).
 #[cfg(unix)]
 fn utc_offset(secs: u64) -> i64 {
+    // musl's `time_t` is marked deprecated by the libc crate (its width changed in musl 1.2);
+    // it is the type `localtime_r` takes either way.
+    #[allow(deprecated)]
     let Ok(t) = libc::time_t::try_from(secs) else {
         return 0;
     };
