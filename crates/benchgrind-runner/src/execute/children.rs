@@ -59,6 +59,7 @@ pub fn output(
         }
         Files::Nothing => {}
     }
+    let machine_before = super::watch::machine_reads();
     let child = cmd.spawn()?;
     let pid = child.id();
     let (done, watch) = std::sync::mpsc::channel::<()>();
@@ -66,7 +67,10 @@ pub fn output(
     let waited = wait_with_usage(child);
     drop(done);
     let stopped = watchdog.join().unwrap_or(None);
-    let (output, usage) = waited?;
+    let (output, mut usage) = waited?;
+    if let (Some(before), Some(after)) = (machine_before, super::watch::machine_reads()) {
+        usage.disk_reads += after.saturating_sub(before);
+    }
     let pid = launcher.measured_pid(pid);
     let settled = match files {
         Files::Tool(tool) => settle(tool, paths, pid),
