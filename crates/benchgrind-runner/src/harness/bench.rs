@@ -496,14 +496,14 @@ fn processes(profile: &Profile) -> usize {
 /// Where a measured run's output is kept, to be shown again when its results are reused.
 const OUTPUT: [&str; 2] = ["output.stdout", "output.stderr"];
 
-/// Keeps what a measured run printed beside its results (written atomically; an empty stream
-/// leaves no file).
+/// Keeps what a measured run printed beside its results (whole or not at all, without waiting
+/// for the disk: it is shown again, not compared; an empty stream leaves no file).
 fn save_output(job: &Job, output: &Captured) {
     for (name, bytes) in OUTPUT.iter().zip([&output.stdout, &output.stderr]) {
         let path = job.paths.dir.join(name);
         if bytes.is_empty() {
             let _ = std::fs::remove_file(&path);
-        } else if let Err(e) = crate::store::write_atomic(&path, bytes) {
+        } else if let Err(e) = crate::store::write_hint(&path, bytes) {
             messages::debug!("cannot write {}: {e}", path.display());
         }
     }
