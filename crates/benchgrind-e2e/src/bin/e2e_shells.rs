@@ -2,13 +2,15 @@
 //! the end-to-end tests (`tests/shells.rs`): pipes of two and three processes (the last one
 //! closing its end early), command substitution, a shell in a shell, background jobs with
 //! `wait`, and Python started by a bash wrapper that forks and waits, as version managers' shims
-//! do.
+//! do. GNU sort sizes its buffer by the machine's free memory unless told a size (`-S`):
+//! `free_memory` lets it, so its counts follow the machine's state, and the harness says so.
 
 use benchgrind::{binary_benchmark, binary_benchmark_group, main, Command, Stdio};
 
 #[binary_benchmark]
 #[bench::pipe_of_two("seq 1 2000 | wc -l")]
-#[bench::pipe_of_three("seq 1 3000 | sort -rn | head -1")]
+#[bench::pipe_of_three("seq 1 3000 | sort -S 1M -rn | head -1")]
+#[bench::free_memory("seq 1 3000 | sort -rn | head -1")]
 #[bench::substitution("x=$(seq 1 2000 | wc -l); y=$(echo $x); echo $y")]
 #[bench::nested("sh -c 'sh -c \"seq 1 500 | wc -l\"'")]
 #[bench::background("seq 1 1000 >/dev/null & seq 1 2000 >/dev/null & wait; echo done")]

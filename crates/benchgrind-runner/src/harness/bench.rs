@@ -597,6 +597,9 @@ fn measure(
             .warnings
             .push(crate::execute::schedule::DAMON_ON.to_owned());
     }
+    if super::checks::asks_free_memory(&new.path) {
+        result.warnings.push(super::checks::free_memory_warning());
+    }
     let binary = matches!(job.kind, crate::plan::JobKind::Binary(_));
     if (binary || processes) && !executor.exact_pids() {
         result

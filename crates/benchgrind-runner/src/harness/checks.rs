@@ -206,3 +206,65 @@ pub(super) fn is_empty(result: &BenchResult) -> bool {
         .iter()
         .any(|w| w.starts_with("measures almost nothing"))
 }
+
+/// The C library function through which a program learns how much memory the machine has free
+/// (`sysconf(_SC_AVPHYS_PAGES)` calls it), as Callgrind's profile names it. Not the `sysinfo`
+/// system call's wrapper alone: `get_phys_pages` (the total, which does not move) calls it too,
+/// as Python does as it starts.
+const FREE_MEMORY: [&str; 2] = ["get_avphys_pages", "__get_avphys_pages"];
+
+/// Whether the profile at `path` holds one of the [`FREE_MEMORY`] functions: a program that ran
+/// one acts on the machine's free memory, which no run controls. GNU sort sizes its buffer by
+/// it: `sort -rn` counted 5,470,264 instructions with 23 GB of 24 free and 5,470,269 with 15
+/// (`sort -S 1M -rn` 5,471,453 both times), as a pipe through it moved by 5 on CI after the page
+/// cache was dropped.
+pub(super) fn asks_free_memory(path: &std::path::Path) -> bool {
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    bytes.split(|&b| b == b'\n').any(|line| {
+        // `fn=(12) sysinfo`, `cfn=(12) sysinfo`, or the name alone where strings are not
+        // compressed: the name is what follows the last space or `=`.
+        (line.starts_with(b"fn=") || line.starts_with(b"cfn="))
+            && FREE_MEMORY.iter().any(|name| {
+                line.strip_suffix(name.as_bytes())
+                    .is_some_and(|rest| rest.ends_with(b" ") || rest.ends_with(b"="))
+            })
+    })
+}
+
+/// The warning of a benchmark whose program asked how much memory is free, with what this
+/// machine has free now.
+pub(super) fn free_memory_warning() -> String {
+    let now = free_memory()
+        .map(|(free, total)| {
+            format!(
+                " ({} MiB of {} MiB free as it ended)",
+                free >> 20,
+                total >> 20
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "its program asks how much memory the machine has free (`sysconf(_SC_AVPHYS_PAGES)`, as GNU \
+         sort does to size its buffer), so its counts follow the machine's free memory{now}, which the page \
+         cache and other programs change; to count the same on every run, give it a fixed \
+         size where it takes one (`sort -S 1M`) or measure it where memory is as free"
+    )
+}
+
+/// The machine's free and total memory in bytes, as the kernel tells a program that asks.
+fn free_memory() -> Option<(u64, u64)> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `sysinfo` fills the zeroed struct it is given and reads nothing else.
+        let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sysinfo(&mut info) } != 0 {
+            return None;
+        }
+        let unit = u64::from(info.mem_unit.max(1));
+        Some((info.freeram as u64 * unit, info.totalram as u64 * unit))
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
