@@ -29,6 +29,10 @@
 #                           no baseline of its machine and revision   [default: fail]
 #   BENCHGRIND_CI_BENCH     the command that runs the benchmarks, its
 #                           arguments following                       [default: cargo bench --]
+#   BENCHGRIND_CI_TARGET    the target the benchmarks are built for; x86_64-unknown-linux-musl
+#                           is the portable way: counts that a runner image's new glibc or
+#                           Valgrind do not move, so main's baselines stay comparable
+#                                                                     [default: the host's]
 #   BENCHGRIND              the benchgrind command-line tool          [default: benchgrind]
 set -euo pipefail
 
@@ -39,8 +43,16 @@ read -r -a bench <<<"${BENCHGRIND_CI_BENCH:-cargo bench --}"
 benchgrind=${BENCHGRIND:-benchgrind}
 uncompared=${BENCHGRIND_CI_UNCOMPARED:-fail}
 
+if [[ -n ${BENCHGRIND_CI_TARGET:-} ]]; then
+    # cargo builds for it (ab's builds too); rustup adds its standard library where it can.
+    export CARGO_BUILD_TARGET=$BENCHGRIND_CI_TARGET
+    if command -v rustup >/dev/null 2>&1; then
+        rustup target add "$BENCHGRIND_CI_TARGET" >/dev/null
+    fi
+fi
+
 usage() {
-    sed -n '4,32p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '4,36p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 

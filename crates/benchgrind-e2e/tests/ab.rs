@@ -73,6 +73,16 @@ fn repository(dir: &Path) -> PathBuf {
     repo
 }
 
+/// The target directory every test of `ab` shares, and the right to use it: one test at a
+/// time, since `ab` keeps its checkout, home and cargo target below it (`benchgrind-ab/`). On a
+/// fresh machine the dependencies are then built once for all the tests (a target directory
+/// each built benchgrind's dependencies five times: the slowest tests of CI).
+fn shared_target() -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    (guard, target_dir().join("ab-test"))
+}
+
 /// Runs `benchgrind ab` (or cargo, for `cargo bench`) in the repository with the shared target.
 fn run(program: &Path, args: &[&str], repo: &Path, target: &Path) -> Output {
     let output = Command::new(program)
@@ -118,7 +128,7 @@ fn ab_reports_the_change_of_the_one_benchmark_that_changed_and_reuses_the_base()
     let dir = tempfile::tempdir().unwrap();
     let repo = repository(dir.path());
     // Kept between test runs: the dependencies are built once.
-    let target = target_dir().join("ab-test");
+    let (_one, target) = shared_target();
 
     let output = run(&cli, &["ab", "--base=HEAD~1"], &repo, &target);
     assert_eq!(output.status.code(), Some(0));
@@ -126,10 +136,12 @@ fn ab_reports_the_change_of_the_one_benchmark_that_changed_and_reuses_the_base()
     let ab = blocks(&report);
     let (steady, grows) = (block(&ab, "steady"), block(&ab, "grows"));
 
-    // What each revision counts, measured directly.
-    let (now_steady, now_grows) = direct(&repo, &target, &dir.path().join("now"));
+    // What each revision counts, measured directly (built where `ab` built, whose
+    // dependencies are there).
+    let cargo_target = target.join("benchgrind-ab/target");
+    let (now_steady, now_grows) = direct(&repo, &cargo_target, &dir.path().join("now"));
     git(&repo, &["checkout", "-q", "HEAD~1"]);
-    let (base_steady, base_grows) = direct(&repo, &target, &dir.path().join("base"));
+    let (base_steady, base_grows) = direct(&repo, &cargo_target, &dir.path().join("base"));
     git(&repo, &["checkout", "-q", "-"]);
     assert!(now_grows > base_grows + 1000, "{now_grows} vs {base_grows}");
     assert_eq!(base_steady, now_steady);
@@ -216,8 +228,7 @@ fn the_ci_script_compares_a_branch_with_its_merge_base_not_the_tip_of_main() {
     std::fs::write(repo.join("NOTES.md"), "nothing measured\n").unwrap();
     git(&repo, &["add", "NOTES.md"]);
     git(&repo, &["commit", "-qm", "notes"]);
-    // Not the other test's: `ab` keeps the base's worktree below the target directory.
-    let target = target_dir().join("ab-merge-base-test");
+    let (_one, target) = shared_target();
     let ci = dir.path().join("ci");
 
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates/benchgrind-ci.sh");
@@ -308,7 +319,7 @@ fn ab_over_two_bench_binaries_prints_one_report_and_one_exit_status() {
         .unwrap();
     let shas = String::from_utf8_lossy(&base.stdout).into_owned();
     let shas: Vec<&str> = shas.lines().collect();
-    let target = target_dir().join("ab-two-test");
+    let (_one, target) = shared_target();
 
     let output = run(&cli, &["ab", "--base=HEAD~1"], &repo, &target);
     let report = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -414,7 +425,7 @@ fn ab_on_a_workspace_simulates_only_the_benchmarks_of_the_crate_the_change_touch
     git(&repo, &["commit", "-qm", "three crates"]);
     // The change touches alpha alone (uncommitted: ab measures the working tree).
     workspace(dir.path(), [1500, 2000, 3000]);
-    let target = target_dir().join("ab-workspace-test");
+    let (_one, target) = shared_target();
 
     let output = run(&cli, &["ab", "--base=HEAD"], &repo, &target);
     let report = String::from_utf8_lossy(&output.stdout).into_owned();

@@ -29,7 +29,9 @@ pub struct Fingerprint {
     /// The CPU as Valgrind shows it to the program: vendor, brand, family/model/stepping and
     /// the features that decide code paths.
     pub cpu: String,
-    /// The glibc version the bench binary runs with.
+    /// The glibc version the bench binary runs with; for a build for musl, which C library:
+    /// [`STATIC_MUSL`] (the portable way: linked into the binary, the same on every machine)
+    /// or `musl (dynamic)` (the machine's).
     pub glibc: String,
     /// The rustc that built the bench binary.
     pub rustc: String,
@@ -71,12 +73,23 @@ impl Fingerprint {
         ]
     }
 
+    /// Whether the bench binary is a portable build: linked statically with the musl that the
+    /// Rust toolchain ships, so that nothing of the machine's userland runs inside it.
+    pub fn portable(&self) -> bool {
+        self.glibc == STATIC_MUSL
+    }
+
     /// The fields in which `old` differs from `self`. A field empty on either side (written by
-    /// an older version, or not known) is not a difference.
+    /// an older version, or not known) is not a difference. Between two portable builds
+    /// ([`Fingerprint::portable`]) Valgrind's version is not one either: measured, such a
+    /// build counts the same under Valgrind 3.19, 3.24 and 3.27.1, each in its own userland
+    /// (`scripts/portable.py`); what the CPU shows still is, since code picks its paths by it.
     pub fn differences(&self, old: &Fingerprint) -> Vec<Difference> {
+        let portable = self.portable() && old.portable();
         self.fields()
             .into_iter()
             .zip(old.fields())
+            .filter(|((field, _), _)| !(portable && *field == "valgrind"))
             .filter(|((_, new), (_, old))| !new.is_empty() && !old.is_empty() && new != old)
             .map(|((field, new), (_, old))| Difference {
                 field,
@@ -192,8 +205,23 @@ pub fn describe(differences: &[Difference], compared_with: &str) -> Option<Strin
     ))
 }
 
-/// The glibc version, from `gnu_get_libc_version`.
+/// What [`Fingerprint::glibc`] says of a bench binary linked statically with musl.
+pub const STATIC_MUSL: &str = "musl (static)";
+
+/// Whether this program is linked statically (no dynamic loader, no shared library).
+pub const STATIC_BUILD: bool = cfg!(target_feature = "crt-static");
+
+/// The glibc version, from `gnu_get_libc_version`; for a build for musl, whether the C
+/// library is linked in ([`STATIC_MUSL`]) or the machine's.
 fn glibc_version() -> String {
+    #[cfg(all(target_env = "musl", target_feature = "crt-static"))]
+    {
+        STATIC_MUSL.to_owned()
+    }
+    #[cfg(all(target_env = "musl", not(target_feature = "crt-static")))]
+    {
+        "musl (dynamic)".to_owned()
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         extern "C" {
@@ -204,7 +232,7 @@ fn glibc_version() -> String {
             .to_string_lossy()
             .into_owned()
     }
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    #[cfg(not(any(all(target_os = "linux", target_env = "gnu"), target_env = "musl")))]
     {
         String::new()
     }
@@ -376,6 +404,31 @@ mod tests {
         );
         assert!(text.contains("glibc `2.36` -> `2.40`"), "{text}");
         assert_eq!(describe(&[], "previous run"), None);
+    }
+
+    #[test]
+    fn between_portable_builds_valgrind_is_no_difference_but_the_cpu_is() {
+        let portable = |valgrind: &str| Fingerprint {
+            valgrind: valgrind.into(),
+            glibc: STATIC_MUSL.into(),
+            target: "x86_64-unknown-linux-musl".into(),
+            ..sample()
+        };
+        let old = portable("valgrind-3.19.0");
+        let new = portable("valgrind-3.27.1");
+        assert!(old.portable() && new.portable());
+        assert!(new.differences(&old).is_empty());
+        let mut other_cpu = portable("valgrind-3.27.1");
+        other_cpu.cpu = "AuthenticAMD | x | fms 1 | avx2".into();
+        let fields: Vec<&str> = other_cpu
+            .differences(&old)
+            .iter()
+            .map(|d| d.field)
+            .collect();
+        assert_eq!(fields, ["cpu"]);
+        // A glibc build against a portable one: everything that differs is named.
+        let fields: Vec<&str> = sample().differences(&new).iter().map(|d| d.field).collect();
+        assert_eq!(fields, ["valgrind", "glibc", "target"]);
     }
 
     #[test]

@@ -101,10 +101,14 @@ fn enter(Placement { cpu, policy }: Placement) -> std::io::Result<()> {
         if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
             return Err(std::io::Error::last_os_error());
         }
-        // Field by field: musl's `sched_param` has more fields than glibc's.
+        // Field by field: musl's `sched_param` has more fields than glibc's (the kernel reads
+        // the first). The system call itself, not the C library's function: musl's
+        // `sched_setscheduler` does nothing but fail with ENOSYS (measured: threads of a musl
+        // build were not placed, as root), glibc's is this call.
         let mut param: libc::sched_param = std::mem::zeroed();
         param.sched_priority = libc::sched_get_priority_min(priority);
-        if libc::sched_setscheduler(0, policy, &param) != 0 {
+        let param: *const libc::sched_param = &param;
+        if libc::syscall(libc::SYS_sched_setscheduler, 0, policy, param) != 0 {
             return Err(std::io::Error::last_os_error());
         }
     }

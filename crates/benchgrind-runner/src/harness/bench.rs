@@ -597,8 +597,16 @@ fn measure(
             .warnings
             .push(crate::execute::schedule::DAMON_ON.to_owned());
     }
-    if super::checks::asks_free_memory(&new.path) {
+    let asked = super::checks::Asked::of(&new.path);
+    if asked.free_memory {
         result.warnings.push(super::checks::free_memory_warning());
+    }
+    if let crate::plan::JobKind::Binary(binary) = &job.kind {
+        if asked.random && super::checks::is_static_program(&binary.command.program) {
+            result
+                .warnings
+                .push(super::checks::STATIC_RANDOM.to_owned());
+        }
     }
     let binary = matches!(job.kind, crate::plan::JobKind::Binary(_));
     if (binary || processes) && !executor.exact_pids() {

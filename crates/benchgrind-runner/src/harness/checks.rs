@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use crate::cli::Cli;
-use crate::config::EventKind;
+use crate::config::{EventKind, ValgrindTool};
 use crate::fingerprint::Fingerprint;
 use crate::messages;
 use crate::plan::{Job, JobKind};
@@ -213,25 +213,83 @@ pub(super) fn is_empty(result: &BenchResult) -> bool {
 /// as Python does as it starts.
 const FREE_MEMORY: [&str; 2] = ["get_avphys_pages", "__get_avphys_pages"];
 
-/// Whether the profile at `path` holds one of the [`FREE_MEMORY`] functions: a program that ran
-/// one acts on the machine's free memory, which no run controls. GNU sort sizes its buffer by
-/// it: `sort -rn` counted 5,470,264 instructions with 23 GB of 24 free and 5,470,269 with 15
-/// (`sort -S 1M -rn` 5,471,453 both times), as a pipe through it moved by 5 on CI after the page
-/// cache was dropped.
-pub(super) fn asks_free_memory(path: &std::path::Path) -> bool {
-    let Ok(bytes) = std::fs::read(path) else {
-        return false;
-    };
-    bytes.split(|&b| b == b'\n').any(|line| {
-        // `fn=(12) sysinfo`, `cfn=(12) sysinfo`, or the name alone where strings are not
-        // compressed: the name is what follows the last space or `=`.
-        (line.starts_with(b"fn=") || line.starts_with(b"cfn="))
-            && FREE_MEMORY.iter().any(|name| {
-                line.strip_suffix(name.as_bytes())
-                    .is_some_and(|rest| rest.ends_with(b" ") || rest.ends_with(b"="))
-            })
-    })
+/// What a Callgrind profile shows its program asked of the machine, read from the names of
+/// the functions it ran.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Asked {
+    /// How much memory is free ([`FREE_MEMORY`]): a program that asks acts on the machine's
+    /// free memory, which no run controls. GNU sort sizes its buffer by it: `sort -rn` counted
+    /// 5,470,264 instructions with 23 GB of 24 free and 5,470,269 with 15 (`sort -S 1M -rn`
+    /// 5,471,453 both times), as a pipe through it moved by 5 on CI after the page cache was
+    /// dropped.
+    pub free_memory: bool,
+    /// Random bytes from the kernel (`getrandom`, `getentropy`, std's `...::getrandom`).
+    pub random: bool,
 }
+
+impl Asked {
+    /// What the profile at `path` shows; nothing where it cannot be read.
+    pub fn of(path: &std::path::Path) -> Asked {
+        let Ok(bytes) = std::fs::read(path) else {
+            return Asked::default();
+        };
+        let mut asked = Asked::default();
+        for line in bytes.split(|&b| b == b'\n') {
+            // `fn=(12) name`, `cfn=(12) name`, or the name alone where strings are not
+            // compressed: the name is what follows the first space or `=`.
+            let Some(rest) = line
+                .strip_prefix(b"fn=")
+                .or_else(|| line.strip_prefix(b"cfn="))
+            else {
+                continue;
+            };
+            let name = match rest.iter().position(|&b| b == b' ') {
+                Some(space) if rest.first() == Some(&b'(') => &rest[space + 1..],
+                _ => rest,
+            };
+            asked.free_memory |= FREE_MEMORY.iter().any(|f| name == f.as_bytes());
+            asked.random |=
+                name == b"getrandom" || name == b"getentropy" || name.ends_with(b"::getrandom");
+        }
+        asked
+    }
+}
+
+/// Whether the ELF program at `path` is static: it names no dynamic loader (no `PT_INTERP`
+/// program header), so no library can be preloaded into it. `false` where it cannot be read
+/// as a 64-bit little-endian ELF file.
+pub(super) fn is_static_program(path: &std::path::Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let read = || -> std::io::Result<bool> {
+        let mut file = std::fs::File::open(path)?;
+        let mut header = [0u8; 64];
+        file.read_exact(&mut header)?;
+        if &header[..4] != b"\x7fELF" || header[4] != 2 || header[5] != 1 {
+            return Ok(false);
+        }
+        let phoff = u64::from_le_bytes(header[0x20..0x28].try_into().unwrap());
+        let phentsize = u16::from_le_bytes([header[0x36], header[0x37]]) as usize;
+        let phnum = u16::from_le_bytes([header[0x38], header[0x39]]) as usize;
+        if phentsize < 4 {
+            return Ok(false);
+        }
+        let mut headers = vec![0u8; phentsize * phnum];
+        file.seek(SeekFrom::Start(phoff))?;
+        file.read_exact(&mut headers)?;
+        const PT_INTERP: u32 = 3;
+        Ok(!headers
+            .chunks(phentsize)
+            .any(|h| u32::from_le_bytes(h[..4].try_into().unwrap()) == PT_INTERP))
+    };
+    read().unwrap_or(false)
+}
+
+/// The warning of a binary benchmark whose static program drew random numbers from the kernel.
+pub(super) const STATIC_RANDOM: &str = "its program is static and drew random numbers from the \
+kernel (getrandom), which the harness makes the same on every run only in programs that load \
+shared libraries (through a preloaded one) or link benchgrind: a HashMap's keys, and with them \
+its counts, may move from run to run; build the program for the gnu target, or give it fixed \
+seeds";
 
 /// The warning of a benchmark whose program asked how much memory is free, with what this
 /// machine has free now.
@@ -267,4 +325,40 @@ fn free_memory() -> Option<(u64, u64)> {
     }
     #[cfg(not(target_os = "linux"))]
     None
+}
+
+/// The tools that see a program's heap and threads through a library Valgrind preloads into it
+/// (their `vgpreload_*.so`, which replaces `malloc` and the pthread functions).
+const PRELOADED: [ValgrindTool; 5] = [
+    ValgrindTool::Memcheck,
+    ValgrindTool::Helgrind,
+    ValgrindTool::DRD,
+    ValgrindTool::Massif,
+    ValgrindTool::DHAT,
+];
+
+/// A library benchmark of a static bench binary (the portable build, for musl) that ran a tool
+/// of [`PRELOADED`] is warned: a static program loads no library, so the tool sees no
+/// allocation and no lock (measured: DHAT counted 0 bytes in 0 blocks of a musl build's 64
+/// vectors). Callgrind, Cachegrind and BBV count as in any build.
+pub(super) fn static_tools(job: &Job, result: &mut BenchResult) {
+    if !crate::fingerprint::STATIC_BUILD || !matches!(job.kind, JobKind::Library(_)) {
+        return;
+    }
+    let blind: Vec<String> = result
+        .tools
+        .iter()
+        .filter(|t| PRELOADED.contains(&t.tool))
+        .map(|t| t.tool.title().to_owned())
+        .collect();
+    if blind.is_empty() {
+        return;
+    }
+    result.warnings.push(format!(
+        "{} saw nothing of its heap or threads: this bench binary is linked statically (a build \
+         for musl), and Valgrind replaces `malloc` and the pthread functions only in a program \
+         that loads shared libraries; run these tools on a build for the gnu target (the \
+         Callgrind counts of the static build are the portable ones)",
+        blind.join(", ")
+    ));
 }

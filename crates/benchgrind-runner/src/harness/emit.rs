@@ -40,6 +40,7 @@ impl Emitter<'_> {
         }
         super::checks::machine(self.cli, job, self.fingerprint.as_ref(), &mut result);
         super::checks::uncompared(self.cli, &mut result);
+        super::checks::static_tools(job, &mut result);
         if !super::checks::never_entered(job, &mut result) {
             super::checks::counted_nothing(job, &mut result);
             super::checks::empty(job, &mut result);

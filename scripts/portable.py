@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Measures one bench source on three Linux userlands and prints what each counts.
+
+The package benchmark-tests/portable (memchr, serde_json, regex, threads, a seeded HashMap,
+DHAT, a binary benchmark of its own program) is built once for x86_64-unknown-linux-musl (the
+portable way: static, with the musl that Rust ships) and once for the host's glibc target. Each
+bench binary is then run with `--fresh`, from where cargo built it (the target directory is bound
+into each root at its own path) and with the same environment:
+
+- on this machine's userland, under its Valgrind;
+- inside a Debian 13 (trixie: glibc 2.41, Valgrind 3.24) root file system;
+- inside a Debian unstable (sid) root file system, under its Valgrind.
+
+The root file systems are made with debootstrap from the Debian archive apt uses here, and kept
+in $BENCHGRIND_CI_CACHE (default ~/.cache/benchgrind-ci). Needs root (chroot, mounts).
+
+It prints, per benchmark and metric, the counts of each userland for both builds, and exits 1
+when the musl build's counts differ between userlands in any metric (the glibc build's may: they
+are printed to show what the portable way removes).
+
+Usage: python3 scripts/portable.py [--userland NAME ...] [--keep]
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = Path(os.environ.get("BENCHGRIND_CI_CACHE", Path.home() / ".cache/benchgrind-ci"))
+MUSL = "x86_64-unknown-linux-musl"
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")).resolve()
+# The bench binaries run from where cargo built them, and keep their results in RUN, on every
+# userland (both are bound into each root at the same paths), so that their arguments,
+# environment and with them the stack are the same everywhere.
+RUN = Path("/tmp/benchgrind-portable")
+ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": str(RUN),
+    "LANG": "C",
+    "BENCHGRIND_COLOR": "never",
+}
+SUITES = {"trixie": "Debian 13", "sid": "Debian unstable"}
+
+
+def log(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    log("$ " + " ".join(str(c) for c in cmd))
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def archive():
+    """The Debian archive apt uses here."""
+    for source in Path("/etc/apt/sources.list.d").glob("*.sources"):
+        for line in source.read_text().splitlines():
+            if line.startswith("URIs:"):
+                return line.split()[1]
+    sources = Path("/etc/apt/sources.list")
+    if sources.exists():
+        for line in sources.read_text().splitlines():
+            parts = line.split()
+            if parts and parts[0] == "deb":
+                return next(p for p in parts[1:] if "://" in p)
+    return "http://deb.debian.org/debian"
+
+
+def root_of(suite):
+    """A root file system of `suite` with Valgrind, made once and kept in the cache."""
+    root = CACHE / f"root-{suite}"
+    if (root / "usr/bin/valgrind").exists():
+        return root
+    if shutil.which("debootstrap") is None:
+        run(["apt-get", "install", "-y", "debootstrap"], stdout=subprocess.DEVNULL)
+    partial = CACHE / f"root-{suite}.tmp"
+    shutil.rmtree(partial, ignore_errors=True)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    run(
+        ["debootstrap", "--variant=minbase", "--include=valgrind", suite, partial, archive()],
+        stdout=subprocess.DEVNULL,
+    )
+    partial.rename(root)
+    return root
+
+
+def build(target):
+    """The bench binaries of the package for `target`, by bench name."""
+    cmd = ["cargo", "bench", "-p", "benchgrind-portable", "--no-run", "--message-format=json"]
+    if target:
+        cmd += ["--target", target]
+    out = run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True).stdout
+    binaries = {}
+    for line in out.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message.get("executable"):
+            if "bench" in message["target"]["kind"]:
+                binaries[message["target"]["name"]] = Path(message["executable"])
+    return binaries
+
+
+def blocks(report):
+    """{benchmark header: {metric: count}} from a terminal report."""
+    result, current = {}, None
+    for line in report.splitlines():
+        if not line.strip() or line.startswith("benchgrind:"):
+            continue
+        if not line.startswith(" "):
+            current = result.setdefault(line.split(" -> ")[0], {})
+            continue
+        m = re.match(r"\s+([A-Za-z][A-Za-z0-9 +./()-]*):\s+(\d+)\|", line)
+        if m and current is not None:
+            current[m.group(1)] = int(m.group(2))
+    return result
+
+
+def measure(userland, root, binaries):
+    """{build: {benchmark: {metric: count}}} of each bench binary run on `userland`."""
+    counts = {}
+    for build_name, by_bench in binaries.items():
+        for bench, program in sorted(by_bench.items()):
+            shutil.rmtree(RUN / "home", ignore_errors=True)
+            cmd = [
+                "env", "-i", *[f"{k}={v}" for k, v in ENV.items()],
+                program, "--bench", "--fresh", f"--home={RUN / 'home'}",
+            ]
+            if root is not None:
+                cmd = ["chroot", root, *cmd]
+            out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if out.returncode != 0:
+                log(out.stdout + out.stderr)
+                raise SystemExit(f"{bench} ({build_name}) failed on {userland}")
+            for header, metrics in blocks(out.stdout).items():
+                counts.setdefault(build_name, {})[header] = metrics
+    return counts
+
+
+def mounted(root):
+    """Mounts /proc, /dev and the run directory into `root`; returns what to unmount."""
+    points = []
+    for source, where, args in [
+        ("proc", root / "proc", ["-t", "proc"]),
+        ("/dev", root / "dev", ["--bind"]),
+        (str(RUN), root / str(RUN).lstrip("/"), ["--bind"]),
+        (str(TARGET), root / str(TARGET).lstrip("/"), ["--bind"]),
+    ]:
+        where.mkdir(parents=True, exist_ok=True)
+        run(["mount", *args, source, where])
+        points.append(where)
+    return points
+
+
+def unmount(points):
+    for where in reversed(points):
+        subprocess.run(["umount", "-l", where], check=False)
+
+
+def version(root):
+    cmd = ["valgrind", "--version"]
+    if root is not None:
+        cmd = ["chroot", root, *cmd]
+    glibc = ["ldd", "--version"] if root is None else ["chroot", root, "ldd", "--version"]
+    v = subprocess.run(cmd, stdout=subprocess.PIPE, text=True).stdout.strip()
+    g = subprocess.run(glibc, stdout=subprocess.PIPE, text=True).stdout.splitlines()[0]
+    return f"{g.split()[-1]}, {v}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--userland", action="append", choices=["host", *SUITES])
+    args = parser.parse_args()
+    userlands = args.userland or ["host", *SUITES]
+    if os.geteuid() != 0:
+        raise SystemExit("scripts/portable.py needs root (chroot and mounts); run it with sudo")
+    binaries = {"musl": build(MUSL), "glibc": build(None)}
+    seen, names = {}, {}
+    for userland in userlands:
+        root = None if userland == "host" else root_of(userland)
+        RUN.mkdir(parents=True, exist_ok=True)
+        points = mounted(root) if root is not None else []
+        try:
+            names[userland] = f"{SUITES.get(userland, 'this machine')} ({version(root)})"
+            seen[userland] = measure(userland, root, binaries)
+        finally:
+            unmount(points)
+    shutil.rmtree(RUN, ignore_errors=True)
+
+    differ = []
+    for build_name in binaries:
+        print(f"\n## {build_name} build\n")
+        print("| benchmark | metric | " + " | ".join(names[u] for u in userlands) + " |")
+        print("|---|---|" + "---|" * len(userlands))
+        first = seen[userlands[0]][build_name]
+        for bench, metrics in first.items():
+            for metric, value in metrics.items():
+                row = [seen[u][build_name].get(bench, {}).get(metric) for u in userlands]
+                same = all(v == value for v in row)
+                if not same and build_name == "musl":
+                    differ.append(f"{bench} {metric}: {row}")
+                cells = [f"{v:,}" if v is not None else "missing" for v in row]
+                if not same:
+                    cells = [f"**{c}**" for c in cells]
+                short = bench.split("::")[-1]
+                print(f"| {short} | {metric} | " + " | ".join(cells) + " |")
+    if differ:
+        print("\nthe musl build counted differently between userlands:", file=sys.stderr)
+        for line in differ:
+            print("  " + line, file=sys.stderr)
+        return 1
+    print(f"\nthe musl build counted the same on {len(userlands)} userlands, every metric")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
