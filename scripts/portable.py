@@ -4,8 +4,8 @@
 The package benchmark-tests/portable (memchr, serde_json, regex, threads, a seeded HashMap,
 DHAT, a binary benchmark of its own program) is built once for x86_64-unknown-linux-musl (the
 portable way: static, with the musl that Rust ships) and once for the host's glibc target. Each
-bench binary is then run with `--fresh`, from where cargo built it (the target directory is bound
-into each root at its own path) and with the same environment:
+bench binary is then run with `--fresh`, from where cargo built it (the checkout and the target
+directory are bound into each root at their own paths) and with the same environment:
 
 - on this machine's userland, under its Valgrind;
 - inside a Debian 13 (trixie: glibc 2.41, Valgrind 3.24) root file system;
@@ -16,7 +16,8 @@ in $BENCHGRIND_CI_CACHE (default ~/.cache/benchgrind-ci). Needs root (chroot, mo
 
 It prints, per benchmark and metric, the counts of each userland for both builds, and exits 1
 when the musl build's counts differ between userlands in any metric (the glibc build's may: they
-are printed to show what the portable way removes).
+are printed to show what the portable way removes), but for a benchmark whose report says it
+cannot count portably (a static program that drew the kernel's random numbers).
 
 Usage: python3 scripts/portable.py [--userland NAME ...] [--keep]
 """
@@ -104,8 +105,14 @@ def build(target):
     return binaries
 
 
+# What a benchmark's report says when its counts cannot be portable: a static program that drew
+# the kernel's random numbers (benchmark-tests/portable's `seeded`).
+NOT_PORTABLE = "is static and drew random numbers"
+
+
 def blocks(report):
-    """{benchmark header: {metric: count}} from a terminal report."""
+    """{benchmark header: {metric: count}} from a terminal report; a benchmark whose warning
+    says it cannot count portably gets the metric NOT_PORTABLE."""
     result, current = {}, None
     for line in report.splitlines():
         if not line.strip() or line.startswith("benchgrind:"):
@@ -113,8 +120,12 @@ def blocks(report):
         if not line.startswith(" "):
             current = result.setdefault(line.split(" -> ")[0], {})
             continue
+        if current is None:
+            continue
+        if NOT_PORTABLE in line:
+            current[NOT_PORTABLE] = 1
         m = re.match(r"\s+([A-Za-z][A-Za-z0-9 +./()-]*):\s+(\d+)\|", line)
-        if m and current is not None:
+        if m:
             current[m.group(1)] = int(m.group(2))
     return result
 
@@ -147,7 +158,10 @@ def mounted(root):
         ("proc", root / "proc", ["-t", "proc"]),
         ("/dev", root / "dev", ["--bind"]),
         (str(RUN), root / str(RUN).lstrip("/"), ["--bind"]),
-        (str(TARGET), root / str(TARGET).lstrip("/"), ["--bind"]),
+        # The checkout (the package's directory is where its benchmarks run) and the target
+        # directory where it is elsewhere.
+        (str(ROOT), root / str(ROOT).lstrip("/"), ["--bind"]),
+        *([] if TARGET.is_relative_to(ROOT) else [(str(TARGET), root / str(TARGET).lstrip("/"), ["--bind"])]),
     ]:
         where.mkdir(parents=True, exist_ok=True)
         run(["mount", *args, source, where])
@@ -197,15 +211,18 @@ def main():
         print("|---|---|" + "---|" * len(userlands))
         first = seen[userlands[0]][build_name]
         for bench, metrics in first.items():
+            portable = NOT_PORTABLE not in metrics
             for metric, value in metrics.items():
+                if metric == NOT_PORTABLE:
+                    continue
                 row = [seen[u][build_name].get(bench, {}).get(metric) for u in userlands]
                 same = all(v == value for v in row)
-                if not same and build_name == "musl":
+                if not same and build_name == "musl" and portable:
                     differ.append(f"{bench} {metric}: {row}")
                 cells = [f"{v:,}" if v is not None else "missing" for v in row]
                 if not same:
                     cells = [f"**{c}**" for c in cells]
-                short = bench.split("::")[-1]
+                short = bench.split("::")[-1] + ("" if portable else " (says it is not portable)")
                 print(f"| {short} | {metric} | " + " | ".join(cells) + " |")
     if differ:
         print("\nthe musl build counted differently between userlands:", file=sys.stderr)
