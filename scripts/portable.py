@@ -14,6 +14,10 @@ directory are bound into each root at their own paths) and with the same environ
 The root file systems are made with debootstrap from the Debian archive apt uses here, and kept
 in $BENCHGRIND_CI_CACHE (default ~/.cache/benchgrind-ci). Needs root (chroot, mounts).
 
+Then the library benchmarks are compared, on each other userland, with a baseline saved on
+the first, as a CI gate would after a runner image update (--uncompared=fail): the musl build
+must compare (its fingerprint leaves out glibc and Valgrind), the glibc build is uncompared.
+
 It prints, per benchmark and metric, the counts of each userland for both builds, and exits 1
 when the musl build's counts differ between userlands in any metric (the glibc build's may: they
 are printed to show what the portable way removes), but for a benchmark whose report says it
@@ -130,22 +134,46 @@ def blocks(report):
     return result
 
 
+def bench(root, program, home, flags=()):
+    """A run of the bench binary `program` measured afresh in `home`, inside `root` if given."""
+    cmd = [
+        "env", "-i", *[f"{k}={v}" for k, v in ENV.items()],
+        program, "--bench", "--fresh", f"--home={home}", *flags,
+    ]
+    if root is not None:
+        cmd = ["chroot", root, *cmd]
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def gate(first, root, binaries):
+    """The exit status, per build, of the library benchmarks compared with the baseline that
+    the first userland saved (`first`: save it), under --uncompared=fail: 4 when a benchmark's
+    baseline is from another machine, as a CI gate after an image update would see it."""
+    statuses = {}
+    for build_name, by_bench in binaries.items():
+        home = RUN / f"gate-{build_name}"
+        if first:
+            shutil.rmtree(home, ignore_errors=True)
+            flags = ["--save-baseline=image"]
+        else:
+            flags = ["--baseline=image", "--uncompared=fail"]
+        out = bench(root, by_bench["portable"], home, flags)
+        statuses[build_name] = out.returncode
+        if out.returncode not in (0, 4):
+            log(out.stdout + out.stderr)
+    return statuses
+
+
 def measure(userland, root, binaries):
     """{build: {benchmark: {metric: count}}} of each bench binary run on `userland`."""
     counts = {}
     for build_name, by_bench in binaries.items():
-        for bench, program in sorted(by_bench.items()):
+        for bench_name, program in sorted(by_bench.items()):
             shutil.rmtree(RUN / "home", ignore_errors=True)
-            cmd = [
-                "env", "-i", *[f"{k}={v}" for k, v in ENV.items()],
-                program, "--bench", "--fresh", f"--home={RUN / 'home'}",
-            ]
-            if root is not None:
-                cmd = ["chroot", root, *cmd]
-            out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            out = bench(root, program, RUN / "home")
             if out.returncode != 0:
                 log(out.stdout + out.stderr)
-                raise SystemExit(f"{bench} ({build_name}) failed on {userland}")
+                raise SystemExit(f"{bench_name} ({build_name}) failed on {userland}")
             for header, metrics in blocks(out.stdout).items():
                 counts.setdefault(build_name, {})[header] = metrics
     return counts
@@ -192,7 +220,7 @@ def main():
     if os.geteuid() != 0:
         raise SystemExit("scripts/portable.py needs root (chroot and mounts); run it with sudo")
     binaries = {"musl": build(MUSL), "glibc": build(None)}
-    seen, names = {}, {}
+    seen, names, gates = {}, {}, {}
     for userland in userlands:
         root = None if userland == "host" else root_of(userland)
         RUN.mkdir(parents=True, exist_ok=True)
@@ -200,6 +228,7 @@ def main():
         try:
             names[userland] = f"{SUITES.get(userland, 'this machine')} ({version(root)})"
             seen[userland] = measure(userland, root, binaries)
+            gates[userland] = gate(userland == userlands[0], root, binaries)
         finally:
             unmount(points)
     shutil.rmtree(RUN, ignore_errors=True)
@@ -224,6 +253,13 @@ def main():
                     cells = [f"**{c}**" for c in cells]
                 short = bench.split("::")[-1] + ("" if portable else " (says it is not portable)")
                 print(f"| {short} | {metric} | " + " | ".join(cells) + " |")
+    print(f"\n## compared with a baseline saved on {names[userlands[0]]}\n")
+    for userland in userlands[1:]:
+        for build_name, status in gates[userland].items():
+            said = {0: "compared (exit 0)", 4: "uncompared: another machine (exit 4)"}
+            print(f"- {names[userland]}, {build_name} build: {said.get(status, f'exit {status}')}")
+            if build_name == "musl" and status != 0:
+                differ.append(f"{userland}: the musl build's baseline did not compare ({status})")
     if differ:
         print("\nthe musl build counted differently between userlands:", file=sys.stderr)
         for line in differ:
