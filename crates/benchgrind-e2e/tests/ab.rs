@@ -193,6 +193,42 @@ fn ab_reports_the_change_of_the_one_benchmark_that_changed_and_reuses_the_base()
     assert!(report.contains("Performance has regressed"), "{report}");
 }
 
+/// The base's counts are reused only while nothing that reaches the build or the bench
+/// binaries changed: a second `ab` reuses them, one with other Valgrind arguments (or another
+/// toolchain) measures the base again.
+#[test]
+fn ab_measures_the_base_again_when_what_reaches_the_bench_binaries_changes() {
+    let Some(cli) = cli() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let repo = repository(dir.path());
+    let (_one, target) = shared_target();
+    let ab = |envs: &[(&str, &str)]| {
+        let output = Command::new(&cli)
+            .args(["ab", "--base=HEAD~1"])
+            .current_dir(&repo)
+            .env("CARGO_TARGET_DIR", &target)
+            .env("BENCHGRIND_COLOR", "never")
+            .envs(envs.iter().copied())
+            .output()
+            .expect("starts");
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let measured = "building and measuring the base";
+    let reused = "its counts are reused";
+    assert!(ab(&[]).contains(measured));
+    let again = ab(&[]);
+    assert!(again.contains(reused) && !again.contains(measured), "{again}");
+    let other_args = ab(&[("BENCHGRIND_VALGRIND_ARGS", "--separate-threads=no")]);
+    assert!(other_args.contains(measured), "{other_args}");
+    // What only sets how much is logged keeps the base.
+    let logged = ab(&[
+        ("BENCHGRIND_VALGRIND_ARGS", "--separate-threads=no"),
+        ("BENCHGRIND_LOG", "warn"),
+    ]);
+    assert!(logged.contains(reused), "{logged}");
+}
+
 #[test]
 fn ab_names_a_revision_that_does_not_exist() {
     let Some(cli) = cli() else { return };

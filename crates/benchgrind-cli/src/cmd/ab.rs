@@ -150,7 +150,7 @@ pub fn run(config: &Config) -> Result<Outcome> {
     };
 
     let stamp = home.join(format!("{baseline}.stamp"));
-    let key = reuse_key(&sha, config)?;
+    let key = reuse_key(&sha, config, &cwd)?;
     let reused = !config.fresh && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key);
     if reused {
         crate::messages::note!(
@@ -464,9 +464,54 @@ fn checkout(repo: &Path, dir: &Path, sha: &str) -> Result<()> {
     Ok(())
 }
 
+/// The variables that decide what the bench binaries are and what they do: the Rust
+/// toolchain's (`RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...), cargo's build and profile settings, and
+/// the `BENCHGRIND_*` variables the bench binaries read (every flag has one), but for those
+/// that only say where output goes or how it looks, and the CI script's own.
+fn build_and_run_variables() -> Vec<String> {
+    const NAMED: [&str; 8] = [
+        "RUSTUP_TOOLCHAIN",
+        "RUSTC",
+        "RUSTC_WRAPPER",
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_INCREMENTAL",
+        "VALGRIND_OPTS",
+        "VALGRIND_LIB",
+    ];
+    const OUTPUT_ONLY: [&str; 3] = ["BENCHGRIND_COLOR", "BENCHGRIND_LOG", "BENCHGRIND_CI_"];
+    let mut vars: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v)))
+        .filter(|(k, _)| {
+            NAMED.contains(&k.as_str())
+                || k.starts_with("CARGO_PROFILE_")
+                || (k.starts_with("CARGO_BUILD_") && k != "CARGO_BUILD_TARGET_DIR")
+                || (k.starts_with("BENCHGRIND_") && !OUTPUT_ONLY.iter().any(|o| k.starts_with(o)))
+        })
+        .map(|(k, v)| format!("{k}={}", v.to_string_lossy()))
+        .collect();
+    vars.sort();
+    vars
+}
+
+/// The Rust toolchain that builds in `dir` (`rustc -vV`, through rustup's choice there), or
+/// empty when it cannot be asked.
+fn toolchain(dir: &Path) -> String {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    std::process::Command::new(rustc)
+        .arg("-vV")
+        .current_dir(dir)
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
 /// What must be the same for the base's counts to be reused: its revision, the arguments, the
-/// Valgrind and the machine.
-fn reuse_key(sha: &str, config: &Config) -> Result<String> {
+/// toolchain, the variables that reach the build and the bench binaries
+/// ([`build_and_run_variables`]), the Valgrind and the machine.
+fn reuse_key(sha: &str, config: &Config, dir: &Path) -> Result<String> {
     // The Valgrind the bench binaries run (BENCHGRIND_VALGRIND, else PATH's).
     let valgrind = benchgrind_runner::execute::valgrind::locate()
         .map(|v| format!("{} {:?}", v.path.display(), v.version))
@@ -486,10 +531,13 @@ fn reuse_key(sha: &str, config: &Config) -> Result<String> {
             .join("\u{1f}")
     };
     Ok(format!(
-        "revision {sha}\ncargo {}\nbench {}\nvalgrind {valgrind}\n{cpu}\narch {}\n",
+        "revision {sha}\ncargo {}\nbench {}\nvalgrind {valgrind}\n{cpu}\narch {}\n\
+         toolchain {}\n{}\n",
         join(&config.cargo_args),
         join(&config.bench_args),
-        std::env::consts::ARCH
+        std::env::consts::ARCH,
+        toolchain(dir),
+        build_and_run_variables().join("\n")
     ))
 }
 
