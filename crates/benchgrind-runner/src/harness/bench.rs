@@ -290,7 +290,9 @@ fn without_callgrind(
     result.tool = job.config.default_tool;
     if cli.load_baseline.is_some() {
         result.outcome = Outcome::Failed {
-            reason: "--load-baseline compares Callgrind's saved profiles, and this benchmark                      does not run Callgrind (its default tool is another or Callgrind is                      disabled); compare it with --baseline instead"
+            reason: "--load-baseline compares Callgrind's saved profiles, and this benchmark does \
+                     not run Callgrind (its default tool is another or Callgrind is disabled); \
+                     compare it with --baseline instead"
                 .into(),
         };
         return result;
