@@ -218,7 +218,10 @@ fn ab_measures_the_base_again_when_what_reaches_the_bench_binaries_changes() {
     let reused = "its counts are reused";
     assert!(ab(&[]).contains(measured));
     let again = ab(&[]);
-    assert!(again.contains(reused) && !again.contains(measured), "{again}");
+    assert!(
+        again.contains(reused) && !again.contains(measured),
+        "{again}"
+    );
     let other_args = ab(&[("BENCHGRIND_VALGRIND_ARGS", "--separate-threads=no")]);
     assert!(other_args.contains(measured), "{other_args}");
     // What only sets how much is logged keeps the base.
