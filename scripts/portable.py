@@ -24,7 +24,7 @@ when the musl build's counts differ between userlands in any metric (the glibc b
 are printed to show what the portable way removes), but for a benchmark whose report says it
 cannot count portably (a static program that drew the kernel's random numbers).
 
-Usage: python3 scripts/portable.py [--userland NAME ...] [--keep]
+Usage: python3 scripts/portable.py [--userland NAME ...] [--musl-only]
 """
 
 import argparse
@@ -222,6 +222,8 @@ def version(root):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--userland", action="append", choices=["host", *SUITES])
+    parser.add_argument("--musl-only", action="store_true",
+                        help="leave out the glibc build (its table shows what musl removes)")
     args = parser.parse_args()
     userlands = args.userland or ["host", *SUITES]
     if os.geteuid() != 0:
@@ -229,8 +231,9 @@ def main():
     binaries = {
         "musl": build(MUSL),
         "examples, musl": build(MUSL, "benchgrind-examples"),
-        "glibc": build(None),
     }
+    if not args.musl_only:
+        binaries["glibc"] = build(None)
     seen, names, gates = {}, {}, {}
     for userland in userlands:
         root = None if userland == "host" else root_of(userland)
