@@ -83,7 +83,10 @@ def root_of(suite):
     if (root / "usr/bin/valgrind").exists():
         return root
     if shutil.which("debootstrap") is None:
-        run(["apt-get", "install", "-y", "debootstrap"], stdout=subprocess.DEVNULL)
+        # The package lists first: a fresh machine may have none, or old ones.
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run(["apt-get", "update", "-qq"], stdout=subprocess.DEVNULL, env=env)
+        run(["apt-get", "install", "-y", "-qq", "debootstrap"], stdout=subprocess.DEVNULL, env=env)
     partial = CACHE / f"root-{suite}.tmp"
     shutil.rmtree(partial, ignore_errors=True)
     CACHE.mkdir(parents=True, exist_ok=True)
