@@ -4,7 +4,8 @@
 The package benchmark-tests/portable (memchr, serde_json, regex, threads, a seeded HashMap,
 DHAT, a binary benchmark of its own program) is built once for x86_64-unknown-linux-musl (the
 portable way: static, with the musl that Rust ships) and once for the host's glibc target; the
-bundled examples' bench files once for musl (their library benchmarks are compared). Each
+bundled examples' bench files once for musl (their library benchmarks are compared: their binary
+benchmarks read files that other benchmarks write). Each
 bench binary is then run with `--fresh`, from where cargo built it (the checkout and the target
 directory are bound into each root at their own paths) and with the same environment:
 
@@ -113,6 +114,9 @@ def build(target, package="benchgrind-portable"):
     return binaries
 
 
+# The mark of a binary benchmark's block (its header names the command: `id:(args) -> cmd`).
+BINARY = "binary benchmark"
+
 # What a benchmark's report says when its counts cannot be portable: a static program that drew
 # the kernel's random numbers (benchmark-tests/portable's `seeded`).
 NOT_PORTABLE = "is static and drew random numbers"
@@ -127,6 +131,8 @@ def blocks(report):
             continue
         if not line.startswith(" "):
             current = result.setdefault(line.split(" -> ")[0], {})
+            if " -> " in line:
+                current[BINARY] = 1
             continue
         if current is None:
             continue
@@ -182,8 +188,9 @@ def measure(userland, root, binaries):
                 raise SystemExit(f"{bench_name} ({build_name}) failed on {userland}")
             for header, metrics in blocks(out.stdout).items():
                 # Of the examples, the library benchmarks: their binary benchmarks run the
-                # system's programs, which are the machine's own code.
-                if build_name == "examples, musl" and " -> " in header:
+                # system's programs (the machine's own code) or read files that other
+                # benchmarks of the examples write (`bar.json`), whichever ran before.
+                if build_name == "examples, musl" and BINARY in metrics:
                     continue
                 counts.setdefault(build_name, {})[header] = metrics
     return counts
@@ -259,7 +266,7 @@ def main():
         for bench, metrics in first.items():
             portable = NOT_PORTABLE not in metrics
             for metric, value in metrics.items():
-                if metric == NOT_PORTABLE:
+                if metric in (NOT_PORTABLE, BINARY):
                     continue
                 row = [seen[u][build_name].get(bench, {}).get(metric) for u in userlands]
                 same = all(v == value for v in row)
