@@ -215,8 +215,14 @@ def mounted(root):
 
 
 def unmount(points):
+    """Unmounts what `mounted` bound, and checks it: the checkout is bound into the root, so a
+    root left with it mounted would take the checkout along if the cache were deleted."""
     for where in reversed(points):
         subprocess.run(["umount", "-l", where], check=False)
+    mounts = Path("/proc/self/mounts").read_text()
+    left = [str(w) for w in points if f" {w} " in mounts]
+    if left:
+        raise SystemExit(f"still mounted, unmount before deleting {CACHE}: {' '.join(left)}")
 
 
 def version(root):
