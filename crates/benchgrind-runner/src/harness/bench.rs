@@ -532,7 +532,7 @@ fn measure(
     // Measured again while a run of several processes may have taken its turns in an order
     // of its own.
     let mut rerun = Rerun::default();
-    let (output, new, count) = loop {
+    let (output, new, count, asked) = loop {
         let output = run_or_reuse(job, executor, reused.take(), matched.clone());
         if let Status::Failed(reason) = output.status {
             result.duration = output.duration;
@@ -543,15 +543,19 @@ fn measure(
             return Err(crate::store::with_disk_full(&paths.dir, reason).into());
         }
         let read = new_read(cli, job, old.as_ref());
-        let new = profile::parse_file(&paths.file(FILES[0], Which::New), read)
-            .map_err(|e| crate::store::with_disk_full(&paths.dir, e.to_string()))?;
+        // Read once: parsed, and its function names looked through (`checks::Asked`).
+        let file = paths.file(FILES[0], Which::New);
+        let disk_full =
+            |e: crate::parse::ParseError| crate::store::with_disk_full(&paths.dir, e.to_string());
+        let bytes = crate::parse::read(&file, "the Callgrind profile").map_err(disk_full)?;
+        let new = profile::parse(&file, &bytes, read).map_err(disk_full)?;
         let count = processes(&new);
         if matches!(output.reuse, reuse::Outcome::Reused(_)) {
-            break (output, new, count);
+            break (output, new, count, super::checks::Asked::of(&bytes));
         }
         match rerun.again(count, output.output.disk_reads, &new.totals()) {
             Some(why) => messages::debug!("{}: measured again: {why}", job.id.full()),
-            None => break (output, new, count),
+            None => break (output, new, count, super::checks::Asked::of(&bytes)),
         }
     };
     let runs = rerun.runs();
@@ -599,7 +603,6 @@ fn measure(
             .warnings
             .push(crate::execute::schedule::DAMON_ON.to_owned());
     }
-    let asked = super::checks::Asked::of(&new.path);
     if asked.free_memory {
         result.warnings.push(super::checks::free_memory_warning());
     }

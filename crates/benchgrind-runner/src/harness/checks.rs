@@ -228,11 +228,8 @@ pub(super) struct Asked {
 }
 
 impl Asked {
-    /// What the profile at `path` shows; nothing where it cannot be read.
-    pub fn of(path: &std::path::Path) -> Asked {
-        let Ok(bytes) = std::fs::read(path) else {
-            return Asked::default();
-        };
+    /// What the bytes of a Callgrind profile show.
+    pub fn of(bytes: &[u8]) -> Asked {
         let mut asked = Asked::default();
         for line in bytes.split(|&b| b == b'\n') {
             // `fn=(12) name`, `cfn=(12) name`, or the name alone where strings are not
@@ -304,10 +301,11 @@ pub(super) fn free_memory_warning() -> String {
         })
         .unwrap_or_default();
     format!(
-        "its program asks how much memory the machine has free (`sysconf(_SC_AVPHYS_PAGES)`, as GNU \
-         sort does to size its buffer), so its counts follow the machine's free memory{now}, which the page \
-         cache and other programs change; to count the same on every run, give it a fixed \
-         size where it takes one (`sort -S 1M`) or measure it where memory is as free"
+        "its program asks how much memory the machine has free (`sysconf(_SC_AVPHYS_PAGES)`, \
+         as GNU sort does to size its buffer), so its counts follow the machine's free \
+         memory{now}, which the page cache and other programs change; to count the same on \
+         every run, give it a fixed size where it takes one (`sort -S 1M`) or measure it where \
+         memory is as free"
     )
 }
 
