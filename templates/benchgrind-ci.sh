@@ -43,13 +43,16 @@ read -r -a bench <<<"${BENCHGRIND_CI_BENCH:-cargo bench --}"
 benchgrind=${BENCHGRIND:-benchgrind}
 uncompared=${BENCHGRIND_CI_UNCOMPARED:-fail}
 
-if [[ -n ${BENCHGRIND_CI_TARGET:-} ]]; then
-    # cargo builds for it (ab's builds too); rustup adds its standard library where it can.
-    export CARGO_BUILD_TARGET=$BENCHGRIND_CI_TARGET
-    if command -v rustup >/dev/null 2>&1; then
-        rustup target add "$BENCHGRIND_CI_TARGET" >/dev/null
+# The steps that build: cargo builds for $BENCHGRIND_CI_TARGET when set (ab's builds too), and
+# rustup adds its standard library where it can.
+build_target() {
+    if [[ -n ${BENCHGRIND_CI_TARGET:-} ]]; then
+        export CARGO_BUILD_TARGET=$BENCHGRIND_CI_TARGET
+        if command -v rustup >/dev/null 2>&1; then
+            rustup target add "$BENCHGRIND_CI_TARGET" >/dev/null
+        fi
     fi
-fi
+}
 
 usage() {
     sed -n '4,36p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -72,6 +75,7 @@ merge-base)
     ;;
 share)
     [[ $# -eq 3 && $2 =~ ^[0-9]+$ && $3 =~ ^[0-9]+$ && $2 -ge 1 && $2 -le $3 ]] || usage
+    build_target
     mkdir -p "$dir"
     # One summary per line on stdout, from every bench binary cargo runs.
     args=(--partition="$2/$3" --home="$home" --output-format=json)
@@ -103,6 +107,7 @@ merge)
     ;;
 ab)
     [[ $# -eq 2 ]] || usage
+    build_target
     mkdir -p "$dir"
     # The merge base of REV and HEAD, not REV's tip: what landed on REV after this branch left
     # it is not this branch's change.
