@@ -85,11 +85,23 @@ fn shared_target() -> (std::sync::MutexGuard<'static, ()>, PathBuf) {
 
 /// Runs `benchgrind ab` (or cargo, for `cargo bench`) in the repository with the shared target.
 fn run(program: &Path, args: &[&str], repo: &Path, target: &Path) -> Output {
+    run_with(program, args, repo, target, &[])
+}
+
+/// [`run`] with more variables set.
+fn run_with(
+    program: &Path,
+    args: &[&str],
+    repo: &Path,
+    target: &Path,
+    envs: &[(&str, &str)],
+) -> Output {
     let output = Command::new(program)
         .args(args)
         .current_dir(repo)
         .env("CARGO_TARGET_DIR", target)
         .env("BENCHGRIND_COLOR", "never")
+        .envs(envs.iter().copied())
         .output()
         .expect("starts");
     eprintln!("{}", String::from_utf8_lossy(&output.stderr));
@@ -203,14 +215,7 @@ fn ab_measures_the_base_again_when_what_reaches_the_bench_binaries_changes() {
     let repo = repository(dir.path());
     let (_one, target) = shared_target();
     let ab = |envs: &[(&str, &str)]| {
-        let output = Command::new(&cli)
-            .args(["ab", "--base=HEAD~1"])
-            .current_dir(&repo)
-            .env("CARGO_TARGET_DIR", &target)
-            .env("BENCHGRIND_COLOR", "never")
-            .envs(envs.iter().copied())
-            .output()
-            .expect("starts");
+        let output = run_with(&cli, &["ab", "--base=HEAD~1"], &repo, &target, envs);
         assert_eq!(output.status.code(), Some(0), "{output:?}");
         String::from_utf8_lossy(&output.stderr).into_owned()
     };

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use benchgrind_runner::execute::pidns;
-use common::{blocks, stdout};
+use common::{blocks, stdout, warnings};
 
 const SHELLS: &str = env!("CARGO_BIN_EXE_e2e_shells");
 
@@ -37,23 +37,6 @@ fn counts_in(report: &str) -> BTreeMap<String, u64> {
             let id = id.split(':').next().unwrap().to_owned();
             (id, b.get("Instructions"))
         })
-        .collect()
-}
-
-/// The warnings of the benchmark `id` in a report.
-fn warnings(report: &str, id: &str) -> Vec<String> {
-    let mut lines = report.lines();
-    lines
-        .find(|l| {
-            l.split_whitespace()
-                .nth(1)
-                .is_some_and(|h| h.starts_with(&format!("{id}:")))
-        })
-        .unwrap_or_else(|| panic!("no benchmark {id} in\n{report}"));
-    lines
-        .take_while(|l| l.starts_with(' '))
-        .filter_map(|l| l.trim_start().strip_prefix("Warning: "))
-        .map(str::to_owned)
         .collect()
 }
 

@@ -131,6 +131,26 @@ pub fn blocks(report: &str) -> Vec<Block> {
     blocks
 }
 
+/// The indented lines of the block of the benchmark whose id is `id` (`path id:(args)`), from the
+/// first such block in a terminal report.
+pub fn block_lines<'a>(report: &'a str, id: &str) -> Vec<&'a str> {
+    let header = format!(" {id}:");
+    let mut lines = report.lines();
+    lines
+        .find(|l| !l.starts_with(' ') && l.contains(&header))
+        .unwrap_or_else(|| panic!("no benchmark {id} in\n{report}"));
+    lines.take_while(|l| l.starts_with(' ')).collect()
+}
+
+/// The warnings of the benchmark whose id is `id` in a terminal report ([`block_lines`]).
+pub fn warnings(report: &str, id: &str) -> Vec<String> {
+    block_lines(report, id)
+        .into_iter()
+        .filter_map(|l| l.trim_start().strip_prefix("Warning: "))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The `benchgrind` CLI, which `cargo test --workspace` builds; `None` (with a note) when this
 /// package's tests run alone and it was not built. On CI it must be there.
 pub fn cli() -> Option<PathBuf> {
