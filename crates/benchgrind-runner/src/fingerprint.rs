@@ -73,6 +73,21 @@ impl Fingerprint {
         ]
     }
 
+    /// The machine in one line, every field but the revision (which moves with every commit):
+    /// what records of inputs and `ab`'s reuse of a base are keyed on.
+    pub fn key(&self) -> String {
+        format!(
+            "{} | {} | {} | {} | {} | {} | {}",
+            self.valgrind,
+            self.cpu,
+            self.glibc,
+            self.rustc,
+            self.cache,
+            self.target,
+            self.benchgrind
+        )
+    }
+
     /// Whether the bench binary is a portable build: linked statically with the musl that the
     /// Rust toolchain ships, so that nothing of the machine's userland runs inside it.
     pub fn portable(&self) -> bool {

@@ -113,11 +113,10 @@ pub struct BenchResult {
     /// Why the benchmark was not compared with a baseline of its own machine and revision
     /// (`--baseline` given): none saved, another machine's, another revision's.
     pub uncompared: Option<String>,
-    /// Not run: its inputs were all as recorded, so these are the results measured then
-    /// (`YYYY-MM-DDTHH:MM:SSZ`) ([`crate::execute::reuse`]).
-    pub reused: Option<String>,
-    /// Measured under `--verify-reuse` although its record matched the one of then.
-    pub verified: Option<String>,
+    /// Measured, or not run because its inputs were all as recorded (these are then the
+    /// results measured at the date it holds), or measured under `--verify-reuse` although its
+    /// record matched ([`crate::execute::reuse`]).
+    pub reuse: crate::execute::reuse::Verdict,
     /// What looks wrong with the benchmark although it ran (e.g. it measures almost nothing).
     pub warnings: Vec<String>,
     /// Its counts per thread and process, when asked for (`separate_threads`).

@@ -228,7 +228,7 @@ fn report(reporters: &mut Reporters, summaries: &[(Summary, PathBuf)]) -> Result
                     .failed
                     .push((summary.id.clone(), reason.clone(), result.log.clone()));
             }
-            BenchOutcome::Measured { .. } if result.reused.is_some() => tally.reused += 1,
+            BenchOutcome::Measured { .. } if result.reuse.reused().is_some() => tally.reused += 1,
             BenchOutcome::Measured { .. } => tally.measured += 1,
         }
         for r in &result.regressions {

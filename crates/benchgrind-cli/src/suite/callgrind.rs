@@ -28,13 +28,16 @@ use super::{
     runner::{self, Finished},
 };
 
-/// Finds Valgrind as the bench binaries do (`--valgrind-bin`, `BENCHGRIND_VALGRIND`, `PATH`)
-/// and checks its version; returns its version line.
-pub fn check_valgrind() -> anyhow::Result<String> {
-    let found =
-        execute::valgrind::locate().map_err(|e| anyhow::anyhow!("--metric instructions: {e}"))?;
-    let (major, minor, patch) = found.version;
-    Ok(format!("valgrind-{major}.{minor}.{patch}"))
+/// The launcher of runner programs: the Valgrind chosen (`--valgrind-bin`, else the bench
+/// binaries' `BENCHGRIND_VALGRIND`, else `PATH`'s), version checked, ASLR off, and one
+/// processor under `SCHED_FIFO` where permitted (`SCHED_BATCH` where not), as the bench harness
+/// runs its benchmarks. The preload library is added per run.
+pub fn launcher(choice: &execute::valgrind::Choice) -> anyhow::Result<Launcher> {
+    let found = choice
+        .locate()
+        .map_err(|e| anyhow::anyhow!("--metric instructions: {e}"))?;
+    let placement = execute::launcher::placements(true).first().copied();
+    Ok(Launcher::under(found).placed(placement))
 }
 
 /// A scratch directory for Callgrind's files, removed when dropped.
@@ -117,21 +120,6 @@ fn valgrind_log_tail(dir: &std::path::Path) -> Option<String> {
     last
 }
 
-/// The launcher of runner programs, decided once: the Valgrind the bench binaries would use, ASLR
-/// off, and one processor under `SCHED_FIFO` where permitted (`SCHED_BATCH` where not), as the
-/// bench harness runs its benchmarks. The preload library is added per run.
-fn launcher() -> Result<&'static Launcher, Problem> {
-    static LAUNCHER: std::sync::OnceLock<Result<Launcher, Problem>> = std::sync::OnceLock::new();
-    LAUNCHER
-        .get_or_init(|| {
-            let valgrind = execute::valgrind::locate()?.path;
-            let placement = execute::launcher::placements(true).first().copied();
-            Ok(Launcher::valgrind(valgrind).placed(placement))
-        })
-        .as_ref()
-        .map_err(Clone::clone)
-}
-
 /// Runs `run` under Callgrind with `klv` on stdin; returns the instruction count and the run.
 ///
 /// A runner of several processes (a wrapper script, a version manager's shim) takes its turns
@@ -139,10 +127,15 @@ fn launcher() -> Result<&'static Launcher, Problem> {
 /// disk (a file not yet in the page cache), which lets the others run at other points: such a
 /// run is made again, with the files in the cache by then, as the bench harness does
 /// ([`execute::watch::Rerun`], which also says what happens where DAMON runs).
-pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Finished), Problem> {
+pub fn count(
+    launcher: &Launcher,
+    run: &Command,
+    klv: Vec<u8>,
+    timeout: Duration,
+) -> Result<(u64, Finished), Problem> {
     let mut rerun = execute::watch::Rerun::default();
     loop {
-        let (total, processes, finished) = count_once(run, klv.clone(), timeout)?;
+        let (total, processes, finished) = count_once(launcher, run, klv.clone(), timeout)?;
         if rerun
             .again(processes, finished.disk_reads, &[total])
             .is_none()
@@ -154,6 +147,7 @@ pub fn count(run: &Command, klv: Vec<u8>, timeout: Duration) -> Result<(u64, Fin
 
 /// One run of [`count`]: the instructions, the number of processes and the run.
 fn count_once(
+    launcher: &Launcher,
     run: &Command,
     klv: Vec<u8>,
     timeout: Duration,
@@ -163,7 +157,7 @@ fn count_once(
     std::fs::write(&klv_path, &klv).file_op("write", &klv_path)?;
     let input = std::fs::File::open(&klv_path).file_op("open", &klv_path)?;
     // The preload library in the scratch directory, removed with it.
-    let launcher = launcher()?
+    let launcher = launcher
         .clone()
         .preloading(execute::preload::install(&tmp.0));
     let valgrind_args = [

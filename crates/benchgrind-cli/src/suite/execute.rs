@@ -67,6 +67,7 @@ pub fn time(
 /// Measures a job by the instructions of one iteration: a run with one iteration under
 /// Callgrind, minus a run with none.
 pub fn instructions(
+    launcher: &benchgrind_runner::execute::Launcher,
     job: &Job,
     engine: &Engine,
     expected: u64,
@@ -83,8 +84,9 @@ pub fn instructions(
         max_iters: 0,
         ..one
     };
-    let (base, _) = callgrind::count(&engine.run, klv::encode(job.def, &zero), timeout)?;
-    let (gross, finished) = callgrind::count(&engine.run, klv::encode(job.def, &one), timeout)?;
+    let (base, _) = callgrind::count(launcher, &engine.run, klv::encode(job.def, &zero), timeout)?;
+    let (gross, finished) =
+        callgrind::count(launcher, &engine.run, klv::encode(job.def, &one), timeout)?;
     let samples = runner::parse_samples(&finished.stdout)?;
     check_counts(&samples, expected)?;
     let net = gross.saturating_sub(base) as f64;

@@ -7,16 +7,15 @@
 //! are built from that list. Depends on
 //! [`crate::config`] only (the text forms of tools and limits).
 
-mod flag;
 mod flags;
 mod gbfilter;
 mod parse;
 mod usage;
 mod values;
 
-pub use flag::UsageError;
+pub use flags::flag::UsageError;
 pub use gbfilter::GbFilter;
-pub use parse::parse;
+pub use parse::{parse, split_off};
 pub use usage::usage;
 
 pub use values::{
@@ -30,5 +29,5 @@ mod tests;
 /// The environment variables of every flag (`BENCHGRIND_FRESH`, ...): what the harness reads,
 /// not what the benchmarks do.
 pub fn flag_variables() -> impl Iterator<Item = &'static str> {
-    flags::all().map(|flag| flag.env)
+    (flags::all().map(|flag| flag.env)).chain(flags::ENV_ALIASES.iter().map(|(older, _)| *older))
 }

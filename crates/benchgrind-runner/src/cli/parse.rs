@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::flag::Flag;
-use super::flag::{Given, Takes, UsageError};
-use super::flags::{all, LIBTEST_SWITCHES, LIBTEST_VALUES};
+use super::flags::flag::Flag;
+use super::flags::flag::{Given, Takes, UsageError};
+use super::flags::{all, ENV_ALIASES, LIBTEST_SWITCHES, LIBTEST_VALUES};
 use super::values::{Cli, Color, LogLevel};
 
 /// Parses the arguments (without the program name) over the given environment lookup.
@@ -22,8 +22,13 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
         if !values.is_empty() && !flag.repeats {
             continue;
         }
-        if let Some(value) = env(flag.env).filter(|v| !v.is_empty()) {
-            let source = flag.env.to_owned();
+        let older = ENV_ALIASES.iter().filter(|(_, name)| *name == flag.env);
+        let named = std::iter::once(flag.env).chain(older.map(|(older, _)| *older));
+        let set = named
+            .filter_map(|name| Some((name, env(name).filter(|v| !v.is_empty())?)))
+            .next();
+        if let Some((name, value)) = set {
+            let source = name.to_owned();
             values.push(Given { value, source });
         }
     }
@@ -44,6 +49,37 @@ pub fn parse(args: &[OsString], env: &dyn Fn(&str) -> Option<String>) -> Result<
     cli.color = color(env)?;
     cli.log = log_level(env)?;
     Ok(cli)
+}
+
+/// Splits the command-line words of the flags `names` (each with its value, inline or the next
+/// word, as the flag takes it) from the other words, which are left as they were: for a tool
+/// that passes a bench binary's arguments on but reads some of them itself, with
+/// [`parse`]'s rules.
+pub fn split_off(
+    args: &[OsString],
+    names: &[&str],
+) -> Result<(Vec<OsString>, Vec<OsString>), UsageError> {
+    let (mut taken, mut rest) = (Vec::new(), Vec::new());
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let text = arg.to_string_lossy();
+        let (name, inline) = match text.split_once('=') {
+            Some((name, _)) => (name, true),
+            None => (text.as_ref(), false),
+        };
+        let Some(flag) = all().find(|f| f.name == name && names.contains(&f.name)) else {
+            rest.push(arg.clone());
+            continue;
+        };
+        taken.push(arg.clone());
+        if flag.takes == Takes::Value && !inline {
+            let value = iter
+                .next()
+                .ok_or_else(|| UsageError(format!("{name} needs a value")))?;
+            taken.push(value.clone());
+        }
+    }
+    Ok((taken, rest))
 }
 
 /// The command line's words: filters, benchgrind's flags (the last value of a flag wins, every

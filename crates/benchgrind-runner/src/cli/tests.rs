@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::flag::Takes;
+use super::flags::flag::Takes;
 use super::flags::ALL;
 use super::*;
 use crate::config::DEFAULT_TRUNCATE;

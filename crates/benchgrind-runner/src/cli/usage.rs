@@ -21,7 +21,6 @@ const TAIL: &str = "
 Environment:
   BENCHGRIND_COLOR               always, never or auto (else CARGO_TERM_COLOR)
   BENCHGRIND_LOG                 error, warn (default), info (captured output), debug, trace
-  BENCHGRIND_VALGRIND            the valgrind binary [default: valgrind on PATH]
 ";
 
 /// The help text: usage, arguments, every flag with its variable, the other variables.
@@ -87,7 +86,7 @@ fn entry(text: &mut String, left: &str, help: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::flag::Category;
+    use super::super::flags::flag::Category;
     use super::*;
 
     #[test]

@@ -26,8 +26,9 @@ pub struct RunOutput {
     /// What the benchmark printed. Executors never print it themselves: with parallel workers
     /// it would land under another benchmark's header; the harness shows it under this one's.
     pub output: Captured,
-    /// Whether it ran or its last results were put in its place ([`super::reuse`]).
-    pub reuse: super::reuse::Outcome,
+    /// Whether it ran, was verified or its last results were put in its place
+    /// ([`super::reuse`]).
+    pub reuse: super::reuse::Verdict,
 }
 
 /// A benchmark's output, captured: its process's (and, for binary benchmarks, its setup's and

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Executor, RunOutput, Status};
-use super::launch::ProcessExecutor;
+use super::process::ProcessExecutor;
 use crate::config::Tool;
 use crate::plan::{Job, JobKind};
 use crate::protocol::{self, End, CAPTURE_FILES, SERVER_FLAG};
@@ -273,7 +273,7 @@ impl ForkExecutor {
             );
             return (Status::Failed(reason), duration);
         }
-        if super::reuse::records(job) {
+        if super::reuse::Records::recording(job) {
             // Read from the server's log once: every child inherits the same start-up.
             if let Some(server) = self.servers.get_mut(&class) {
                 let calls = (server.start_up)

@@ -1,7 +1,7 @@
 //! Ctrl-C and SIGTERM during a run. The handler only records the signal and wakes a thread
 //! through a pipe (all a signal handler may do); that thread kills the process group of every
 //! child of the harness (Valgrind servers and processes, hooks, binary benchmarks: each is
-//! started in a group of its own by `super::launch`), and goes on killing those started late
+//! started in a group of its own by `super::process`), and goes on killing those started late
 //! until the harness exits. The scheduler ([`super::schedule`]) and the harness check
 //! [`signal`] between jobs, keep what finished and exit with `128 + signal`.
 

@@ -90,19 +90,13 @@ pub fn placements(realtime: bool) -> Vec<Placement> {
         .collect()
 }
 
-/// `--allow-aslr`: measured processes keep address space layout randomization.
-static ALLOW_ASLR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Leaves ASLR on in every process started from now on (`--allow-aslr`), or turns it off again.
-pub fn allow_aslr(allow: bool) {
-    ALLOW_ASLR.store(allow, std::sync::atomic::Ordering::Relaxed);
-}
-
 /// What starts a measured process: see the module's documentation.
 #[derive(Clone, Debug, Default)]
 pub struct Launcher {
-    /// The Valgrind launcher; `None` runs programs natively (test mode).
-    valgrind: Option<PathBuf>,
+    /// The Valgrind found; `None` runs programs natively (test mode).
+    valgrind: Option<super::valgrind::Valgrind>,
+    /// `--allow-aslr`: processes keep address space layout randomization.
+    allow_aslr: bool,
     /// Processor and policy; `None` leaves both to the system.
     placement: Option<Placement>,
     /// The preload library ([`super::preload`]), where it was built.
@@ -119,11 +113,11 @@ impl Launcher {
         Launcher::default()
     }
 
-    /// Runs programs under the Valgrind launcher at `path`, each in a process-id namespace of
-    /// its own where this user may make one ([`super::pidns`]).
-    pub fn valgrind(path: PathBuf) -> Launcher {
+    /// Runs programs under `valgrind`, each in a process-id namespace of its own where this user
+    /// may make one ([`super::pidns`]).
+    pub fn under(valgrind: super::valgrind::Valgrind) -> Launcher {
         Launcher {
-            valgrind: Some(path),
+            valgrind: Some(valgrind),
             namespace: super::pidns::way(),
             ..Launcher::default()
         }
@@ -156,6 +150,14 @@ impl Launcher {
         }
     }
 
+    /// The same launcher leaving ASLR on (`--allow-aslr`) or turning it off (the default).
+    pub fn aslr(self, allow: bool) -> Launcher {
+        Launcher {
+            allow_aslr: allow,
+            ..self
+        }
+    }
+
     /// The same launcher giving processes with a cleared environment `home`
     /// ([`HOME_VARIABLES`]).
     pub fn homed(self, home: Option<Arc<EmptyHome>>) -> Launcher {
@@ -179,7 +181,14 @@ impl Launcher {
 
     /// The Valgrind launcher, or an empty path when running natively.
     pub fn valgrind_path(&self) -> &Path {
-        self.valgrind.as_deref().unwrap_or(Path::new(""))
+        self.valgrind
+            .as_ref()
+            .map_or(Path::new(""), |v| v.path.as_path())
+    }
+
+    /// The Valgrind programs run under; `None` when they run natively.
+    pub fn valgrind(&self) -> Option<&super::valgrind::Valgrind> {
+        self.valgrind.as_ref()
     }
 
     /// Where processes run, if placed.
@@ -198,7 +207,7 @@ impl Launcher {
         let mut cmd = match &self.valgrind {
             None => Command::new(program),
             Some(valgrind) => {
-                let mut cmd = super::valgrind::command(valgrind);
+                let mut cmd = valgrind.command();
                 cmd.args(valgrind_args).arg(program);
                 cmd
             }
@@ -219,7 +228,7 @@ impl Launcher {
             if let (Some(way), false) = (self.namespace, self.is_native()) {
                 super::pidns::apply(cmd, way);
             }
-            if !ALLOW_ASLR.load(std::sync::atomic::Ordering::Relaxed) {
+            if !self.allow_aslr {
                 no_aslr(cmd);
             }
         }
@@ -272,13 +281,21 @@ fn no_aslr(cmd: &mut Command) {
 mod tests {
     use super::*;
 
+    fn test_valgrind(path: &str) -> super::super::valgrind::Valgrind {
+        super::super::valgrind::Valgrind {
+            path: path.into(),
+            version: (3, 19, 0),
+            runner: Vec::new(),
+        }
+    }
+
     #[test]
     fn native_runs_the_program_itself_and_valgrind_puts_its_arguments_first() {
         let native = Launcher::native().command(["--tool=callgrind"], Path::new("/bin/true"));
         assert_eq!(native.get_program(), "/bin/true");
         assert_eq!(native.get_args().count(), 0);
 
-        let valgrind = Launcher::valgrind("/usr/bin/valgrind".into())
+        let valgrind = Launcher::under(test_valgrind("/usr/bin/valgrind"))
             .command(["--tool=callgrind"], Path::new("/bin/true"));
         assert_eq!(valgrind.get_program(), "/usr/bin/valgrind");
         let args: Vec<_> = valgrind.get_args().collect();
@@ -292,7 +309,7 @@ mod tests {
         assert!(!Launcher::native()
             .preloading(Some(library.clone()))
             .preload(&mut cmd, None));
-        let launcher = Launcher::valgrind("valgrind".into()).preloading(Some(library));
+        let launcher = Launcher::under(test_valgrind("valgrind")).preloading(Some(library));
         assert!(launcher.preload(&mut cmd, Some(OsStr::new("/lib/user.so"))));
         let set: Vec<_> = cmd.get_envs().collect();
         assert_eq!(

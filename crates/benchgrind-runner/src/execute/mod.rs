@@ -19,7 +19,6 @@ mod executor;
 #[cfg(unix)]
 pub mod fork;
 pub mod interrupt;
-mod launch;
 pub mod launcher;
 pub mod leftovers;
 pub mod parts;
@@ -38,8 +37,8 @@ pub use canned::CannedExecutor;
 pub use executor::{Captured, Executor, RunOutput, Status};
 #[cfg(unix)]
 pub use fork::ForkExecutor;
-pub use launch::ProcessExecutor;
-pub use launcher::{allow_aslr, Launcher};
+pub use launcher::Launcher;
+pub use process::ProcessExecutor;
 pub use sandbox::SharedSandbox;
 
 use std::path::PathBuf;
@@ -73,6 +72,11 @@ pub enum Mode {
 pub struct Setup {
     /// How benchmarks are run.
     pub mode: Mode,
+    /// The Valgrind they run under, found once: for [`Mode::Valgrind`], and for
+    /// [`Mode::Nothing`] where it is there (reports name it).
+    pub valgrind: Option<valgrind::Valgrind>,
+    /// `--allow-aslr`: measured processes keep address space layout randomization.
+    pub allow_aslr: bool,
     /// The bench binary.
     pub exe: PathBuf,
     /// The working directory of benchmarks (the package's directory).
@@ -90,9 +94,12 @@ pub struct Setup {
     pub realtime: bool,
 }
 
-/// One executor per worker, of the kind `setup.mode` asks for. Fails when Valgrind is needed and
-/// cannot be found.
-pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, Problem> {
+/// One executor per worker, of the kind `setup.mode` asks for, sharing the run's `records`.
+/// Fails when Valgrind is needed and was not found.
+pub fn executors(
+    setup: &Setup,
+    records: &Arc<reuse::Records>,
+) -> Result<Vec<Box<dyn Executor + Send>>, Problem> {
     let workers = setup.workers.max(1);
     let isolation = match &setup.mode {
         Mode::Nothing => return Ok(vec![Box::new(NoExecutor)]),
@@ -102,27 +109,34 @@ pub fn executors(setup: &Setup) -> Result<Vec<Box<dyn Executor + Send>>, Problem
         }
         Mode::Native => {
             return Ok(vec![Box::new(ProcessExecutor {
-                launcher: Launcher::native().homed(EmptyHome::create().ok().map(Arc::new)),
+                launcher: Launcher::native()
+                    .aslr(setup.allow_aslr)
+                    .homed(EmptyHome::create().ok().map(Arc::new)),
                 exe: setup.exe.clone(),
                 cwd: setup.cwd.clone(),
                 // Test mode prints libtest's lines only.
                 log: LogLevel::Warn,
                 workspace_root: setup.workspace_root.clone(),
+                records: records.clone(),
             })]);
         }
         Mode::Valgrind(_) if !cfg!(target_os = "linux") => return Err(not_linux().into()),
         Mode::Valgrind(isolation) => *isolation,
     };
+    let valgrind = (setup.valgrind.clone())
+        .ok_or_else(|| crate::problem!("Valgrind was not found for a run under Valgrind"))?;
     // Each worker's processes on a processor of their own ([`launcher::placements`]).
     let placements = launcher::placements(setup.realtime);
     let process = ProcessExecutor {
-        launcher: Launcher::valgrind(valgrind::locate()?.path)
+        launcher: Launcher::under(valgrind)
+            .aslr(setup.allow_aslr)
             .preloading(preload::install(&setup.home.join(PRELOAD)))
             .homed(Some(Arc::new(EmptyHome::create()?))),
         exe: setup.exe.clone(),
         cwd: setup.cwd.clone(),
         log: setup.log,
         workspace_root: setup.workspace_root.clone(),
+        records: records.clone(),
     };
     let one = |worker: usize| -> Box<dyn Executor + Send> {
         let placement = (!placements.is_empty()).then(|| placements[worker % placements.len()]);

@@ -1,18 +1,140 @@
-//! One Valgrind process per benchmark: the bench binary in measured-process mode for library
-//! benchmarks ([`crate::measured`]), the command with its hooks for binary ones
-//! (`execute::binary`); in test mode the same processes without Valgrind.
+//! One Valgrind process per benchmark, [`ProcessExecutor`]: the bench binary in
+//! measured-process mode for library benchmarks ([`crate::measured`]), the command with its
+//! hooks for binary ones (`execute::binary`); in test mode the same processes without Valgrind.
+//! Every process starts through the run's [`Launcher`], with the job's environment.
 
-use std::path::Path;
-use std::process::Stdio;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use super::args::{file_args, tool_args};
+use super::args::{callgrind_args, file_args, tool_args};
 use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Executor, RunOutput, Status};
-use super::launch::ProcessExecutor;
-use crate::config::Tool;
+use super::launcher::Launcher;
+use crate::cli::LogLevel;
+use crate::config::{Stdin, Tool};
 use crate::plan::{Job, JobKind};
+use crate::protocol::{INSTR_ATSTART_OFF, VALGRIND_OPTS_ENV};
 use crate::store::Which;
+
+/// `VALGRIND_OPTS` of a measured process that starts uninstrumented: what it would have had (the
+/// job's own value, else this environment's unless cleared) and `marker` ([`INSTR_ATSTART_OFF`]
+/// or Cachegrind's) after it.
+fn uninstrumented_opts(job: &Job, marker: &str) -> std::ffi::OsString {
+    let configured = job
+        .config
+        .envs
+        .iter()
+        .rev()
+        .find(|(key, _)| key == VALGRIND_OPTS_ENV)
+        .map(|(_, value)| {
+            value
+                .clone()
+                .or_else(|| std::env::var_os(VALGRIND_OPTS_ENV))
+        });
+    let mut opts = match configured {
+        Some(value) => value.unwrap_or_default(),
+        None if job.config.env_clear => Default::default(),
+        None => std::env::var_os(VALGRIND_OPTS_ENV).unwrap_or_default(),
+    };
+    opts.push(marker);
+    opts
+}
+
+/// One Valgrind process per benchmark, running the bench binary in measured-process mode.
+#[derive(Debug, Clone)]
+pub struct ProcessExecutor {
+    /// What starts the processes: Valgrind or natively (test mode), where, the preload library.
+    pub launcher: Launcher,
+    /// The bench binary.
+    pub exe: PathBuf,
+    /// The working directory of benchmarks (the package's directory, as under `cargo bench`).
+    pub cwd: PathBuf,
+    /// `BENCHGRIND_LOG`: debug prints the command lines, info the captured output.
+    pub log: LogLevel,
+    /// The workspace root: where fixture paths start, `_WORKSPACE_ROOT` of hooks.
+    pub workspace_root: PathBuf,
+    /// The run's records of inputs: a binary benchmark's is checked after its setup.
+    pub records: std::sync::Arc<super::reuse::Records>,
+}
+
+impl ProcessExecutor {
+    /// Callgrind's arguments for a job, but for its files.
+    pub fn valgrind_args(&self, job: &Job) -> Vec<String> {
+        callgrind_args(job)
+    }
+
+    /// The command that runs `program` for `job` under Valgrind (writing to `files`), or
+    /// natively in test mode: the cleared or configured environment, ASLR off. The program's
+    /// own arguments come next.
+    pub(crate) fn valgrind_command(&self, job: &Job, files: &[String], program: &Path) -> Command {
+        let mut args = self.valgrind_args(job);
+        args.extend(files.iter().cloned());
+        self.command(job, args, program)
+    }
+
+    /// [`Self::valgrind_command`] with the complete Valgrind arguments given.
+    pub(crate) fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
+        // Callgrind's runs start uninstrumented where the window opens, and so do Cachegrind's
+        // where Valgrind gave it start and stop requests (3.22); the other tools have no such
+        // option.
+        let callgrind = valgrind_args.iter().any(|a| a == "--tool=callgrind");
+        let cachegrind = valgrind_args.iter().any(|a| a == "--tool=cachegrind");
+        let mut cmd = self.launcher.command(&valgrind_args, program);
+        if job.config.env_clear {
+            cmd.env_clear();
+            self.launcher.home_of_its_own(&mut cmd);
+        }
+        for (key, value) in &job.config.envs {
+            match value {
+                Some(v) => {
+                    cmd.env(key, v);
+                }
+                None => {
+                    if let Some(v) = std::env::var_os(key) {
+                        cmd.env(key, v);
+                    }
+                }
+            }
+        }
+        if !self.launcher.is_native() && super::args::starts_uninstrumented(job) {
+            if callgrind {
+                cmd.env(
+                    VALGRIND_OPTS_ENV,
+                    uninstrumented_opts(job, INSTR_ATSTART_OFF),
+                );
+            } else if cachegrind
+                && self
+                    .launcher
+                    .valgrind()
+                    .is_some_and(|v| v.cachegrind_has_window())
+            {
+                let marker = crate::protocol::CACHEGRIND_INSTR_ATSTART_OFF;
+                cmd.env(VALGRIND_OPTS_ENV, uninstrumented_opts(job, marker));
+            }
+        }
+        // A process group of its own: the interrupt handler kills it with everything it started
+        // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground
+        // group it would be stopped; Ctrl-C reaches it as it reaches the harness.
+        let reads_terminal = matches!(
+            &job.kind,
+            JobKind::Binary(b) if matches!(b.command.stdin, Some(Stdin::Inherit))
+        );
+        #[cfg(unix)]
+        if !reads_terminal {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        #[cfg(not(unix))]
+        let _ = reads_terminal;
+        cmd
+    }
+
+    /// Test mode: the same processes without Valgrind (and no profile expected).
+    pub fn native(&self) -> bool {
+        self.launcher.is_native()
+    }
+}
 
 impl Executor for ProcessExecutor {
     fn run(&mut self, job: &Job) -> RunOutput {
@@ -57,7 +179,7 @@ impl Executor for ProcessExecutor {
 }
 
 impl ProcessExecutor {
-    fn run_inner(&self, job: &Job) -> (Status, Captured, super::reuse::Outcome) {
+    fn run_inner(&self, job: &Job) -> (Status, Captured, super::reuse::Verdict) {
         match &job.kind {
             JobKind::Library(index) => {
                 let (status, captured) = self.run_library(job, *index);

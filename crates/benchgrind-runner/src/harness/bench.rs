@@ -15,7 +15,7 @@ use crate::cli::Reuse;
 use crate::compare::regression;
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
-use crate::execute::reuse;
+use crate::execute::reuse::{Logs, Records, Verdict};
 use crate::execute::watch::Rerun;
 use crate::execute::{Captured, Executor, RunOutput, Status};
 use crate::messages;
@@ -66,16 +66,21 @@ pub(super) struct Prepared {
     compare_with: Source,
     /// For a run of Callgrind: what it is compared with, read before the run replaces it.
     old: Option<Result<Option<Profile>, Problem>>,
-    /// A library benchmark whose record of inputs matched: when its results were measured
-    /// (the harness decides; a binary benchmark's executor decides after its setup).
-    matched: Option<String>,
+    /// A library benchmark's verdict on its record of inputs (a binary benchmark's executor
+    /// decides after its setup).
+    verdict: Verdict,
     /// Under `--verify-reuse`: the last results' metrics, which a matching record promises.
     last: Option<Metrics>,
 }
 
 /// Reads what a run of Callgrind compares with and starts the run, if the executor can start it
 /// without waiting for it ([`Executor::start`]).
-pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Executor) -> Prepared {
+pub(super) fn prepare(
+    main: &Main,
+    job: &Job,
+    (cli, records): (&Cli, &Records),
+    executor: &mut dyn Executor,
+) -> Prepared {
     let compare_with = cli
         .baseline
         .clone()
@@ -84,9 +89,10 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
     let mut result = empty_result(main, job, &compare_with);
     result.view = view(job, cli);
     let measured = job.config.runs_callgrind() && cli.load_baseline.is_none();
-    let matched = (measured && matches!(job.kind, JobKind::Library(_)))
-        .then(|| library_match(job))
-        .flatten();
+    let verdict = match (measured, &job.kind) {
+        (true, JobKind::Library(_)) => records.decide(job, &records.library_place(job)),
+        _ => Verdict::Measure,
+    };
     let last = (measured && job.reuse == Reuse::Verify)
         .then(|| {
             let current = job.paths.file(FILES[0], Which::Current);
@@ -101,7 +107,7 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
             for name in FILES {
                 let _ = std::fs::remove_file(job.paths.file(name, Which::New));
             }
-            if matched.is_none() || job.reuse != Reuse::Reuse {
+            if verdict.reused().is_none() {
                 executor.start(job);
             }
         }
@@ -111,39 +117,8 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
         result,
         compare_with,
         old,
-        matched,
+        verdict,
         last,
-    }
-}
-
-/// Whether a library benchmark's record of inputs matches (where the harness runs it: the
-/// group's setup, if any, has run), and when its results were measured.
-fn library_match(job: &Job) -> Option<String> {
-    if job.reuse == Reuse::Off {
-        return None;
-    }
-    // Checked under `--fresh` too: the check takes the states of the files before the run,
-    // which the record of a benchmark that writes a file it reads needs.
-    let place = library_place(job);
-    match reuse::check(job, &place) {
-        reuse::Decision::Reuse(_) if job.reuse == Reuse::Fresh => None,
-        reuse::Decision::Reuse(at) => Some(at),
-        reuse::Decision::Run(why) => {
-            messages::debug!("{}: measured: {why}", job.id.full());
-            None
-        }
-    }
-}
-
-/// Where a library benchmark's measured process runs: in the package's directory, or its
-/// configured one; a sandbox is a new directory of its own on every run,
-/// which the record of a library benchmark does not follow.
-fn library_place(job: &Job) -> reuse::Place {
-    let sandboxed = job.config.sandbox.as_ref().is_some_and(|s| s.enabled);
-    reuse::Place {
-        cwd: reuse::library_cwd(job),
-        unfit: sandboxed.then(|| "it runs in a sandbox of its own".to_owned()),
-        ..reuse::Place::default()
     }
 }
 
@@ -169,7 +144,7 @@ fn old_for_run(job: &Job, cli: &Cli, compare_with: &Source) -> Result<Option<Pro
 /// with.
 pub(super) fn finish(
     job: &Job,
-    cli: &Cli,
+    (cli, records): (&Cli, &Records),
     executor: &mut dyn Executor,
     prepared: Prepared,
 ) -> BenchResult {
@@ -177,14 +152,14 @@ pub(super) fn finish(
         mut result,
         compare_with,
         old,
-        matched,
+        verdict,
         last,
     } = prepared;
     if !job.config.runs_callgrind() {
         return without_callgrind(job, cli, executor, &compare_with, result);
     }
     let measured = match (old, &cli.load_baseline) {
-        (Some(old), _) => measure(job, cli, executor, old, matched, &mut result),
+        (Some(old), _) => measure(job, (cli, records), executor, verdict, old, &mut result),
         (None, Some(name)) => load_saved(job, cli, name, &compare_with, &mut result),
         (None, None) => unreachable!("prepare reads the old profile of every run"),
     };
@@ -219,9 +194,9 @@ pub(super) fn finish(
         new: new_metrics,
         old: old_metrics,
     };
-    if let (Some(at), Some(last)) = (&result.verified, &last) {
+    if let (Some(at), Some(last)) = (result.reuse.verified(), &last) {
         if let Outcome::Measured { new, .. } = &result.outcome {
-            if let Some(reason) = differs_from_reused(job, at, new, last) {
+            if let Some(reason) = differs_from_reused(job, records, at, new, last) {
                 result.outcome = Outcome::Failed { reason };
                 return result;
             }
@@ -235,11 +210,10 @@ pub(super) fn finish(
             executor,
             &compare_with,
             limits,
-            result.reused.is_some(),
+            result.reuse.reused().is_some(),
         );
-        let tools_ended_well = result.tools.iter().all(|t| !t.failed());
-        if tools_ended_well && reuse::records(job) {
-            reuse::confirm(job);
+        if result.tools.iter().all(|t| !t.failed()) {
+            records.confirm(job);
         }
         if let Some(config) = &job.config.flamegraph {
             let title = format!("{} {}", job.id.path(), job.id.id_and_args());
@@ -256,7 +230,13 @@ pub(super) fn finish(
 
 /// Under `--verify-reuse`, for a benchmark whose record of inputs matched: why its new counts
 /// condemn the record, if they differ from those that would have been reused.
-fn differs_from_reused(job: &Job, at: &str, new: &Metrics, last: &Metrics) -> Option<String> {
+fn differs_from_reused(
+    job: &Job,
+    records: &Records,
+    at: &str,
+    new: &Metrics,
+    last: &Metrics,
+) -> Option<String> {
     if new.values == last.values {
         return None;
     }
@@ -268,14 +248,7 @@ fn differs_from_reused(job: &Job, at: &str, new: &Metrics, last: &Metrics) -> Op
         .take(3)
         .map(|(n, l)| format!("{:?} {:?} -> {:?}", n.0, l.1, n.1))
         .collect();
-    let added = reuse::record_difference(job);
-    Some(format!(
-        "--verify-reuse: its record of inputs matched the one of {at}, but its counts differ \
-         ({}): an input the record does not hold changed{added}; please report it, with the \
-         record ({})",
-        differences.join(", "),
-        job.paths.dir.join(reuse::RECORD).display()
-    ))
+    Some(records.condemned(job, at, &differences.join(", ")))
 }
 
 /// A benchmark whose default tool is another (`default_tool`, `--default-tool`) or whose
@@ -342,8 +315,7 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         machine: Vec::new(),
         old_fingerprint: None,
         uncompared: None,
-        reused: None,
-        verified: None,
+        reuse: Verdict::Measure,
         warnings: Vec::new(),
         parts: Vec::new(),
         view: View::default(),
@@ -395,73 +367,32 @@ fn load_saved(
     Ok((new, old))
 }
 
-/// After a run of Callgrind: the record of its inputs, pending until its other tools end well.
-/// A library benchmark's is written here, from its log and its fork server's calls; a binary
-/// benchmark's executor wrote its own, in its sandbox. The calls leave the logs.
-fn record(job: &Job, processes: usize) {
-    let paths = &job.paths;
-    let calls = reuse::take_trace(&paths.file(FILES[1], Which::New));
-    let children = paths.dir.join(crate::execute::parts::CHILDREN);
-    if let Ok(entries) = std::fs::read_dir(&children) {
-        for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().ends_with(".log") {
-                reuse::take_trace(&entry.path());
-            }
-        }
-    }
-    let server = paths.file(reuse::SERVER_TRACE, Which::New);
-    let server_calls = std::fs::read_to_string(&server).unwrap_or_default();
-    let _ = std::fs::remove_file(&server);
-    if processes > 1 {
-        reuse::write_unfit(
-            job,
-            "it started other processes, and what a process does between fork and exec is not \
-             in Valgrind's trace",
-        );
-    } else if matches!(job.kind, JobKind::Library(_)) {
-        let place = library_place(job);
-        reuse::write_pending(job, &place, &[server_calls, calls]);
-    }
-}
-
-/// One run of the benchmark's job, or its last results put in place of one (`reused`, when its
-/// record matched and results are reused); a run that ran out of Valgrind's thread slots is
-/// run again with more.
+/// One run of the benchmark's job, or its last results put in place of one (when its verdict
+/// is to reuse them and they can be put back); a run that ran out of Valgrind's thread slots
+/// is run again with more.
 fn run_or_reuse(
     job: &Job,
+    records: &Records,
     executor: &mut dyn Executor,
-    reused: Option<String>,
-    matched: Option<String>,
+    verdict: &Verdict,
 ) -> RunOutput {
     let paths = &job.paths;
-    let mut output = match reused {
-        Some(at) => {
-            let names = FILES.map(String::from);
-            let restored = reuse::restore(job, &names)
-                .and_then(|()| reuse::restore_outputs(job, &library_place(job)));
-            match restored {
-                Ok(()) => RunOutput {
-                    status: Status::Ok,
-                    duration: Duration::ZERO,
-                    output: Default::default(),
-                    reuse: reuse::Outcome::Reused(at),
-                },
-                // Its last results could not be copied: it runs after all.
-                Err(_) => {
-                    reuse::forget(job);
-                    executor.run(job)
-                }
-            }
-        }
-        None => {
-            // A binary benchmark's executor checks its record after the setup, and forgets it
-            // if it runs.
+    let place = || records.library_place(job);
+    let mut output = match verdict {
+        Verdict::Reuse(_) if records.reuse(job, &place(), &FILES.map(String::from)) => RunOutput {
+            status: Status::Ok,
+            duration: Duration::ZERO,
+            output: Default::default(),
+            reuse: verdict.clone(),
+        },
+        _ => {
+            // A binary benchmark's executor decides after its setup.
             if matches!(job.kind, JobKind::Library(_)) {
-                reuse::forget(job);
+                records.begin(job);
             }
             let mut output = executor.run(job);
-            if let (Some(at), reuse::Outcome::Measured) = (matched, &output.reuse) {
-                output.reuse = reuse::Outcome::Verified(at);
+            if let (Verdict::Verify(_), Verdict::Measure) = (verdict, &output.reuse) {
+                output.reuse = verdict.clone();
             }
             output
         }
@@ -520,20 +451,23 @@ fn saved_output(job: &Job) -> Captured {
 /// the new profile becomes current.
 fn measure(
     job: &Job,
-    cli: &Cli,
+    (cli, records): (&Cli, &Records),
     executor: &mut dyn Executor,
+    mut verdict: Verdict,
     old: Result<Option<Profile>, Problem>,
-    matched: Option<String>,
     result: &mut BenchResult,
 ) -> Result<Values, Problem> {
     let paths = &job.paths;
     let old = old?;
-    let mut reused = matched.clone().filter(|_| job.reuse == Reuse::Reuse);
     // Measured again while a run of several processes may have taken its turns in an order
     // of its own.
     let mut rerun = Rerun::default();
     let (output, new, count, asked) = loop {
-        let output = run_or_reuse(job, executor, reused.take(), matched.clone());
+        let output = run_or_reuse(job, records, executor, &verdict);
+        // Only its first run can be reused; the next ones measure.
+        if verdict.reused().is_some() {
+            verdict = Verdict::Measure;
+        }
         if let Status::Failed(reason) = output.status {
             result.duration = output.duration;
             result.output = output.output.shown(cli.nocapture, cli.log);
@@ -550,7 +484,7 @@ fn measure(
         let bytes = crate::parse::read(&file, "the Callgrind profile").map_err(disk_full)?;
         let new = profile::parse(&file, &bytes, read).map_err(disk_full)?;
         let count = processes(&new);
-        if matches!(output.reuse, reuse::Outcome::Reused(_)) {
+        if output.reuse.reused().is_some() {
             break (output, new, count, super::checks::Asked::of(&bytes));
         }
         match rerun.again(count, output.output.disk_reads, &new.totals()) {
@@ -569,12 +503,8 @@ fn measure(
         ));
     }
     result.duration = output.duration;
-    match &output.reuse {
-        reuse::Outcome::Measured => {}
-        reuse::Outcome::Reused(at) => result.reused = Some(at.clone()),
-        reuse::Outcome::Verified(at) => result.verified = Some(at.clone()),
-    }
-    let was_run = !matches!(output.reuse, reuse::Outcome::Reused(_));
+    result.reuse = output.reuse.clone();
+    let was_run = output.reuse.reused().is_none();
     let shown = if was_run {
         save_output(job, &output.output);
         output.output
@@ -592,8 +522,8 @@ fn measure(
             .warnings
             .push(crate::execute::realtime::NOT_EXACT.to_owned());
     }
-    if was_run && reuse::records(job) {
-        record(job, count);
+    if was_run {
+        records.write(job, Logs::Settled { processes: count });
     }
     // The next run schedules a benchmark of several processes alone (`schedule::runs_alone`).
     crate::execute::schedule::record_processes(&paths.dir, count.max(1));

@@ -7,11 +7,11 @@
 
 use crate::error::Problem;
 use crate::problem;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::cli::Cli;
 use crate::execute::valgrind::cpu_under_valgrind;
-use crate::execute::{args::callgrind_args, valgrind, Mode, Setup};
+use crate::execute::{args::callgrind_args, Mode, Setup};
 use crate::plan::Plan;
 use crate::report::gbench::{context, BenchmarkOut, Context};
 
@@ -48,7 +48,7 @@ pub(super) fn reporter<'a>(
         return Ok(None);
     };
     let date = context::local_date();
-    let context = move || context(plan, cli, &setup.mode, &setup.exe, date);
+    let context = move || context(plan, cli, setup, date);
     let out = BenchmarkOut::new(
         path,
         cli.benchmark_out_format,
@@ -60,25 +60,20 @@ pub(super) fn reporter<'a>(
 
 /// The JSON context of a run that started at `date`. Valgrind's version and CPU are left
 /// empty when the run used no Valgrind (canned profiles) or it cannot be found.
-fn context(plan: &Plan, cli: &Cli, mode: &Mode, exe: &Path, date: String) -> Context {
-    let valgrind = match mode {
-        Mode::Valgrind(_) | Mode::Nothing => valgrind::locate().ok(),
+fn context(plan: &Plan, cli: &Cli, setup: &Setup, date: String) -> Context {
+    let valgrind = match setup.mode {
+        Mode::Valgrind(_) | Mode::Nothing => setup.valgrind.as_ref(),
         Mode::Native | Mode::Canned(_) => None,
     };
     let (version, cpu) = match valgrind {
-        Some(v) => {
-            let (major, minor, patch) = v.version;
-            let version = format!("valgrind-{major}.{minor}.{patch}");
-            let cpu = cpu_under_valgrind(&v.path, &version, exe, &plan.home);
-            (version, cpu)
-        }
+        Some(v) => (v.name(), cpu_under_valgrind(v, &setup.exe, &plan.home)),
         None => (String::new(), String::new()),
     };
     let args = plan.jobs.first().map(callgrind_args).unwrap_or_default();
     Context {
         date,
         host_name: context::host_name(),
-        executable: exe.display().to_string(),
+        executable: setup.exe.display().to_string(),
         cpu,
         library_build_type: if cfg!(debug_assertions) {
             "debug"

@@ -92,13 +92,13 @@ impl Emitter<'_> {
                         let reason = "measures almost nothing (--fail-on-empty)".to_owned();
                         summary.failed.push((job.id.full(), reason, None));
                     }
-                    None if result.reused.is_some() => summary.reused += 1,
+                    None if result.reuse.reused().is_some() => summary.reused += 1,
                     None => {
                         summary.measured += 1;
-                        summary.verified += usize::from(result.verified.is_some());
+                        summary.verified += usize::from(result.reuse.verified().is_some());
                     }
                 }
-                if self.runs && result.reused.is_none() {
+                if self.runs && result.reuse.reused().is_none() {
                     record_duration(&job.paths.dir, result.duration);
                 }
             }

@@ -23,9 +23,11 @@ pub use phases::execute_plan;
 use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::cli::{self, Cli, ReportFormat};
 use crate::error::Error;
+use crate::execute::reuse::{self, Records};
 use crate::execute::{self, Mode, Setup};
 use crate::messages;
 use crate::plan::{self, Plan};
@@ -155,15 +157,6 @@ fn harness(
         Err(e) => return Err(Error::Usage(e.0)),
     };
     messages::set_level(cli.log);
-    let runner = match cli.tool_runner.as_slice() {
-        [] => Vec::new(),
-        given => [given, &cli.tool_runner_args].concat(),
-    };
-    crate::execute::valgrind::set_runner(runner);
-    execute::allow_aslr(cli.allow_aslr);
-    if let Some(path) = &cli.valgrind_bin {
-        execute::valgrind::choose(path.clone());
-    }
     if cli.help {
         let _ = write!(out, "{}", cli::usage());
         return Ok(End::Ok);
@@ -188,8 +181,26 @@ fn harness(
     }
     // `cargo test --benches` runs bench targets without `--bench`: check, don't measure.
     let test_mode = cli.test_mode || (!cli.bench_flag && env("CARGO_PKG_NAME").is_some());
+    let mode = if test_mode { Mode::Native } else { mode(&cli) };
+    let choice = execute::valgrind::Choice {
+        binary: cli.valgrind_bin.clone(),
+        runner: match cli.tool_runner.as_slice() {
+            [] => Vec::new(),
+            given => [given, &cli.tool_runner_args].concat(),
+        },
+    };
+    // Found once, for the run (`--load-baseline` names it in its reports where it is there).
+    let valgrind = match &mode {
+        Mode::Valgrind(_) if cfg!(target_os = "linux") => {
+            Some(choice.locate().map_err(|p| Error::Valgrind(p.into()))?)
+        }
+        Mode::Nothing => choice.locate().ok(),
+        _ => None,
+    };
     let setup = Setup {
-        mode: if test_mode { Mode::Native } else { mode(&cli) },
+        mode,
+        valgrind,
+        allow_aslr: cli.allow_aslr,
         exe,
         cwd: manifest_dir,
         workspace_root: PathBuf::from(main.workspace_root),
@@ -208,7 +219,9 @@ fn harness(
                 path.display()
             );
         }
-        let mut executors = execute::executors(&setup).map_err(|p| Error::Valgrind(p.into()))?;
+        let records = Arc::new(Records::new(None, setup.cwd.clone(), plan.home.clone()));
+        let mut executors =
+            execute::executors(&setup, &records).map_err(|p| Error::Valgrind(p.into()))?;
         let passed = around(main, true, || {
             test_mode::run(main, &plan, executors[0].as_mut(), out)
         });
@@ -322,12 +335,10 @@ fn home(cli: &Cli, exe: &std::path::Path, manifest_dir: &std::path::Path) -> Pat
 fn machine(plan: &Plan, setup: &Setup) -> Option<crate::fingerprint::Fingerprint> {
     use crate::execute::valgrind::cpu_under_valgrind;
     use crate::fingerprint::Fingerprint;
-    let valgrind = crate::execute::valgrind::locate().ok()?;
-    let (major, minor, patch) = valgrind.version;
-    let version = format!("valgrind-{major}.{minor}.{patch}");
-    let cpu = cpu_under_valgrind(&valgrind.path, &version, &setup.exe, &plan.home);
+    let valgrind = setup.valgrind.as_ref()?;
+    let cpu = cpu_under_valgrind(valgrind, &setup.exe, &plan.home);
     let cache = crate::execute::args::CACHE_GEOMETRY.join(" ");
-    Some(Fingerprint::local(&version, &cache, cpu).at_revision(&setup.workspace_root))
+    Some(Fingerprint::local(&valgrind.name(), &cache, cpu).at_revision(&setup.workspace_root))
 }
 
 /// Before measuring: this bench binary's lock (waiting for another run that holds it; `None`
@@ -382,28 +393,29 @@ fn measure_and_report(
     if let Some((file, path)) = benchmark_out::reporter(plan, cli, setup)? {
         reporters.push(Box::new(file), Target::File(path));
     }
-    let mut executors = execute::executors(setup).map_err(|p| Error::Valgrind(p.into()))?;
-    let progress = Progress::new(
-        cli.output_format == ReportFormat::Terminal && std::io::stderr().is_terminal(),
-        plan.jobs.len(),
-    );
     let fingerprint = match setup.mode {
         Mode::Valgrind(_) => machine(plan, setup),
         _ => None,
     };
-    if let Some(f) = &fingerprint {
-        // Records of inputs name the machine; not the revision, which moves with every commit.
-        let machine = format!(
-            "{} | {} | {} | {} | {} | {} | {}",
-            f.valgrind, f.cpu, f.glibc, f.rustc, f.cache, f.target, f.benchgrind
-        );
-        let isolation = format!("{:?}", cli.isolation);
-        execute::reuse::set_run(machine, setup.cwd.clone(), isolation);
-    }
+    // Records of inputs name the machine; not the revision, which moves with every commit.
+    let run = fingerprint
+        .as_ref()
+        .zip(setup.valgrind.as_ref())
+        .map(|(f, valgrind)| {
+            let isolation = format!("{:?}", cli.isolation);
+            reuse::Run::new(f.key(), isolation, valgrind.clone())
+        });
+    let records = Arc::new(Records::new(run, setup.cwd.clone(), plan.home.clone()));
+    let mut executors =
+        execute::executors(setup, &records).map_err(|p| Error::Valgrind(p.into()))?;
+    let progress = Progress::new(
+        cli.output_format == ReportFormat::Terminal && std::io::stderr().is_terminal(),
+        plan.jobs.len(),
+    );
     let summary = execute_plan(
         main,
         plan,
-        cli,
+        (cli, &records),
         &mut executors,
         (&mut reporters, &mut *out),
         progress,

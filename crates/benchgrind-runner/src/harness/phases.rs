@@ -48,7 +48,7 @@ impl GroupHooks {
 pub fn execute_plan(
     main: &Main,
     plan: &Plan,
-    cli: &Cli,
+    (cli, records): (&Cli, &crate::execute::reuse::Records),
     executors: &mut [Box<dyn Executor + Send>],
     (reporter, out): (&mut dyn Reporter, &mut dyn Write),
     mut progress: Progress,
@@ -110,6 +110,7 @@ pub fn execute_plan(
         let phase = Phase {
             main,
             cli,
+            records,
             jobs: &jobs,
             hooks: &hooks,
         };
@@ -233,6 +234,7 @@ fn phases(hooks: &[GroupHooks]) -> Vec<Vec<usize>> {
 struct Phase<'a> {
     main: &'a Main,
     cli: &'a Cli,
+    records: &'a crate::execute::reuse::Records,
     jobs: &'a [&'a Job],
     hooks: &'a [GroupHooks],
 }
@@ -254,10 +256,10 @@ impl Phase<'_> {
         let steps = schedule::Steps {
             ahead: executors.len() < processors,
             prepare: |job: &Job, executor: &mut dyn Executor| {
-                prepare(self.main, job, self.cli, executor)
+                prepare(self.main, job, (self.cli, self.records), executor)
             },
             finish: |job: &Job, prepared, executor: &mut dyn Executor| {
-                finish(job, self.cli, executor, prepared)
+                finish(job, (self.cli, self.records), executor, prepared)
             },
         };
         schedule::run_pipelined(jobs, executors, steps, |i, result| {

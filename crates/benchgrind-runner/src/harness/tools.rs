@@ -111,7 +111,7 @@ fn run_one(
     let new_file = paths.file(&metrics_file, Which::New);
     let output = if ran.reused {
         // Its last files, put in place of a run's.
-        let status = match crate::execute::reuse::restore(job, &kind.files()) {
+        let status = match job.paths.current_as_new(&kind.files()) {
             Ok(()) => Status::Ok,
             Err(e) => Status::Failed(format!("its last results could not be reused: {e}")),
         };

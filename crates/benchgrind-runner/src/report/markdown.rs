@@ -77,7 +77,7 @@ impl Reporter for Markdown {
         if let Some(why) = &result.uncompared {
             self.uncompared.push((result.id.full(), why.clone()));
         }
-        self.reused.extend(result.reused.clone());
+        self.reused.extend(result.reuse.reused().map(str::to_owned));
         let sides = [
             (result.old_source.describe(), &result.old_fingerprint),
             (result.new_source.describe(), &result.fingerprint),

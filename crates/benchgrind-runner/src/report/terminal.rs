@@ -33,7 +33,7 @@ impl Reporter for Terminal {
         let format = view.callgrind.as_deref();
         header(out, style, &result.id.path(), &result.id.id_and_args())?;
         write_output(out, &result.output, false)?;
-        if let Some(at) = &result.reused {
+        if let Some(at) = result.reuse.reused() {
             let line = format!("measured {at}; no input changed since (--fresh measures again)");
             writeln!(out, "  {:<18}{line}", "Reused:")?;
         }

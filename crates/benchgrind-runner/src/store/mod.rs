@@ -58,6 +58,15 @@ impl BenchPaths {
         self.dir.join("callgrind.raw.new")
     }
 
+    /// Puts the current files `names` in place of a new run's: each is copied to its `.new`,
+    /// which is then read and rotated as a run's (results reused).
+    pub fn current_as_new(&self, names: &[String]) -> io::Result<()> {
+        for name in names {
+            std::fs::copy(self.file(name, Which::Current), self.file(name, Which::New))?;
+        }
+        Ok(())
+    }
+
     /// Makes the new run current and the current one old.
     ///
     /// If a crash came between the two renames, `current` is missing and `old` holds the last

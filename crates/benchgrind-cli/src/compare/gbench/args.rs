@@ -70,6 +70,8 @@ pub struct Config {
     pub out: Option<PathBuf>,
     /// `--iterations`.
     pub iterations: Option<u64>,
+    /// `--valgrind-bin`, else `BENCHGRIND_VALGRIND`, else `PATH`'s.
+    pub valgrind: benchgrind_runner::execute::valgrind::Choice,
 }
 
 /// What the command line asks for.
@@ -89,6 +91,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, UsageError> {
     let usage = UsageError::from;
     let mut binary = None;
     let (mut filter, mut metric, mut out, mut iterations) = (None, None, None, None);
+    let mut valgrind_bin = None;
     while let Some(arg) = parser.next().map_err(usage)? {
         match arg {
             Short('h') | Long("help") => return Ok(Parsed::Help),
@@ -111,8 +114,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, UsageError> {
                 }
             }
             Long("valgrind-bin") => {
-                let path = PathBuf::from(parser.value().map_err(usage)?);
-                benchgrind_runner::execute::valgrind::choose(path);
+                valgrind_bin = Some(PathBuf::from(parser.value().map_err(usage)?));
             }
             Long("iterations") => {
                 let value = parser.value().map_err(usage)?.string().map_err(usage)?;
@@ -142,6 +144,13 @@ pub fn parse(args: Vec<OsString>) -> Result<Parsed, UsageError> {
         metric: metric.unwrap_or(EventKind::Ir),
         out,
         iterations,
+        valgrind: match valgrind_bin {
+            Some(binary) => benchgrind_runner::execute::valgrind::Choice {
+                binary: Some(binary),
+                runner: Vec::new(),
+            },
+            None => benchgrind_runner::execute::valgrind::Choice::from_env(),
+        },
     }))
 }
 

@@ -69,8 +69,8 @@ pub struct LoopRun {
 /// Where and how to run.
 #[derive(Clone, Debug)]
 pub struct Runner {
-    /// The `valgrind` launcher.
-    pub valgrind: PathBuf,
+    /// The Valgrind found.
+    pub valgrind: benchgrind_runner::execute::valgrind::Valgrind,
     /// The benchmark binary, absolute.
     pub binary: PathBuf,
 }
@@ -106,7 +106,7 @@ impl Runner {
             ),
             format!("--log-file={}", dir.0.join("valgrind.log").display()),
         ]);
-        let launcher = Launcher::valgrind(self.valgrind.clone()).placed(placement());
+        let launcher = Launcher::under(self.valgrind.clone()).placed(placement());
         let mut cmd = launcher.command(valgrind_args, &program);
         cmd.arg(format!("--benchmark_filter={}", exact_filter(name)))
             .arg(min_time)
@@ -128,7 +128,7 @@ impl Runner {
         }
         let output = cmd
             .output()
-            .map_err(|e| problem!("cannot start `{}`: {e}", self.valgrind.display()))?;
+            .map_err(|e| problem!("cannot start `{}`: {e}", self.valgrind.path.display()))?;
         if !output.status.success() {
             let log = fs::read_to_string(dir.0.join("valgrind.log")).unwrap_or_default();
             // Valgrind names the signal and the address; else the program's own last words

@@ -105,7 +105,7 @@ impl Measurement {
 /// Measures the benchmarks of `binary` that `filter` selects; `iterations` is the user's N, which
 /// needs Google Benchmark 1.8+. `progress` hears one line per benchmark.
 pub fn measure(
-    valgrind: &Path,
+    valgrind: &benchgrind_runner::execute::valgrind::Valgrind,
     binary: &Path,
     filter: Option<&str>,
     iterations: Option<u64>,
@@ -127,7 +127,7 @@ pub fn measure(
         ),
     };
     let runner = Runner {
-        valgrind: valgrind.to_path_buf(),
+        valgrind: valgrind.clone(),
         binary: absolute,
     };
     let total = found.names.len();

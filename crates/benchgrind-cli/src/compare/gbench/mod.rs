@@ -26,9 +26,9 @@ use crate::exit::Outcome;
 
 /// Measures the benchmarks of `config.binary`: failed when one of them failed.
 pub fn run(config: &args::Config) -> Result<Outcome> {
-    let valgrind = locate_valgrind()?;
+    let valgrind = config.valgrind.locate().map_err(anyhow::Error::msg)?;
     let measurement = measure::measure(
-        &valgrind.path,
+        &valgrind,
         &config.binary,
         config.filter.as_deref(),
         config.iterations,
@@ -72,8 +72,7 @@ pub fn locate_valgrind() -> Result<benchgrind_runner::execute::valgrind::Valgrin
 pub fn environment(
     valgrind: &benchgrind_runner::execute::valgrind::Valgrind,
 ) -> gbjson::Environment {
-    let (major, minor, patch) = valgrind.version;
-    gbjson::Environment::now(format!("valgrind-{major}.{minor}.{patch}"))
+    gbjson::Environment::now(valgrind.name())
 }
 
 /// One side of `compare --metric`: the benchmarks of `binary` measured, their Google Benchmark
@@ -86,7 +85,7 @@ pub fn measure_side(
     label: String,
 ) -> Result<ResultSet> {
     let valgrind = locate_valgrind()?;
-    let measurement = measure::measure(&valgrind.path, binary, filter, None, &mut |line| {
+    let measurement = measure::measure(&valgrind, binary, filter, None, &mut |line| {
         crate::messages::note!("{}: {line}", binary.display())
     })?;
     if let Some(path) = keep {

@@ -78,6 +78,8 @@ pub struct Config {
     format: Format,
     /// `-o/--output`: the results file, rewritten after each benchmark.
     output: Option<PathBuf>,
+    /// `--valgrind-bin`, else the bench binaries' `BENCHGRIND_VALGRIND`, else `PATH`'s.
+    valgrind: benchgrind_runner::execute::valgrind::Choice,
 }
 
 /// The flags as given, before defaults that depend on each other are applied.
@@ -97,6 +99,8 @@ struct Given {
     list: bool,
     /// `--metric`.
     metric: Option<Metric>,
+    /// `--valgrind-bin`.
+    valgrind_bin: Option<PathBuf>,
 }
 
 impl Config {
@@ -141,8 +145,7 @@ impl Config {
                 Long("timeout") => given.timeout = Some(duration(p, "--timeout")?),
                 Long("metric") => given.metric = Some(metric(p)?),
                 Long("valgrind-bin") => {
-                    let path = PathBuf::from(usage::string(p, "--valgrind-bin")?);
-                    benchgrind_runner::execute::valgrind::choose(path);
+                    given.valgrind_bin = Some(PathBuf::from(usage::string(p, "--valgrind-bin")?));
                 }
                 Long("format") => given.format = Some(usage::parse::<Format>(p, "--format")?),
                 Short('o') | Long("output") => {
@@ -188,6 +191,13 @@ impl Config {
             metric,
             format,
             output: given.output,
+            valgrind: match given.valgrind_bin {
+                Some(binary) => benchgrind_runner::execute::valgrind::Choice {
+                    binary: Some(binary),
+                    runner: Vec::new(),
+                },
+                None => benchgrind_runner::execute::valgrind::Choice::from_env(),
+            },
         })
     }
 }
@@ -213,9 +223,9 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
     if config.list {
         return Ok(outcome(plan::list(&config.dir, &config.filters)?));
     }
-    if config.metric == Metric::Instructions && !config.test {
-        callgrind::check_valgrind()?;
-    }
+    let launcher = (config.metric == Metric::Instructions && !config.test)
+        .then(|| callgrind::launcher(&config.valgrind))
+        .transpose()?;
     let (engines, defs) = plan::load(&config.dir)?;
     let mut problems = defs.problems.clone();
     let jobs = plan::plan(&config.filters, &engines, &defs.defs, &mut problems);
@@ -223,7 +233,7 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
     if config.test {
         return test(config, &jobs, &problems);
     }
-    let rows = measure(config, &jobs)?;
+    let rows = measure(config, &jobs, launcher.as_ref())?;
     let failed: Vec<&Measurement> = rows.iter().filter(|r| r.err.is_some()).collect();
     if !failed.is_empty() {
         crate::messages::error!(
@@ -254,7 +264,11 @@ fn outcome(ok: bool) -> Outcome {
 
 /// Runs every job and writes its row as soon as it is done: streamed CSV on stdout, or the
 /// whole file rewritten after each job with `-o`, or JSON on stdout at the end.
-fn measure(config: &Config, jobs: &[Job]) -> anyhow::Result<Vec<Measurement>> {
+fn measure(
+    config: &Config,
+    jobs: &[Job],
+    launcher: Option<&benchgrind_runner::execute::Launcher>,
+) -> anyhow::Result<Vec<Measurement>> {
     let mut stdout = std::io::stdout().lock();
     let mut rows: Vec<Measurement> = vec![];
     let streaming = config.output.is_none() && config.format != Format::Json;
@@ -267,11 +281,11 @@ fn measure(config: &Config, jobs: &[Job]) -> anyhow::Result<Vec<Measurement>> {
             Err(e) => job.error_row(e.clone()),
             Ok((engine, count)) => {
                 let (limits, timeout) = (&config.limits, config.timeout);
-                let r = match config.metric {
-                    Metric::Time => execute::time(job, engine, *count, limits, timeout),
-                    Metric::Instructions => {
-                        execute::instructions(job, engine, *count, limits, timeout)
+                let r = match (config.metric, launcher) {
+                    (Metric::Instructions, Some(launcher)) => {
+                        execute::instructions(launcher, job, engine, *count, limits, timeout)
                     }
+                    _ => execute::time(job, engine, *count, limits, timeout),
                 };
                 r.unwrap_or_else(|e| job.error_row(e.into()))
             }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::flag::{nocapture, nosummary, yes_no, Category, Flag, Takes, UsageError};
+use super::flag::{nocapture, nosummary, yes_no, Category, Flag, Takes, UsageError};
 use crate::cli::gbfilter::GbFilter;
 use crate::cli::values::BenchmarkOutFormat;
 use crate::config::EventKind;

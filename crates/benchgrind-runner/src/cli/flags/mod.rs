@@ -7,12 +7,13 @@
 //! flags and gungraun's aliases); `libtest` holds libtest's flags, accepted and ignored.
 
 mod compat;
+pub(crate) mod flag;
 mod libtest;
 mod output;
 mod run;
 mod tools;
 
-use super::flag::Flag;
+use flag::Flag;
 
 pub(crate) use libtest::{LIBTEST_SWITCHES, LIBTEST_VALUES};
 
@@ -25,6 +26,10 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<&'static Flag>> = std::sync::Lazy
         .chain(compat::FLAGS)
         .collect()
 });
+
+/// Older names of flags' variables, `(older, the flag's)`: read where the flag's own is not set.
+pub(crate) const ENV_ALIASES: &[(&str, &str)] =
+    &[("BENCHGRIND_VALGRIND_BIN", "BENCHGRIND_VALGRIND")];
 
 /// Every flag, in the order of the help ([`ALL`]).
 pub(crate) fn all() -> impl Iterator<Item = &'static Flag> {

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::flag::{nocapture, nosummary, spec, yes_no, Category, Flag, Takes};
+use super::flag::{nocapture, nosummary, spec, yes_no, Category, Flag, Takes};
 use crate::cli::values::{Cli, JsonStyle, Labels, ReportFormat};
 use crate::config::tool_metrics::text as spec_text;
 use crate::config::DEFAULT_TRUNCATE;

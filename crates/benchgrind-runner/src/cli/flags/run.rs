@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::flag::{
+use super::flag::{
     baseline_name, shell_words, spec, yes_no, Category, Flag, Given, Takes, UsageError,
 };
 use crate::cli::values::{Isolation, Reuse};

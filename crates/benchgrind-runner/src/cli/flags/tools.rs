@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::flag::{shell_words, Category, Flag, Given, Takes, UsageError};
+use super::flag::{shell_words, Category, Flag, Given, Takes, UsageError};
 use crate::cli::values::Cli;
 use crate::config::{normalize_valgrind_arg, ToolList, ValgrindTool};
 
@@ -172,10 +172,11 @@ pub(super) const FLAGS: &[Flag] = &[
     },
     Flag {
         name: "--valgrind-bin",
-        env: "BENCHGRIND_VALGRIND_BIN",
+        env: "BENCHGRIND_VALGRIND",
         takes: Takes::Value,
         value: "=PATH",
-        help: "the valgrind launcher to run; over BENCHGRIND_VALGRIND and PATH",
+        help: "the valgrind launcher to run [default: valgrind on PATH]; the variable's older \
+               name BENCHGRIND_VALGRIND_BIN works too",
         repeats: false,
         category: Category::Tools,
         set: |cli, g| {

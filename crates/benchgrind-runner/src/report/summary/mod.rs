@@ -232,7 +232,7 @@ impl Summary {
             fingerprint: result.fingerprint.clone(),
             old_fingerprint: result.old_fingerprint.clone(),
             uncompared: result.uncompared.clone(),
-            reused: result.reused.clone(),
+            reused: result.reuse.reused().map(str::to_owned),
             machine_differences: result
                 .machine
                 .iter()
@@ -338,8 +338,10 @@ impl Summary {
             fingerprint: self.fingerprint.clone(),
             old_fingerprint: self.old_fingerprint.clone(),
             uncompared: self.uncompared.clone(),
-            reused: self.reused.clone(),
-            verified: None,
+            reuse: match &self.reused {
+                Some(at) => crate::execute::reuse::Verdict::Reuse(at.clone()),
+                None => crate::execute::reuse::Verdict::Measure,
+            },
             machine: self.machine(),
             warnings: self.warnings.clone(),
             explained: self.explained(),

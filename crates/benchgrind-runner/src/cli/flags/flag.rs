@@ -5,7 +5,7 @@
 use crate::error::Problem;
 use std::str::FromStr;
 
-use super::values::{Cli, Nocapture};
+use crate::cli::values::{Cli, Nocapture};
 use crate::config::is_file_name;
 
 /// A usage error: the message names the flag, variable or value.

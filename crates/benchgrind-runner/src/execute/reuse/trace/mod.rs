@@ -16,8 +16,14 @@
 //! know). Pseudo-file systems (`/proc`, `/sys`, `/dev`) are left out: they are the kernel's
 //! state, not files.
 
+mod calls;
+#[cfg(test)]
+mod tests;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+
+use calls::{arguments, number, shape, success, Arg, Use, AT_FDCWD};
 
 /// What the calls of one benchmark's process touched.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -31,110 +37,6 @@ pub struct Traced {
     pub changed: BTreeSet<PathBuf>,
     /// Why the calls cannot all be placed, if they cannot: the record would be incomplete.
     pub unplaced: Option<String>,
-}
-
-/// `AT_FDCWD` as Valgrind prints it on 64-bit targets, and as a signed number.
-const AT_FDCWD: [&str; 2] = ["4294967196", "-100"];
-
-/// How a call uses the path arguments it has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Use {
-    /// Reads it or looks at it.
-    Read,
-    /// Changes it.
-    Change,
-    /// Enters it (`chdir`).
-    Enter,
-}
-
-/// The arguments of a call: which are directory descriptors for the path after them and how
-/// the paths are used; `None` for a call this reader does not know.
-fn shape(name: &str) -> Option<(&'static [Option<usize>], Use)> {
-    // Each slot: `Some(i)` is a path whose directory descriptor is argument `i`, `None` a path
-    // relative to the working directory.
-    const PATH: &[Option<usize>] = &[None];
-    const AT: &[Option<usize>] = &[Some(0)];
-    const TWO: &[Option<usize>] = &[None, None];
-    const TWO_AT: &[Option<usize>] = &[Some(0), Some(2)];
-    let shape: (&[Option<usize>], Use) = match name {
-        "stat" | "newstat" | "stat64" | "lstat" | "newlstat" | "lstat64" | "access"
-        | "readlink" | "statfs" | "statfs64" | "execve" | "getxattr" | "lgetxattr"
-        | "listxattr" | "llistxattr" | "uselib" => (PATH, Use::Read),
-        "newfstatat" | "fstatat64" | "statx" | "faccessat" | "faccessat2" | "readlinkat"
-        | "execveat" | "name_to_handle_at" => (AT, Use::Read),
-        "mkdir" | "rmdir" | "unlink" | "chmod" | "chown" | "lchown" | "utime" | "utimes"
-        | "truncate" | "truncate64" | "setxattr" | "lsetxattr" | "removexattr" | "lremovexattr"
-        | "mknod" => (PATH, Use::Change),
-        "mkdirat" | "unlinkat" | "fchmodat" | "fchmodat2" | "fchownat" | "utimensat"
-        | "futimesat" | "mknodat" => (AT, Use::Change),
-        "rename" | "link" | "symlink" => (TWO, Use::Change),
-        "renameat" | "renameat2" | "linkat" => (TWO_AT, Use::Change),
-        "chdir" => (PATH, Use::Enter),
-        _ => return None,
-    };
-    Some(shape)
-}
-
-/// One argument as Valgrind prints it: a number, or a string (`0x...(text)`).
-#[derive(Debug, PartialEq, Eq)]
-enum Arg<'a> {
-    Number(&'a str),
-    Text(&'a str),
-}
-
-/// The arguments of `sys_name ( ... )`, from the text after the opening parenthesis.
-fn arguments(mut rest: &str) -> Vec<Arg<'_>> {
-    let mut args = Vec::new();
-    loop {
-        rest = rest.trim_start();
-        if rest.is_empty() || rest.starts_with(')') {
-            return args;
-        }
-        let hex_end = rest
-            .strip_prefix("0x")
-            .map(|h| 2 + h.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(h.len()));
-        match hex_end.filter(|&end| rest[end..].starts_with('(')) {
-            Some(end) => {
-                let body = &rest[end + 1..];
-                // The text ends at the parenthesis before the next argument or the list's end.
-                let close = (0..body.len()).find(|&i| {
-                    body.as_bytes()[i] == b')'
-                        && (body[i + 1..].starts_with(',') || body[i + 1..].starts_with(" )"))
-                });
-                let Some(close) = close else {
-                    args.push(Arg::Text(body));
-                    return args;
-                };
-                args.push(Arg::Text(&body[..close]));
-                rest = &body[close + 1..];
-            }
-            None => {
-                let end = rest.find([',', ' ', ')']).unwrap_or(rest.len());
-                args.push(Arg::Number(&rest[..end]));
-                rest = &rest[end..];
-            }
-        }
-        rest = rest.trim_start();
-        match rest.strip_prefix(',') {
-            Some(after) => rest = after,
-            None => return args,
-        }
-    }
-}
-
-/// A number Valgrind printed, decimal or `0x` hexadecimal.
-fn number(text: &str) -> Option<u64> {
-    match text.strip_prefix("0x") {
-        Some(hex) => u64::from_str_radix(hex, 16).ok(),
-        None => text.parse().ok(),
-    }
-}
-
-/// The result of a call, from the text after `-->`: the descriptor or value of a success.
-fn success(text: &str) -> Option<u64> {
-    let start = text.find("Success(")? + "Success(".len();
-    let end = text[start..].find(')')? + start;
-    number(&text[start..end])
 }
 
 /// Reads the calls of one or more logs of the same process, in order.
@@ -392,104 +294,24 @@ pub fn pseudo(path: &Path) -> bool {
         .any(|root| path.starts_with(root))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn trace(cwd: &str, log: &str) -> Traced {
-        let mut tracer = Tracer::new(Path::new(cwd));
-        tracer.log(log);
-        tracer.finish()
+/// Takes the system calls out of a log Valgrind wrote with [`crate::execute::args::TRACE_SYSCALLS`]:
+/// the log is rewritten as it would have been without them; the calls are returned.
+pub fn take(log: &Path) -> String {
+    let Ok(text) = std::fs::read_to_string(log) else {
+        return String::new();
+    };
+    if !text.contains("SYSCALL[") {
+        return String::new();
     }
-
-    #[test]
-    fn arguments_are_numbers_and_texts_whatever_the_text_holds() {
-        assert_eq!(
-            arguments("4294967196, 0x1fff000a30(a, b) c), 0 ) --> [async] ... "),
-            vec![
-                Arg::Number("4294967196"),
-                Arg::Text("a, b) c"),
-                Arg::Number("0")
-            ]
-        );
-        assert_eq!(
-            arguments("0x4035eb0(/etc) )[sync] --> Success(0x0) "),
-            vec![Arg::Text("/etc")]
-        );
-        assert_eq!(arguments(")[sync]"), vec![]);
+    let (mut calls, mut rest) = (String::new(), String::new());
+    for line in text.split_inclusive('\n') {
+        // A result printed on a line of its own (` --> [pre-success] ...`) is part of a call.
+        if line.starts_with("SYSCALL[") || line.starts_with(" --> ") {
+            calls.push_str(line);
+        } else {
+            rest.push_str(line);
+        }
     }
-
-    // The lines below are as Valgrind 3.19 wrote them for `cat`, `ls` and `sh` (paths changed).
-    #[test]
-    fn opens_stats_and_listings_are_inputs_with_their_results_placed() {
-        let log = "\
-==1== Command: prog
-SYSCALL[1,1](257) sys_openat ( 4294967196, 0x1fff000a30(input.txt), 0 ) --> [async] ... 
-SYSCALL[1,1](257) ... [async] --> Success(0x3) 
-SYSCALL[1,1](21) sys_access ( 0x402a2a0(/etc/ld.so.preload), 4 )[sync] --> Failure(0x2) 
-SYSCALL[1,1](262) sys_newfstatat ( 1, 0x49dcdd5(), 0x1fff000560 )[sync] --> Success(0x0) 
-SYSCALL[1,1](257) sys_openat ( 4294967196, 0x1fff000a2b(/data), 591872 ) --> [async] ... 
-SYSCALL[1,1](257) ... [async] --> Success(0x4) 
-SYSCALL[1,1](217) sys_getdents64 ( 4, 0x403e2a0, 32768 ) --> [async] ... 
-SYSCALL[1,1](217) ... [async] --> Success(0x50) 
-SYSCALL[1,1](262) sys_newfstatat ( 4, 0x403e2c0(entry), 0x1fff000460, 256 )[sync] --> Success(0x0) 
-SYSCALL[1,1](257) sys_openat ( 4294967196, 0x4035ea8(/dev/null), 577, 438 ) --> [async] ... 
-SYSCALL[1,1](257) sys_openat ( 4294967196, 0x4035ea8(out.json), 577, 438 ) --> [async] ... 
-SYSCALL[1,1](332) sys_statx ( 4294967196, 0x1fff000a31(/proc/self/maps), 2304, 4095, 0x1fff000420 )[sync] --> Success(0x0) 
-";
-        let traced = trace("/work", log);
-        let inputs: Vec<_> = traced
-            .inputs
-            .iter()
-            .map(|(p, l)| (p.to_str().unwrap(), *l))
-            .collect();
-        assert_eq!(
-            inputs,
-            [
-                ("/data", true),
-                ("/data/entry", false),
-                ("/etc/ld.so.preload", false),
-                ("/work/input.txt", false)
-            ]
-        );
-        assert_eq!(
-            traced.written.iter().collect::<Vec<_>>(),
-            [Path::new("/work/out.json")]
-        );
-        assert!(traced.changed.is_empty());
-        assert_eq!(traced.unplaced, None);
-    }
-
-    #[test]
-    fn changes_and_calls_that_cannot_be_placed_are_said() {
-        let changed = trace(
-            "/w",
-            "SYSCALL[1,1](87) sys_unlink ( 0x1(old.txt) )[sync] --> Success(0x0) \n\
-             SYSCALL[1,1](257) sys_openat ( 4294967196, 0x2(log), 1089, 420 ) --> [async] ... \n",
-        );
-        assert_eq!(
-            changed.changed.iter().collect::<Vec<_>>(),
-            [Path::new("/w/log"), Path::new("/w/old.txt")]
-        );
-        let unknown_fd = trace(
-            "/w",
-            "SYSCALL[1,1](262) sys_newfstatat ( 7, 0x3(x), 0x4, 0 )[sync] --> Success(0x0) \n",
-        );
-        assert!(unknown_fd
-            .unplaced
-            .unwrap()
-            .contains("relative to a directory"));
-        let entered = trace(
-            "/w",
-            "SYSCALL[1,1](80) sys_chdir ( 0x4035eb0(/etc) )[sync] --> Success(0x0) \n\
-             SYSCALL[1,1](257) sys_openat ( 4294967196, 0x1(hostname), 0 ) --> [async] ... \n",
-        );
-        assert!(entered.inputs.contains_key(Path::new("/etc")));
-        assert!(entered.unplaced.unwrap().contains("working directory"));
-        let unknown = trace(
-            "/w",
-            "SYSCALL[1,1](999) sys_frobnicate ( 0x1(/x) )[sync] --> Success(0x0) \n",
-        );
-        assert!(unknown.unplaced.unwrap().contains("frobnicate"));
-    }
+    let _ = crate::store::write_atomic(log, rest.as_bytes());
+    calls
 }

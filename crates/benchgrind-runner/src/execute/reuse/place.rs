@@ -1,0 +1,80 @@
+//! What a record is made of besides the benchmark's job: the run's shared facts ([`Run`]) and
+//! where the harness placed the benchmark ([`Place`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::digest;
+use crate::execute::valgrind::Valgrind;
+
+/// What every record of a run shares: the machine (the fingerprint's values but the revision),
+/// how library benchmarks run (`--isolation`: a fork server's child and a process of its own
+/// count the same instructions but not the same cache hits) and the Valgrind found.
+#[derive(Debug)]
+pub struct Run {
+    pub(super) machine: String,
+    pub(super) isolation: String,
+    pub(super) valgrind: Valgrind,
+    /// The bench binary's digest, taken once.
+    bench_binary: OnceLock<Result<String, String>>,
+}
+
+impl Run {
+    /// The run's shared facts.
+    pub fn new(machine: String, isolation: String, valgrind: Valgrind) -> Run {
+        Run {
+            machine,
+            isolation,
+            valgrind,
+            bench_binary: OnceLock::new(),
+        }
+    }
+
+    pub(super) fn bench_binary(&self) -> Result<String, String> {
+        (self.bench_binary.get_or_init(|| {
+            let exe = std::env::current_exe().map_err(|e| format!("the bench binary: {e}"))?;
+            digest::of_file(&exe).map_err(|e| format!("{}: {e}", exe.display()))
+        }))
+        .clone()
+    }
+}
+
+/// What the harness gave a benchmark besides its job: where its sandbox is (written `{sandbox}`
+/// in the record, so that the next run's new sandbox is compared path for path) and inputs it
+/// handed over directly (the bytes a setup fed its stdin).
+#[derive(Debug, Default, Clone)]
+pub struct Place {
+    /// The sandbox the benchmark runs in, if it has one.
+    pub sandbox: Option<PathBuf>,
+    /// The working directory of the measured process.
+    pub cwd: PathBuf,
+    /// `(name, value)` of inputs handed over directly.
+    pub given: Vec<(String, String)>,
+    /// Why the benchmark cannot be reused whatever its record says (it reads the terminal, it
+    /// runs beside its setup).
+    pub unfit: Option<String>,
+}
+
+impl Place {
+    pub(super) fn write_path(&self, path: &Path) -> String {
+        match self
+            .sandbox
+            .as_deref()
+            .and_then(|s| path.strip_prefix(s).ok())
+        {
+            Some(inner) => format!("{{sandbox}}/{}", inner.display()),
+            None => path.display().to_string(),
+        }
+    }
+
+    pub(super) fn read_path(&self, text: &str) -> PathBuf {
+        match (text.strip_prefix("{sandbox}/"), &self.sandbox) {
+            (Some(inner), Some(sandbox)) => sandbox.join(inner),
+            _ => PathBuf::from(text),
+        }
+    }
+
+    pub(super) fn in_sandbox(&self, path: &Path) -> bool {
+        self.sandbox.as_deref().is_some_and(|s| path.starts_with(s))
+    }
+}
