@@ -272,3 +272,31 @@ pub(super) fn run_hook(
 fn hook_failure(kind: &str, status: &std::process::ExitStatus, stderr: &str) -> Problem {
     problem!("the {kind} {}", describe_end(status, stderr))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn a_setups_output_reaches_the_command_whole_in_a_pipe_or_past_it_in_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let spill = dir.path().join("setup.stdin");
+        // Within a pipe's room, beyond the default 64 KiB, beyond any pipe (1 MiB by default).
+        for len in [0, 10, 200_000, 3 << 20] {
+            let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let stdin = filled_stdin(&input, &spill).unwrap();
+            let mut cat = Command::new("cat")
+                .stdin(stdin)
+                .stdout(StdStdio::piped())
+                .spawn()
+                .unwrap();
+            let mut out = Vec::new();
+            cat.stdout.take().unwrap().read_to_end(&mut out).unwrap();
+            assert!(cat.wait().unwrap().success());
+            assert_eq!(out.len(), input.len());
+            assert!(out == input, "{len} bytes differ");
+            assert!(!spill.exists(), "the spill file is removed once open");
+        }
+    }
+}
