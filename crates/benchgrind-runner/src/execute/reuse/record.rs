@@ -2,20 +2,23 @@
 //! Its lines, with fields separated by tabs (shown here as spaces):
 //!
 //! ```text
-//! benchgrind inputs 1
+//! benchgrind inputs 2
 //! measured 2026-12-04T03:10:00Z
 //! input NAME VALUE        the machine, binaries, job, environment; in this order
 //! file PATH STATE         a file the run looked at and what it held (`file DIGEST`, ...)
 //! output PATH INDEX WHEN  a file it wrote, kept as `outputs/INDEX`; WHEN always|if-absent
+//! end
 //! ```
 //!
-//! or, for a run that cannot be reused, the first two lines and `unfit WHY`. No value holds a
-//! tab or a newline ([`clean`]).
+//! or, for a run that cannot be reused, the first two lines, `unfit WHY` and `end`. No value holds a
+//! tab or a newline ([`clean`]). The last line, `end`, tells a whole record from one cut short:
+//! records are written without waiting for the disk (a record lost to a power cut means a run,
+//! and one cut short is not read).
 
 use std::path::Path;
 
 /// The record's first line.
-const HEADER: &str = "benchgrind inputs 1";
+const HEADER: &str = "benchgrind inputs 2";
 
 /// One line of a record below its head.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +83,7 @@ impl Record {
         use std::fmt::Write as _;
         let mut text = format!("{HEADER}\nmeasured\t{}\n", self.measured);
         if let Some(why) = &self.unfit {
-            let _ = writeln!(text, "unfit\t{why}");
+            let _ = writeln!(text, "unfit\t{why}\nend");
             return text;
         }
         for entry in &self.entries {
@@ -93,6 +96,7 @@ impl Record {
                 }
             };
         }
+        text.push_str("end\n");
         text
     }
 
@@ -111,7 +115,15 @@ impl Record {
             unfit: None,
             entries: Vec::new(),
         };
+        let mut ended = false;
         for line in lines {
+            if ended {
+                return Err("its record cannot be read".into());
+            }
+            if line == "end" {
+                ended = true;
+                continue;
+            }
             let mut fields = line.splitn(3, '\t');
             let (kind, name, value) = (fields.next(), fields.next(), fields.next());
             let entry = match (kind, name, value) {
@@ -141,6 +153,9 @@ impl Record {
             };
             record.entries.push(entry);
         }
+        if !ended {
+            return Err("its record is cut short".into());
+        }
         Ok(record)
     }
 
@@ -152,9 +167,9 @@ impl Record {
         }
     }
 
-    /// Writes the record at `path`, whole or not at all.
+    /// Writes the record at `path`, whole or not at all, without waiting for the disk.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        crate::store::write_atomic(path, self.to_text().as_bytes())
+        crate::store::write_hint(path, self.to_text().as_bytes())
     }
 
     /// The names of the entries this record holds and `older` does not (at most five), or its
@@ -200,8 +215,8 @@ mod tests {
     fn a_record_reads_back_as_it_was_written() {
         let written = record();
         let text = written.to_text();
-        assert!(text.starts_with("benchgrind inputs 1\nmeasured\t2026-12-04T03:10:00Z\n"));
-        assert!(text.contains("output\t/tmp/out\t0 if-absent\n"));
+        assert!(text.starts_with("benchgrind inputs 2\nmeasured\t2026-12-04T03:10:00Z\n"));
+        assert!(text.ends_with("output\t/tmp/out\t0 if-absent\nend\n"));
         assert_eq!(Record::parse(&text), Ok(written.clone()));
         let unfit = written.unfit("it reads\tthe terminal\n");
         assert_eq!(
@@ -218,10 +233,13 @@ mod tests {
             Err("its record was written by another version".into())
         );
         assert_eq!(
-            Record::parse("benchgrind inputs 1\n"),
+            Record::parse("benchgrind inputs 2\n"),
             Err("its record has no date".into())
         );
-        let text = "benchgrind inputs 1\nmeasured\tX\nnew-kind\ta\tb\n";
+        let whole = record().to_text();
+        let cut = &whole[..whole.len() - "end\n".len()];
+        assert_eq!(Record::parse(cut), Err("its record is cut short".into()));
+        let text = "benchgrind inputs 2\nmeasured\tX\nnew-kind\ta\tb\n";
         assert_eq!(Record::parse(text), Err("its record cannot be read".into()));
     }
 

@@ -312,6 +312,6 @@ pub fn take(log: &Path) -> String {
             rest.push_str(line);
         }
     }
-    let _ = crate::store::write_atomic(log, rest.as_bytes());
+    let _ = crate::store::write_hint(log, rest.as_bytes());
     calls
 }
