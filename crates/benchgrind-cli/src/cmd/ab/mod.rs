@@ -20,6 +20,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::exit::Outcome;
+
+mod key;
 use crate::usage::UsageError;
 
 /// The help text.
@@ -150,8 +152,10 @@ pub fn run(config: &Config) -> Result<Outcome> {
     };
 
     let stamp = home.join(format!("{baseline}.stamp"));
-    let key = reuse_key(&sha, config, &cwd)?;
-    let reused = !config.fresh && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key);
+    let key = key::reuse_key(&sha, (&config.cargo_args, &config.bench_args), &cwd)?;
+    // `--fresh` among the bench arguments (or BENCHGRIND_FRESH) measures the base again too.
+    let fresh = config.fresh || key::fresh(&config.bench_args)?;
+    let reused = !fresh && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key);
     if reused {
         crate::messages::note!(
             "the base {short} was measured with these arguments on this \
@@ -231,56 +235,31 @@ struct Asked {
     rest: Vec<OsString>,
 }
 
-/// Splits the report's options from the other bench arguments.
+/// Splits the report's options from the other bench arguments, read by the runner's own
+/// parser (with the variables the bench binaries read, and their rules and messages).
 fn asked(bench_args: &[OsString]) -> Result<Asked> {
-    use benchgrind_runner::cli::ReportFormat;
-    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    let mut format = env("BENCHGRIND_OUTPUT_FORMAT").unwrap_or_else(|| "default".into());
-    let mut output = env("BENCHGRIND_OUTPUT_FILE").map(PathBuf::from);
-    let mut color = env("BENCHGRIND_COLOR").unwrap_or_default();
-    let mut uncompared = env("BENCHGRIND_UNCOMPARED").unwrap_or_default();
-    let mut rest = Vec::new();
-    let mut args = bench_args.iter();
-    while let Some(arg) = args.next() {
-        let text = arg.to_string_lossy();
-        let (name, value) = match text.split_once('=') {
-            Some((name, value)) => (name.to_owned(), Some(value.to_owned())),
-            None => (text.clone().into_owned(), None),
-        };
-        let slot = match name.as_str() {
-            "--output-format" => &mut format,
-            "--color" => &mut color,
-            "--uncompared" => &mut uncompared,
-            "--output-file" => {
-                let value = value.or_else(|| args.next().map(|v| v.to_string_lossy().into()));
-                output = value.map(PathBuf::from);
-                continue;
-            }
-            _ => {
-                rest.push(arg.clone());
-                continue;
-            }
-        };
-        *slot = match value.or_else(|| args.next().map(|v| v.to_string_lossy().into())) {
-            Some(value) => value,
-            None => bail!("{name} needs a value ({name}=VALUE)"),
-        };
-    }
-    let Some(format) = ReportFormat::from_name(&format) else {
-        bail!("--output-format is `{format}`; use {}", ReportFormat::NAMES);
-    };
-    let fails = match uncompared.as_str() {
-        "" | "notice" => false,
-        "fail" => true,
-        other => bail!("--uncompared is `{other}`; use notice or fail"),
-    };
-    let color = match color.as_str() {
-        "always" => true,
-        "never" => false,
-        _ => std::io::IsTerminal::is_terminal(&std::io::stdout()),
+    use benchgrind_runner::cli::{self, Color};
+    const REPORT: [&str; 4] = [
+        "--output-format",
+        "--output-file",
+        "--color",
+        "--uncompared",
+    ];
+    let (taken, rest) = cli::split_off(bench_args, &REPORT).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let env = |name: &str| std::env::var(name).ok();
+    let parsed = cli::parse(&taken, &env).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let color = match parsed.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::io::IsTerminal::is_terminal(&std::io::stdout()),
     };
     Ok(Asked {
-        report: crate::cmd::merge::config(format, output, color, fails),
+        report: crate::cmd::merge::config(
+            parsed.output_format,
+            parsed.output_file,
+            color,
+            parsed.uncompared_fails,
+        ),
         rest,
     })
 }
@@ -317,7 +296,7 @@ fn head(
         // Its notes and warnings, without its own closing tally: the one report has it.
         let stderr = String::from_utf8_lossy(&output.stderr);
         crate::messages::relay(without_tally(&stderr));
-        if !matches!(output.status.code(), Some(0 | 3 | 4)) {
+        if !ends_with_results(output.status.code()) {
             failed = true;
             if output.stdout.is_empty() {
                 crate::messages::error!(
@@ -339,6 +318,13 @@ fn head(
     }
     let outcome = crate::cmd::merge::report_all(&asked.report, summaries)?;
     Ok(if failed { Outcome::Failed } else { outcome })
+}
+
+/// Whether a bench binary that ended with `code` measured its benchmarks: every one measured, a
+/// limit passed or one uncompared (the runner's exit codes).
+fn ends_with_results(code: Option<i32>) -> bool {
+    use benchgrind_runner::harness::exit;
+    matches!(code, Some(exit::OK | exit::REGRESSION | exit::UNCOMPARED))
 }
 
 /// A bench binary's stderr without the closing tally its JSON report ends with (the line
@@ -375,7 +361,7 @@ fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Out
             .stdin(Stdio::null())
             .output()
             .with_context(|| format!("cannot run {}", exe.display()))?;
-        if !matches!(output.status.code(), Some(0 | 3 | 4)) {
+        if !ends_with_results(output.status.code()) {
             crate::messages::relay(&String::from_utf8_lossy(&output.stdout));
             crate::messages::relay(&String::from_utf8_lossy(&output.stderr));
             outcome = Outcome::Failed;
@@ -462,83 +448,6 @@ fn checkout(repo: &Path, dir: &Path, sha: &str) -> Result<()> {
     )
     .with_context(|| format!("cannot check out {sha} in {}", dir.display()))?;
     Ok(())
-}
-
-/// The variables that decide what the bench binaries are and what they do: the Rust
-/// toolchain's (`RUSTUP_TOOLCHAIN`, `RUSTFLAGS`, ...), cargo's build and profile settings, and
-/// the `BENCHGRIND_*` variables the bench binaries read (every flag has one), but for those
-/// that only say where output goes or how it looks, and the CI script's own.
-fn build_and_run_variables() -> Vec<String> {
-    const NAMED: [&str; 8] = [
-        "RUSTUP_TOOLCHAIN",
-        "RUSTC",
-        "RUSTC_WRAPPER",
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_INCREMENTAL",
-        "VALGRIND_OPTS",
-        "VALGRIND_LIB",
-    ];
-    const OUTPUT_ONLY: [&str; 3] = ["BENCHGRIND_COLOR", "BENCHGRIND_LOG", "BENCHGRIND_CI_"];
-    let mut vars: Vec<String> = std::env::vars_os()
-        .filter_map(|(k, v)| Some((k.into_string().ok()?, v)))
-        .filter(|(k, _)| {
-            NAMED.contains(&k.as_str())
-                || k.starts_with("CARGO_PROFILE_")
-                || (k.starts_with("CARGO_BUILD_") && k != "CARGO_BUILD_TARGET_DIR")
-                || (k.starts_with("BENCHGRIND_") && !OUTPUT_ONLY.iter().any(|o| k.starts_with(o)))
-        })
-        .map(|(k, v)| format!("{k}={}", v.to_string_lossy()))
-        .collect();
-    vars.sort();
-    vars
-}
-
-/// The Rust toolchain that builds in `dir` (`rustc -vV`, through rustup's choice there), or
-/// empty when it cannot be asked.
-fn toolchain(dir: &Path) -> String {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    std::process::Command::new(rustc)
-        .arg("-vV")
-        .current_dir(dir)
-        .output()
-        .ok()
-        .filter(|out| out.status.success())
-        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
-        .unwrap_or_default()
-}
-
-/// What must be the same for the base's counts to be reused: its revision, the arguments, the
-/// toolchain, the variables that reach the build and the bench binaries
-/// ([`build_and_run_variables`]), the Valgrind and the machine.
-fn reuse_key(sha: &str, config: &Config, dir: &Path) -> Result<String> {
-    // The Valgrind the bench binaries run (BENCHGRIND_VALGRIND, else PATH's).
-    let valgrind = benchgrind_runner::execute::valgrind::locate()
-        .map(|v| format!("{} {:?}", v.path.display(), v.version))
-        .unwrap_or_default();
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(str::to_owned)
-        })
-        .unwrap_or_default();
-    let join = |args: &[OsString]| {
-        args.iter()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("\u{1f}")
-    };
-    Ok(format!(
-        "revision {sha}\ncargo {}\nbench {}\nvalgrind {valgrind}\n{cpu}\narch {}\n\
-         toolchain {}\n{}\n",
-        join(&config.cargo_args),
-        join(&config.bench_args),
-        std::env::consts::ARCH,
-        toolchain(dir),
-        build_and_run_variables().join("\n")
-    ))
 }
 
 /// The commit's subject line, for messages.
