@@ -1,5 +1,5 @@
 //! The facts of Google Benchmark's `context` that are not counts: the date as Google Benchmark
-//! writes it (RFC 3339, local time with its offset), the host's name, the caches Callgrind
+//! writes it ([`local_date`], from [`crate::dates`]), the host's name, the caches Callgrind
 //! simulates (from the cache arguments it was given) and the clock rate the CPU Valgrind shows
 //! claims. Used by the bench binaries' `--benchmark_out` and by `benchgrind gbench --out`.
 
@@ -82,66 +82,7 @@ pub fn mhz_per_cpu(cpu: &str) -> u64 {
         .map_or(0, |n| (n * scale).round() as u64)
 }
 
-/// Now, as Google Benchmark writes its `date`: RFC 3339 in local time with the offset.
-pub fn local_date() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    rfc3339(secs, utc_offset(secs))
-}
-
-/// The local time zone's offset from UTC: 0 outside Unix (not looked up there).
-#[cfg(not(unix))]
-fn utc_offset(_secs: u64) -> i64 {
-    0
-}
-
-/// The local time zone's offset from UTC at `secs`, in seconds (0 when unknown).
-#[cfg(unix)]
-fn utc_offset(secs: u64) -> i64 {
-    // musl's `time_t` is marked deprecated by the libc crate (its width changed in musl 1.2);
-    // it is the type `localtime_r` takes either way.
-    #[allow(deprecated)]
-    let Ok(t) = libc::time_t::try_from(secs) else {
-        return 0;
-    };
-    // SAFETY: `tm` is plain data that localtime_r fills; both pointers are valid for the call.
-    unsafe {
-        let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&t, &mut tm).is_null() {
-            return 0;
-        }
-        #[allow(clippy::unnecessary_cast)] // c_long: i64 on 64-bit targets, i32 on others
-        let offset = tm.tm_gmtoff as i64;
-        offset
-    }
-}
-
-/// `secs` after the epoch, shifted by `offset` seconds, as `YYYY-MM-DDTHH:MM:SS+HH:MM`.
-pub fn rfc3339(secs: u64, offset: i64) -> String {
-    let local = secs as i64 + offset;
-    let (days, rem) = (local.div_euclid(86_400), local.rem_euclid(86_400));
-    // Days since 1970-01-01 to a civil date (proleptic Gregorian), after H. Hinnant's algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let sign = if offset < 0 { '-' } else { '+' };
-    let off = offset.unsigned_abs() / 60;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}{sign}{:02}:{:02}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60,
-        off / 60,
-        off % 60
-    )
-}
+pub use crate::dates::{local_date, rfc3339};
 
 /// The machine's name, as Windows has it in `COMPUTERNAME`.
 #[cfg(not(unix))]
@@ -164,16 +105,6 @@ pub fn host_name() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_are_rfc3339_with_the_offset() {
-        assert_eq!(rfc3339(0, 0), "1970-01-01T00:00:00+00:00");
-        assert_eq!(rfc3339(951_782_400, 0), "2000-02-29T00:00:00+00:00");
-        assert_eq!(rfc3339(1_764_005_261, 0), "2025-11-24T17:27:41+00:00");
-        assert_eq!(rfc3339(1_764_005_261, 3600), "2025-11-24T18:27:41+01:00");
-        assert_eq!(rfc3339(0, -9000), "1969-12-31T21:30:00-02:30");
-        assert_eq!(local_date().len(), "1970-01-01T00:00:00+00:00".len());
-    }
 
     #[test]
     fn caches_follow_the_last_cache_arguments() {
