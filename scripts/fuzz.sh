@@ -34,7 +34,7 @@ else
 fi
 
 TARGETS=(callgrind_profile klv engines_toml definitions_toml rebar_csv gbench_json dhat_json
-    massif valgrind_log summary_json baseline explain_profile)
+    massif valgrind_log summary_json baseline explain_profile syscall_trace manifest)
 
 # The committed files each target starts from.
 seeds() {
@@ -56,6 +56,10 @@ seeds() {
     engines_toml) find examples/suite "$suite" -name engines.toml ;;
     definitions_toml) find examples/suite/benchmarks/definitions "$suite" -path '*definitions*' -name '*.toml' ;;
     klv) ls fuzz/seeds/klv/* 2>/dev/null || true ;;
+    syscall_trace)
+        ls fuzz/seeds/syscall_trace/*.log
+        find "$runner" -name 'inputs' ;;
+    manifest) git ls-files '*Cargo.toml' ;;
     *) echo "unknown target $1 (scripts/fuzz.sh --list)" >&2; exit 2 ;;
     esac
 }

@@ -19,6 +19,7 @@ mod legacy_group;
 mod library;
 mod main_macro;
 mod main_run;
+mod manifest;
 mod plain;
 mod pretty;
 mod renamed;
