@@ -305,7 +305,7 @@ fn cmark_gfm(markdown: &str) -> String {
 
 #[test]
 fn the_pull_request_comment_renders_as_tables_in_details_blocks() {
-    use explain::markdown::{render, Entry, Outcome};
+    use explain::markdown::{render, Entry, Finding};
     let tmp = tempfile::tempdir().unwrap();
     let args = ["--toggle-collect=main"];
     let deep_old = profile(tmp.path(), "a", &mut cc("deep.c", None), &args);
@@ -319,31 +319,31 @@ fn the_pull_request_comment_renders_as_tables_in_details_blocks() {
     let entries = [
         Entry {
             id: "fixtures::deep::work",
-            outcome: Outcome::Compared(&deep),
+            outcome: Finding::Compared(&deep),
             flamegraph: Some("target/benchgrind/deep/callgrind.Ir.diff.flamegraph.svg"),
             limits: None,
         },
         Entry {
             id: "fixtures::inline::caller",
-            outcome: Outcome::Compared(&inlined),
+            outcome: Finding::Compared(&inlined),
             flamegraph: None,
             limits: None,
         },
         Entry {
             id: "fixtures::deep::same",
-            outcome: Outcome::Compared(&same),
+            outcome: Finding::Compared(&same),
             flamegraph: None,
             limits: None,
         },
         Entry {
             id: "fixtures::added",
-            outcome: Outcome::New,
+            outcome: Finding::New,
             flamegraph: None,
             limits: None,
         },
         Entry {
             id: "fixtures::removed",
-            outcome: Outcome::Gone,
+            outcome: Finding::Gone,
             flamegraph: None,
             limits: None,
         },

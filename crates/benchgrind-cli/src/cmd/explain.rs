@@ -476,9 +476,9 @@ fn report(out: &mut dyn Write, args: &Args, done: &[(Job, Option<Explanation>)])
                 .map(|((job, e), svg)| markdown::Entry {
                     id: &job.id,
                     outcome: match (e, &job.old) {
-                        (Some(e), _) => markdown::Outcome::Compared(e),
-                        (None, None) => markdown::Outcome::New,
-                        (None, Some(_)) => markdown::Outcome::Gone,
+                        (Some(e), _) => markdown::Finding::Compared(e),
+                        (None, None) => markdown::Finding::New,
+                        (None, Some(_)) => markdown::Finding::Gone,
                     },
                     flamegraph: svg.as_deref(),
                     limits: None,

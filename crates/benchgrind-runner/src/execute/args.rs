@@ -53,7 +53,7 @@ pub const TRACE_SYSCALLS: &str = "--trace-syscalls=yes";
 /// instructions more for a longer one) and the process id. Without it a Rust program's start-up
 /// counts 2,255 instructions less (the `echo` test program: 297,565 -> 295,310), the same on
 /// every machine, and a killed process leaves no pipes in `/tmp`. Every Valgrind benchgrind
-/// starts gets it first ([`super::valgrind::command`]); `--vgdb=yes` among the user's wins.
+/// starts gets it first ([`super::valgrind::Valgrind::command`]); `--vgdb=yes` among the user's wins.
 pub const NO_GDBSERVER: &str = "--vgdb=no";
 
 /// Valgrind's table of threads, smaller than its default of 500 slots: a forked child clears

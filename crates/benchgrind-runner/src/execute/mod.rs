@@ -21,6 +21,7 @@ pub mod fork;
 pub mod interrupt;
 pub mod launcher;
 pub mod leftovers;
+mod library;
 pub mod parts;
 pub mod pidns;
 pub mod preload;

@@ -15,7 +15,7 @@ pub struct Entry<'a> {
     /// The benchmark's id (`file::group::function::id`).
     pub id: &'a str,
     /// What happened to it.
-    pub outcome: Outcome<'a>,
+    pub outcome: Finding<'a>,
     /// A link or path to its differential flamegraph, if there is one.
     pub flamegraph: Option<&'a str>,
     /// The regression limits it passed, if any (`Ir +9.99% > +5%`), shown by its verdict.
@@ -24,7 +24,7 @@ pub struct Entry<'a> {
 
 /// What happened to a benchmark.
 #[derive(Debug, Clone, Copy)]
-pub enum Outcome<'a> {
+pub enum Finding<'a> {
     /// In both runs.
     Compared(&'a Explanation),
     /// In both runs, without an attribution (`--explain=never`, or unchanged counts): the
@@ -64,12 +64,12 @@ enum Verdict {
 }
 
 impl Verdict {
-    fn of(outcome: &Outcome) -> Verdict {
+    fn of(outcome: &Finding) -> Verdict {
         match outcome {
-            Outcome::New | Outcome::First { .. } => Verdict::New,
-            Outcome::Gone => Verdict::Gone,
-            Outcome::Failed(_) => Verdict::Failed,
-            Outcome::Compared(_) | Outcome::Measured { .. } => match totals(outcome) {
+            Finding::New | Finding::First { .. } => Verdict::New,
+            Finding::Gone => Verdict::Gone,
+            Finding::Failed(_) => Verdict::Failed,
+            Finding::Compared(_) | Finding::Measured { .. } => match totals(outcome) {
                 Some((_, t)) if t.diff() < 0 => Verdict::Improved,
                 Some((_, t)) if t.diff() > 0 => Verdict::Regressed,
                 _ => Verdict::Unchanged,
@@ -90,10 +90,10 @@ impl Verdict {
 }
 
 /// The ranking metric and its totals, of a benchmark in both runs.
-fn totals(outcome: &Outcome) -> Option<(EventKind, Change)> {
+fn totals(outcome: &Finding) -> Option<(EventKind, Change)> {
     match *outcome {
-        Outcome::Compared(e) => Some((e.rank_metric(), e.total[e.rank])),
-        Outcome::Measured { metric, old, new } => Some((metric, Change { old, new })),
+        Finding::Compared(e) => Some((e.rank_metric(), e.total[e.rank])),
+        Finding::Measured { metric, old, new } => Some((metric, Change { old, new })),
         _ => None,
     }
 }
@@ -129,7 +129,7 @@ pub fn render(entries: &[Entry], top: usize, lines: usize) -> String {
         row(&mut md, entry, *verdict);
     }
     for entry in entries {
-        if let Outcome::Compared(e) = entry.outcome {
+        if let Finding::Compared(e) = entry.outcome {
             if e.changed() {
                 details(&mut md, entry, e, top, lines);
             }
@@ -151,14 +151,14 @@ fn row(md: &mut String, entry: &Entry, verdict: Verdict) {
             (metric.name(), t.old.to_string(), t.new.to_string(), change)
         }
         None => match entry.outcome {
-            Outcome::First { metric, new } => {
+            Finding::First { metric, new } => {
                 (metric.name(), String::new(), new.to_string(), String::new())
             }
             _ => ("", String::new(), String::new(), String::new()),
         },
     };
     let mut what = verdict.word().to_owned();
-    if let Outcome::Failed(reason) = entry.outcome {
+    if let Finding::Failed(reason) = entry.outcome {
         let _ = write!(what, ": {}", cell(reason));
     }
     if let Some(limits) = entry.limits {
@@ -187,7 +187,7 @@ impl Explanation {
     ) -> String {
         let entry = Entry {
             id,
-            outcome: Outcome::Compared(self),
+            outcome: Finding::Compared(self),
             flamegraph,
             limits: None,
         };

@@ -58,7 +58,7 @@ impl Emitter<'_> {
     /// Relates the result to the earlier benches of its group with the same id, and keeps it
     /// for the later ones.
     fn compare_by_id(&mut self, job: &Job, result: &mut BenchResult) {
-        let (Some(id), Outcome::Measured { new, .. }) = (&job.id.id, &result.outcome) else {
+        let (Some(id), Outcome::Measured { new, .. }) = (&job.id.case, &result.outcome) else {
             return;
         };
         let earlier = self.by_id.entry((job.group, id.clone())).or_default();

@@ -101,7 +101,7 @@ impl Planner<'_> {
                 file: self.main.bench_file.to_owned(),
                 group: group.name.to_owned(),
                 function: String::new(),
-                id: Some(id.to_owned()),
+                case: Some(id.to_owned()),
                 args: measured.name.to_owned(),
                 truncate: settled.config.truncate_description,
             };
@@ -197,7 +197,7 @@ impl Planner<'_> {
                 file: self.main.bench_file.to_owned(),
                 group: group.name.to_owned(),
                 function: benchmark.name.clone(),
-                id,
+                case: id,
                 args: header_args(bench, command, self.main.workspace_root),
                 truncate: settled.config.truncate_description,
             };

@@ -26,8 +26,9 @@ pub struct BenchId {
     pub group: String,
     /// The benchmark function's name.
     pub function: String,
-    /// The bench's id, if it has one.
-    pub id: Option<String>,
+    /// The id of the bench case (`#[bench::ID(...)]`, a binary benchmark's `Run`'s), if it has
+    /// one: the last part of [`BenchId::full`].
+    pub case: Option<String>,
     /// The arguments as written, or the command line of a binary benchmark.
     pub args: String,
     /// How many characters of `args` the header shows (`None`: all).
@@ -38,7 +39,7 @@ impl BenchId {
     /// `file::group::function::id`, as filters and JSON use it. Parts that a form of `main!`
     /// has not (the group of `main!(a, b)`, the function of a 0.10 group) are left out.
     pub fn full(&self) -> String {
-        let id = self.id.as_deref().unwrap_or("");
+        let id = self.case.as_deref().unwrap_or("");
         join(&[&self.file, &self.group, &self.function, id])
     }
 
@@ -61,7 +62,7 @@ impl BenchId {
             }
             _ => self.args.clone(),
         };
-        match (&self.id, args.is_empty()) {
+        match (&self.case, args.is_empty()) {
             (Some(id), false) => format!("{id}:{args}"),
             (Some(id), true) => id.clone(),
             (None, false) => args,
@@ -221,7 +222,7 @@ impl Planner<'_> {
             self.main.bench_file,
             &id.group,
             &id.function,
-            id.id.as_deref(),
+            id.case.as_deref(),
         );
         // Library groups come first in the numbering, then binary groups.
         let main = self.main;
@@ -286,7 +287,7 @@ impl Planner<'_> {
                             file: main.bench_file.to_owned(),
                             group: group.name.to_owned(),
                             function: function.name.to_owned(),
-                            id,
+                            case: id,
                             args: bench.args.to_owned(),
                             truncate: config.truncate_description,
                         };
@@ -438,7 +439,7 @@ mod tests {
             .jobs
             .iter()
             .map(|j| match j.kind {
-                JobKind::Library(index) => (j.id.id.as_deref(), index),
+                JobKind::Library(index) => (j.id.case.as_deref(), index),
                 _ => panic!("a library job"),
             })
             .collect();

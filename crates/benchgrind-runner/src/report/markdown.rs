@@ -9,10 +9,10 @@ use std::path::PathBuf;
 
 use super::reporter::{write_output, write_tally, Reporter, RunSummary};
 use crate::config::EventKind;
-use crate::explain::markdown::{render, Entry, Outcome};
+use crate::explain::markdown::{render, Entry, Finding};
 use crate::explain::Explanation;
 use crate::fingerprint::Fingerprint;
-use crate::result::{tool_failure, BenchResult, Outcome as BenchOutcome};
+use crate::result::{tool_failure, BenchResult, Outcome};
 
 /// Functions per benchmark in the comment, and source lines under each.
 const TOP: usize = 10;
@@ -38,7 +38,7 @@ struct Row {
     limits: Option<String>,
 }
 
-/// [`Outcome`] with owned data.
+/// [`Finding`] with owned data.
 enum Kept {
     Explained(Explanation),
     Measured(EventKind, u64, u64),
@@ -50,9 +50,9 @@ impl Reporter for Markdown {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         write_output(out, &result.output, true)?;
         let outcome = match (&result.outcome, tool_failure(&result.tools)) {
-            (BenchOutcome::Failed { reason }, _) => Kept::Failed(reason.clone()),
+            (Outcome::Failed { reason }, _) => Kept::Failed(reason.clone()),
             (_, Some((reason, _))) => Kept::Failed(reason),
-            (BenchOutcome::Measured { new, old }, None) => match &result.explained {
+            (Outcome::Measured { new, old }, None) => match &result.explained {
                 Some(x) => Kept::Explained(x.explanation.clone()),
                 None => {
                     let k = EventKind::Ir;
@@ -111,14 +111,14 @@ impl Reporter for Markdown {
             .map(|row| Entry {
                 id: &row.id,
                 outcome: match &row.outcome {
-                    Kept::Explained(e) => Outcome::Compared(e),
-                    &Kept::Measured(metric, old, new) => Outcome::Measured { metric, old, new },
-                    &Kept::New(Some(new)) => Outcome::First {
+                    Kept::Explained(e) => Finding::Compared(e),
+                    &Kept::Measured(metric, old, new) => Finding::Measured { metric, old, new },
+                    &Kept::New(Some(new)) => Finding::First {
                         metric: EventKind::Ir,
                         new,
                     },
-                    Kept::New(None) => Outcome::New,
-                    Kept::Failed(reason) => Outcome::Failed(reason),
+                    Kept::New(None) => Finding::New,
+                    Kept::Failed(reason) => Finding::Failed(reason),
                 },
                 flamegraph: row.flamegraph.as_deref(),
                 limits: row.limits.as_deref(),

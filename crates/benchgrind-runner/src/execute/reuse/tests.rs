@@ -43,7 +43,7 @@ impl Bench {
                 file: "f".into(),
                 group: "g".into(),
                 function: "bench".into(),
-                id: None,
+                case: None,
                 args: String::new(),
                 truncate: None,
             },

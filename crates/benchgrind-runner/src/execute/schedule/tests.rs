@@ -22,7 +22,7 @@ fn job(home: &Path, name: &str, seconds: Option<f64>) -> Job {
             file: "f".into(),
             group: "g".into(),
             function: name.into(),
-            id: None,
+            case: None,
             args: String::new(),
             truncate: None,
         },
