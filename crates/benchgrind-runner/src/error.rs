@@ -100,18 +100,6 @@ impl PartialEq<str> for Problem {
     }
 }
 
-impl From<String> for Problem {
-    fn from(message: String) -> Problem {
-        Problem(message)
-    }
-}
-
-impl From<&str> for Problem {
-    fn from(message: &str) -> Problem {
-        Problem(message.to_owned())
-    }
-}
-
 impl From<FileError> for Problem {
     fn from(e: FileError) -> Problem {
         Problem(e.to_string())

@@ -9,6 +9,7 @@
 //! callgrind.out` files next to it, read with the bench binary's own parser.
 
 use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -421,7 +422,7 @@ fn read_profile(path: &Path) -> Result<Option<Values>, Problem> {
     if !path.exists() {
         return Ok(None);
     }
-    let profile = profile::parse_file(path, Read::Totals).map_err(|e| e.to_string())?;
+    let profile = profile::parse_file(path, Read::Totals).map_err(|e| problem!("{e}"))?;
     let metrics = Metrics::from_profile(&profile);
     Ok(Some(
         metrics

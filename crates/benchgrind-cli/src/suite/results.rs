@@ -107,7 +107,7 @@ impl std::str::FromStr for Format {
             "rebar" => Ok(Format::Rebar),
             "csv" => Ok(Format::Csv),
             "json" => Ok(Format::Json),
-            _ => Err("expected one of rebar, csv, json".into()),
+            _ => Err(Problem::new("expected one of rebar, csv, json")),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! launcher starts programs natively as they are.
 
 use crate::error::Problem;
+use crate::problem;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,7 +51,7 @@ impl EmptyHome {
         // An earlier process with the same pid may have left one: start empty.
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir(&path).map_err(|e| {
-            format!(
+            problem!(
                 "cannot create the measured processes' home {}: {e}",
                 path.display()
             )

@@ -262,7 +262,7 @@ impl ProcessExecutor {
                 Err(e) => {
                     let reason =
                         super::ended::cannot_start(self.launcher.valgrind_path(), &cwd, &e);
-                    return (Status::Failed(reason), Captured::default());
+                    return (Status::Failed(reason.into()), Captured::default());
                 }
             };
         let (output, settled) = (ran.output, ran.settled);

@@ -32,7 +32,7 @@ pub(super) fn promote_and_save(
 ) -> Result<(), Problem> {
     for file in files.iter().filter(|f| paths.file(f, Which::New).exists()) {
         paths.promote(file).map_err(|e| {
-            format!(
+            problem!(
                 "cannot move the new {file} into {}: {e}",
                 paths.dir.display()
             )
@@ -42,7 +42,7 @@ pub(super) fn promote_and_save(
         let current = paths.file(metrics_file, Which::Current);
         let baseline = paths.tool_baseline(name, metrics_file);
         store::copy_atomic(&current, &baseline).map_err(|e| {
-            format!(
+            problem!(
                 "cannot save baseline `{name}` to {}: {e}",
                 baseline.display()
             )

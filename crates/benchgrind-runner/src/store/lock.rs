@@ -33,7 +33,7 @@ pub fn acquire(
     let name = || path.display();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| {
-            format!(
+            problem!(
                 "cannot create the directory {}: {e}; {}",
                 dir.display(),
                 super::WRITE_HINT
@@ -47,7 +47,7 @@ pub fn acquire(
         .truncate(false)
         .open(path)
         .map_err(|e| {
-            format!(
+            problem!(
                 "cannot open the lock file {}: {e}; {}",
                 name(),
                 super::WRITE_HINT

@@ -191,7 +191,7 @@ pub fn configure(cmd: &mut Command) {
 /// The iterations and indexes from Google Benchmark's JSON; its reported error, if any, as `Err`.
 fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), Problem> {
     let text = fs::read_to_string(path).map_err(|e| {
-        format!(
+        problem!(
             "the binary wrote no results to `{}` ({e}): does it pass its arguments to \
              `benchmark::Initialize`?",
             path.display()
@@ -224,7 +224,7 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), Problem> 
     }
     let iterations = run["iterations"]
         .as_u64()
-        .ok_or("its Google Benchmark JSON has no `iterations`")?;
+        .ok_or_else(|| Problem::new("its Google Benchmark JSON has no `iterations`"))?;
     let info = RunInfo {
         family_index: run["family_index"].as_u64(),
         per_family_instance_index: run["per_family_instance_index"].as_u64(),

@@ -101,7 +101,7 @@ fn run_inner(
     captured: &mut Captured,
 ) -> Result<Verdict, Problem> {
     std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
-        format!(
+        problem!(
             "cannot create the output directory {}: {e}",
             job.paths.dir.display()
         )
@@ -128,7 +128,9 @@ fn run_inner(
         _ => None,
     };
     if let (false, Some(_)) = (binary.setup.is_some(), piped_from_setup) {
-        return Err("the command reads Stdin::Setup, but the bench has no setup".into());
+        return Err(Problem::new(
+            "the command reads Stdin::Setup, but the bench has no setup",
+        ));
     }
     // Everything that can fail is settled before a setup process starts.
     let mut cmd = measured_command(exec, job, binary, files, &cwd, captured)?;
@@ -199,7 +201,7 @@ fn run_inner(
     captured.disk_reads += ran.usage.disk_reads;
     if let Some(stopped) = ran.stopped {
         captured.append(&output.stdout, &output.stderr);
-        return Err(stopped.reason().into());
+        return Err(Problem::new(stopped.reason()));
     }
     setup.finish((&output.stdout, &output.stderr), captured)?;
     captured.append(&output.stdout, &output.stderr);
@@ -276,7 +278,7 @@ fn stdin(given: Option<&Stdin>, cwd: &Path) -> Result<Option<StdStdio>, Problem>
         Some(Stdin::File(path)) => {
             let path = cwd.join(path);
             Some(StdStdio::from(File::open(&path).map_err(|e| {
-                format!(
+                problem!(
                     "cannot open {} for the command's stdin: {e}",
                     path.display()
                 )
@@ -324,10 +326,10 @@ fn check_end(
             reason.push_str("; its stderr ended with:\n    ");
             reason.push_str(&tail.join("\n    "));
         }
-        return Err(reason.into());
+        return Err(Problem::new(reason));
     }
     if !exec.native() && files.expected.as_ref().is_some_and(|f| !f.exists()) {
-        return Err("Valgrind wrote no profile".into());
+        return Err(Problem::new("Valgrind wrote no profile"));
     }
     Ok(())
 }
@@ -342,7 +344,7 @@ fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, Problem> 
         Some(Stdio::File(path)) => {
             let path = cwd.join(path);
             StdStdio::from(File::create(&path).map_err(|e| {
-                format!(
+                problem!(
                     "cannot create {} for the command's output: {e}",
                     path.display()
                 )
