@@ -3,6 +3,7 @@
 //! hooks for binary ones (`execute::binary`); in test mode the same processes without Valgrind.
 //! Every process starts through the run's [`Launcher`], with the job's environment.
 
+use crate::error::FileResult;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -208,12 +209,10 @@ impl ProcessExecutor {
         (expected, log): (Option<&Path>, &Path),
         tool: Option<&Tool>,
     ) -> (Status, Captured) {
-        if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
-            let reason = format!(
-                "cannot create the output directory {}: {e}",
-                job.paths.dir.display()
-            );
-            return (Status::Failed(reason), Captured::default());
+        let created = std::fs::create_dir_all(&job.paths.dir)
+            .file_op("create the output directory", &job.paths.dir);
+        if let Err(e) = created {
+            return (Status::Failed(e.to_string()), Captured::default());
         }
         // The sandbox, removed when the run ends; the working directory in it or the package's.
         let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {

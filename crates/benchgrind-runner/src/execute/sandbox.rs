@@ -55,14 +55,14 @@ impl SandboxDir {
                 .file_name()
                 .ok_or_else(|| problem!("the fixture `{}` has no file name", fixture.display()))?;
             let follow = config.follow_symlinks.unwrap_or(true);
-            copy_recursively(&source, &dir.path.join(name), follow).map_err(|e| {
-                problem!(
-                    "cannot copy the fixture {} into the sandbox (relative fixture paths start at \
-                     the workspace root {}): {e}",
-                    source.display(),
-                    workspace_root.display()
-                )
-            })?;
+            copy_recursively(&source, &dir.path.join(name), follow)
+                .file_op("copy the fixture", &source)
+                .map_err(|e| {
+                    problem!(
+                        "{e}; relative fixture paths start at the workspace root {}",
+                        workspace_root.display()
+                    )
+                })?;
         }
         Ok(dir)
     }

@@ -6,6 +6,7 @@
 //! replaces it, the new one after; the totals, the parts, the explanation and the flamegraphs
 //! all come from those two reads, which go as far as they are needed ([`Read`]).
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use std::time::Duration;
 
@@ -436,8 +437,8 @@ fn save_output(job: &Job, output: &Captured) {
         let path = job.paths.dir.join(name);
         if bytes.is_empty() {
             let _ = std::fs::remove_file(&path);
-        } else if let Err(e) = crate::store::write_hint(&path, bytes) {
-            messages::debug!("cannot write {}: {e}", path.display());
+        } else if let Err(e) = crate::store::write_hint(&path, bytes).file_op("write", &path) {
+            messages::debug!("{e}");
         }
     }
 }
