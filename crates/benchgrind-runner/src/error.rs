@@ -100,18 +100,6 @@ impl PartialEq<str> for Problem {
     }
 }
 
-impl From<String> for Problem {
-    fn from(message: String) -> Problem {
-        Problem(message)
-    }
-}
-
-impl From<&str> for Problem {
-    fn from(message: &str) -> Problem {
-        Problem(message.to_owned())
-    }
-}
-
 impl From<FileError> for Problem {
     fn from(e: FileError) -> Problem {
         Problem(e.to_string())
@@ -165,11 +153,9 @@ impl fmt::Display for FileError {
     }
 }
 
-impl std::error::Error for FileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.cause)
-    }
-}
+/// No `source`: the cause is already in the message, and a chain that held it as well would
+/// show it twice where errors are printed with their causes (anyhow's `{:#}` in the CLI).
+impl std::error::Error for FileError {}
 
 /// For the functions that say what went wrong in a `String`.
 impl From<FileError> for String {
@@ -204,6 +190,10 @@ mod tests {
         let err = std::fs::read(missing).file_op("read", missing).unwrap_err();
         let text = "cannot read /nonexistent/benchgrind: No such file or directory (os error 2)";
         assert_eq!(err.to_string(), text);
+        assert!(
+            std::error::Error::source(&err).is_none(),
+            "the cause is said once"
+        );
         assert_eq!(String::from(err), text);
     }
 }

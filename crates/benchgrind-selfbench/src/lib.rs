@@ -2,6 +2,7 @@
 //! with hard limits on their instruction counts: a change that makes the runner do more work per
 //! benchmark fails CI as a user's regression would. This library holds the inputs.
 
+use benchgrind_runner::error::FileResult;
 use std::path::{Path, PathBuf};
 
 /// A fixture of this package by file name.
@@ -14,5 +15,7 @@ pub fn fixture(name: &str) -> PathBuf {
 /// A fixture's bytes.
 pub fn read_fixture(name: &str) -> Vec<u8> {
     let path = fixture(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    std::fs::read(&path)
+        .file_op("read", &path)
+        .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use benchgrind_runner::cli::{Color, Labels, ReportFormat};
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::report::summary::{check_version, Summary};
 use benchgrind_runner::report::{self, Reporter, Reporters, RunSummary, Target};
 use benchgrind_runner::result::Outcome as BenchOutcome;
@@ -271,8 +272,7 @@ fn load(input: &Path, out: &mut Vec<(Summary, PathBuf)>) -> Result<()> {
         }
         return Ok(());
     }
-    let text = std::fs::read_to_string(input)
-        .with_context(|| format!("cannot read {}", input.display()))?;
+    let text = std::fs::read_to_string(input).file_op("read", input)?;
     if text.trim().is_empty() {
         // A share that got no benchmark (`--partition` of fewer benchmarks than shares).
         return Ok(());

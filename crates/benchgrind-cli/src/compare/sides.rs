@@ -3,7 +3,8 @@
 
 use std::fs;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use benchgrind_runner::error::FileResult;
 
 use super::config::{Resolved, SideSpec};
 use super::filter;
@@ -13,9 +14,7 @@ use super::model::ResultSet;
 /// Loads the old and the new side, in that order.
 pub fn load(config: &Resolved) -> Result<(ResultSet, ResultSet)> {
     if let Some(dir) = &config.keep_results {
-        fs::create_dir_all(dir).with_context(|| {
-            format!("cannot create `--keep-results` folder `{}`", dir.display())
-        })?;
+        fs::create_dir_all(dir).file_op("create the `--keep-results` folder", dir)?;
     }
     // `filters` on one input: read it once, filter it twice. Only a Google Benchmark binary runs
     // once per filter, with `--benchmark_filter`; a bench binary runs once and is filtered here.

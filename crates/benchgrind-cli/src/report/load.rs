@@ -8,7 +8,9 @@
 //! from the records of every input's `history/`; its baselines from the `baseline.NAME.
 //! callgrind.out` files next to it, read with the bench binary's own parser.
 
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::error::Problem;
+use benchgrind_runner::problem;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -173,16 +175,13 @@ fn walk(
     summaries: &mut Found,
     dirs: &mut Vec<(PathBuf, PathBuf)>,
 ) -> Result<()> {
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read directory {}", dir.display()))?;
+    let entries = std::fs::read_dir(dir).file_op("read directory", dir)?;
     let mut profile = false;
     for entry in entries {
-        let entry = entry.with_context(|| format!("cannot read directory {}", dir.display()))?;
+        let entry = entry.file_op("read directory", dir)?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        let kind = entry
-            .file_type()
-            .with_context(|| format!("cannot read {}", entry.path().display()))?;
+        let kind = entry.file_type().file_op("read", &entry.path())?;
         if kind.is_dir() {
             if dir == root && (name == history::DIR || name == "report") {
                 continue;
@@ -190,8 +189,7 @@ fn walk(
             walk(root, &entry.path(), summaries, dirs)?;
         } else if name == "summary.json" {
             let path = entry.path();
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = std::fs::read_to_string(&path).file_op("read", &path)?;
             let (summary, raw) = parse_summary(&text, &path.display().to_string())?;
             let from = path.display().to_string();
             insert(summaries, (summary, raw, dir.to_owned(), from))?;
@@ -209,8 +207,7 @@ fn walk(
 
 /// Reads a file of summaries, one per line (or one indented summary).
 fn read_lines(path: &Path, summaries: &mut Found) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = std::fs::read_to_string(path).file_op("read", path)?;
     let docs = crate::compare::input::summary::documents(&text);
     if docs.is_empty() {
         bail!("{} holds no summary", path.display());
@@ -262,7 +259,7 @@ fn read_history(
     if !dir.is_dir() {
         return Ok(());
     }
-    let files = history::files(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let files = history::files(&dir).file_op("read", &dir)?;
     for file in files {
         let record = match history::read(&file) {
             Ok(record) => record,
@@ -421,7 +418,7 @@ fn read_profile(path: &Path) -> Result<Option<Values>, Problem> {
     if !path.exists() {
         return Ok(None);
     }
-    let profile = profile::parse_file(path, Read::Totals).map_err(|e| e.to_string())?;
+    let profile = profile::parse_file(path, Read::Totals).map_err(|e| problem!("{e}"))?;
     let metrics = Metrics::from_profile(&profile);
     Ok(Some(
         metrics

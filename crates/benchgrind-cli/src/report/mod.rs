@@ -16,6 +16,7 @@ mod plot;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::error::FileResult;
 
 use load::Bench;
 
@@ -53,16 +54,14 @@ fn write_site(loaded: &load::Loaded, inputs: &[PathBuf], out: &Path) -> Result<P
     let ours = std::fs::read_to_string(&index)
         .is_ok_and(|t| t.contains(&format!("content=\"{}\"", html::GENERATOR)));
     if ours && pages.is_dir() {
-        std::fs::remove_dir_all(&pages)
-            .with_context(|| format!("cannot replace the old pages in {}", pages.display()))?;
+        std::fs::remove_dir_all(&pages).file_op("replace the old pages in", &pages)?;
     } else if out.join("index.html").exists() {
         bail!(
             "{} exists and is not a benchgrind report; choose another --out",
             index.display()
         );
     }
-    std::fs::create_dir_all(&pages)
-        .with_context(|| format!("cannot create {}", pages.display()))?;
+    std::fs::create_dir_all(&pages).file_op("create", &pages)?;
     let mut benches: Vec<&Bench> = loaded.benches.values().collect();
     benches.sort_by(|a, b| {
         (html::status_rank(&a.status), &a.id, &a.package).cmp(&(
@@ -89,8 +88,7 @@ fn write_site(loaded: &load::Loaded, inputs: &[PathBuf], out: &Path) -> Result<P
         .collect::<Vec<_>>()
         .join(", ");
     let text = overview::write(&benches, &metrics, loaded.records, &sources);
-    benchgrind_runner::store::write_atomic(&index, text.as_bytes())
-        .with_context(|| format!("cannot write {}", index.display()))?;
+    benchgrind_runner::store::write_atomic(&index, text.as_bytes()).file_op("write", &index)?;
     Ok(index)
 }
 
@@ -100,11 +98,10 @@ fn write_page(bench: &Bench, pages: &Path) -> Result<()> {
     let flames = flamegraphs(bench);
     if !flames.is_empty() {
         let dir = pages.join(&slug);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(&dir).file_op("create", &dir)?;
         for file in &flames {
             std::fs::copy(file, dir.join(file.file_name().expect("listed by name")))
-                .with_context(|| format!("cannot copy {}", file.display()))?;
+                .file_op("copy", file)?;
         }
     }
     let names: Vec<(String, Option<(u32, u32)>)> = flames
@@ -115,7 +112,7 @@ fn write_page(bench: &Bench, pages: &Path) -> Result<()> {
         .map_err(anyhow::Error::msg)
         .with_context(|| format!("the page of {}", bench.id))?;
     let path = pages.join(format!("{slug}.html"));
-    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    Ok(std::fs::write(&path, text).file_op("write", &path)?)
 }
 
 /// The benchmark's flamegraph SVGs (`callgrind.<Metric>[.diff].flamegraph.svg`), regular ones

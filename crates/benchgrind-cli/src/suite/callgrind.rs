@@ -77,7 +77,7 @@ fn read_totals(dir: &std::path::Path) -> Result<(u64, usize), Problem> {
         {
             continue;
         }
-        let profile = profile::parse_file(&path, Read::Totals).map_err(|e| e.to_string())?;
+        let profile = profile::parse_file(&path, Read::Totals).map_err(|e| problem!("{e}"))?;
         if profile.totals.is_none() {
             return Err(problem!(
                 "{}: no `totals:` line (did Callgrind finish?)",
@@ -91,7 +91,7 @@ fn read_totals(dir: &std::path::Path) -> Result<(u64, usize), Problem> {
         files += 1;
     }
     if files == 0 {
-        return Err("Callgrind wrote no output file".into());
+        return Err(Problem::new("Callgrind wrote no output file"));
     }
     Ok((total, files))
 }

@@ -18,9 +18,9 @@ use super::{
 /// Checks that the runner printed samples and that each one reports the expected count.
 fn check_counts(samples: &[runner::Sample], expected: u64) -> Result<(), Problem> {
     if samples.is_empty() {
-        return Err(
-            "the runner printed no samples (does it honour max-iters and max-time?)".into(),
-        );
+        return Err(Problem::new(
+            "the runner printed no samples (does it honour max-iters and max-time?)",
+        ));
     }
     match samples.iter().position(|s| s.count != expected) {
         Some(i) => Err(problem!(

@@ -143,7 +143,11 @@ impl FromStr for Stat {
             "stddev" => Stat::Stddev,
             "min" => Stat::Min,
             "max" => Stat::Max,
-            _ => return Err("expected one of median, mad, mean, stddev, min, max".into()),
+            _ => {
+                return Err(Problem::new(
+                    "expected one of median, mad, mean, stddev, min, max",
+                ))
+            }
         })
     }
 }
@@ -165,7 +169,7 @@ impl FromStr for Units {
         match s {
             "throughput" => Ok(Units::Throughput),
             "time" => Ok(Units::Time),
-            _ => Err("expected one of throughput, time".into()),
+            _ => Err(Problem::new("expected one of throughput, time")),
         }
     }
 }

@@ -5,6 +5,7 @@
 //!
 //! A failed benchmark is a row with `err` set, never a missing row.
 
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::error::Problem;
 use std::{collections::HashMap, io::Write, path::Path};
 
@@ -107,7 +108,7 @@ impl std::str::FromStr for Format {
             "rebar" => Ok(Format::Rebar),
             "csv" => Ok(Format::Csv),
             "json" => Ok(Format::Json),
-            _ => Err("expected one of rebar, csv, json".into()),
+            _ => Err(Problem::new("expected one of rebar, csv, json")),
         }
     }
 }
@@ -217,9 +218,8 @@ pub fn write_all(w: &mut dyn Write, ms: &[Measurement], format: Format) -> std::
 /// Writes `ms` to `path` atomically: a temp file beside it, then a rename.
 pub fn save(path: &Path, ms: &[Measurement], format: Format) -> anyhow::Result<()> {
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    let mut f =
-        std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    write_all(&mut f, ms, format).with_context(|| format!("cannot write {}", tmp.display()))?;
+    let mut f = std::fs::File::create(&tmp).file_op("create", &tmp)?;
+    write_all(&mut f, ms, format).file_op("write", &tmp)?;
     f.sync_all().ok();
     std::fs::rename(&tmp, path)
         .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))

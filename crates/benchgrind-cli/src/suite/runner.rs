@@ -66,7 +66,7 @@ pub fn run(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| {
-            format!(
+            problem!(
                 "cannot start {:?}: {e} (run `benchgrind suite build` first?)",
                 cmd.get_program()
             )
@@ -179,7 +179,7 @@ pub fn parse_samples(stdout: &[u8]) -> Result<Vec<Sample>, Problem> {
         }
         let text = String::from_utf8_lossy(line);
         let bad = || {
-            format!(
+            problem!(
                 "runner output line {}: expected `nanoseconds,count`, got {:?}",
                 i + 1,
                 text

@@ -198,7 +198,7 @@ impl FromStr for RegressionConfig {
             }
         }
         if config.is_empty() {
-            return Err("no limit given; write for example ir=5%".into());
+            return Err(Problem::new("no limit given; write for example ir=5%"));
         }
         Ok(config)
     }

@@ -78,7 +78,7 @@ impl CannedExecutor {
             };
             copied.map_err(|e| problem!("cannot copy the canned {file}: {e}"))?;
         }
-        failure.map_or(Ok(()), |f| Err(f.into()))
+        failure.map_or(Ok(()), |f| Err(Problem::new(f)))
     }
 
     /// What the benchmark printed: the canned `stdout` and `stderr`.

@@ -135,7 +135,7 @@ fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), Problem> {
                 children_dir.join(format!("{name}.{expansion}"))
             };
             std::fs::rename(path, &target).map_err(|e| {
-                format!(
+                problem!(
                     "cannot move {} to {}: {e}",
                     path.display(),
                     target.display()

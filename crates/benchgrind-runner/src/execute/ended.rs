@@ -1,6 +1,9 @@
 //! How a process ended, in words for the report: a panic message, an exit code or a signal,
 //! and Valgrind's own complaint from its log.
 
+use crate::error::Problem;
+use crate::problem;
+
 /// How a process that failed ended, for the report: the panic message when its stderr holds
 /// one, else its exit code or signal.
 pub(crate) fn describe_end(status: &std::process::ExitStatus, stderr: &str) -> String {
@@ -107,15 +110,15 @@ pub(crate) fn cannot_start(
     valgrind: &std::path::Path,
     cwd: &std::path::Path,
     e: &std::io::Error,
-) -> String {
+) -> Problem {
     if !cwd.is_dir() {
-        return format!(
+        return problem!(
             "cannot start Valgrind in {}: that directory does not exist (the package's directory \
              when the bench binary was built; build and run it where the package is now)",
             cwd.display()
         );
     }
-    format!("cannot start {}: {e}", valgrind.display())
+    problem!("cannot start {}: {e}", valgrind.display())
 }
 
 /// What Valgrind writes to a process's log when the process wants more threads at once than

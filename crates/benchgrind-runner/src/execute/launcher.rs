@@ -10,6 +10,7 @@
 //! Processors and policies are Linux's; on other systems nothing runs under Valgrind, and a
 //! launcher starts programs natively as they are.
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -49,12 +50,7 @@ impl EmptyHome {
         let path = std::env::temp_dir().join(name);
         // An earlier process with the same pid may have left one: start empty.
         let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir(&path).map_err(|e| {
-            format!(
-                "cannot create the measured processes' home {}: {e}",
-                path.display()
-            )
-        })?;
+        std::fs::create_dir(&path).file_op("create the measured processes' home", &path)?;
         Ok(EmptyHome { path })
     }
 

@@ -3,6 +3,7 @@
 //! both kinds (binary benchmarks are [`super::binary`]'s); in test mode the same processes
 //! without Valgrind.
 
+use crate::error::FileResult;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Instant;
@@ -87,12 +88,10 @@ impl ProcessExecutor {
         (expected, log): (Option<&Path>, &Path),
         tool: Option<&Tool>,
     ) -> (Status, Captured) {
-        if let Err(e) = std::fs::create_dir_all(&job.paths.dir) {
-            let reason = format!(
-                "cannot create the output directory {}: {e}",
-                job.paths.dir.display()
-            );
-            return (Status::Failed(reason), Captured::default());
+        let created = std::fs::create_dir_all(&job.paths.dir)
+            .file_op("create the output directory", &job.paths.dir);
+        if let Err(e) = created {
+            return (Status::Failed(e.to_string()), Captured::default());
         }
         // The sandbox, removed when the run ends; the working directory in it or the package's.
         let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
@@ -141,7 +140,7 @@ impl ProcessExecutor {
                 Err(e) => {
                     let reason =
                         super::ended::cannot_start(self.launcher.valgrind_path(), &cwd, &e);
-                    return (Status::Failed(reason), Captured::default());
+                    return (Status::Failed(reason.into()), Captured::default());
                 }
             };
         let (output, settled) = (ran.output, ran.settled);

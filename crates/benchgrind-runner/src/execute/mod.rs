@@ -121,7 +121,7 @@ pub fn executors(
                 records: records.clone(),
             })]);
         }
-        Mode::Valgrind(_) if !cfg!(target_os = "linux") => return Err(not_linux().into()),
+        Mode::Valgrind(_) if !cfg!(target_os = "linux") => return Err(Problem::new(not_linux())),
         Mode::Valgrind(isolation) => *isolation,
     };
     let valgrind = (setup.valgrind.clone())

@@ -148,7 +148,7 @@ pub fn settle(dir: &Path, root: u32, paths: &BenchPaths) -> Result<(), Problem> 
         move_file(log, &target)?;
     }
     if texts.is_empty() {
-        return Err("Valgrind wrote no profile".into());
+        return Err(Problem::new("Valgrind wrote no profile"));
     }
     let parts: Vec<Part<'_>> = texts
         .iter()

@@ -55,14 +55,14 @@ impl SandboxDir {
                 .file_name()
                 .ok_or_else(|| problem!("the fixture `{}` has no file name", fixture.display()))?;
             let follow = config.follow_symlinks.unwrap_or(true);
-            copy_recursively(&source, &dir.path.join(name), follow).map_err(|e| {
-                format!(
-                    "cannot copy the fixture {} into the sandbox (relative fixture paths start at \
-                     the workspace root {}): {e}",
-                    source.display(),
-                    workspace_root.display()
-                )
-            })?;
+            copy_recursively(&source, &dir.path.join(name), follow)
+                .file_op("copy the fixture", &source)
+                .map_err(|e| {
+                    problem!(
+                        "{e}; relative fixture paths start at the workspace root {}",
+                        workspace_root.display()
+                    )
+                })?;
         }
         Ok(dir)
     }
@@ -122,7 +122,9 @@ pub(super) fn shared(group: usize) -> Result<PathBuf, Problem> {
     match open.iter().find(|(g, _)| *g == group) {
         Some((_, Ok(path))) => Ok(path.clone()),
         Some((_, Err(e))) => Err(problem!("the group's sandbox: {e}")),
-        None => Err("the group's shared sandbox is not open (a benchgrind bug)".into()),
+        None => Err(Problem::new(
+            "the group's shared sandbox is not open (a benchgrind bug)",
+        )),
     }
 }
 

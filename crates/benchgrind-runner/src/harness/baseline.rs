@@ -3,6 +3,7 @@
 //! baseline. A missing previous run or baseline means nothing to compare with; a damaged
 //! Callgrind baseline is an error that says how to replace it.
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use crate::problem;
 use std::path::{Path, PathBuf};
@@ -32,7 +33,7 @@ pub(super) fn promote_and_save(
 ) -> Result<(), Problem> {
     for file in files.iter().filter(|f| paths.file(f, Which::New).exists()) {
         paths.promote(file).map_err(|e| {
-            format!(
+            problem!(
                 "cannot move the new {file} into {}: {e}",
                 paths.dir.display()
             )
@@ -41,12 +42,7 @@ pub(super) fn promote_and_save(
     if let Some(name) = save {
         let current = paths.file(metrics_file, Which::Current);
         let baseline = paths.tool_baseline(name, metrics_file);
-        store::copy_atomic(&current, &baseline).map_err(|e| {
-            format!(
-                "cannot save baseline `{name}` to {}: {e}",
-                baseline.display()
-            )
-        })?;
+        store::copy_atomic(&current, &baseline).file_op("save the baseline to", &baseline)?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! replaces it, the new one after; the totals, the parts, the explanation and the flamegraphs
 //! all come from those two reads, which go as far as they are needed ([`Read`]).
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use std::time::Duration;
 
@@ -436,8 +437,8 @@ fn save_output(job: &Job, output: &Captured) {
         let path = job.paths.dir.join(name);
         if bytes.is_empty() {
             let _ = std::fs::remove_file(&path);
-        } else if let Err(e) = crate::store::write_hint(&path, bytes) {
-            messages::debug!("cannot write {}: {e}", path.display());
+        } else if let Err(e) = crate::store::write_hint(&path, bytes).file_op("write", &path) {
+            messages::debug!("{e}");
         }
     }
 }
@@ -474,13 +475,16 @@ fn measure(
             // No log when the benchmark failed before Valgrind ran (in setup).
             result.log = Some(paths.file(FILES[1], Which::New)).filter(|l| l.exists());
             let _ = std::fs::remove_file(paths.file(FILES[0], Which::New));
-            return Err(crate::store::with_disk_full(&paths.dir, reason).into());
+            return Err(Problem::new(crate::store::with_disk_full(
+                &paths.dir, reason,
+            )));
         }
         let read = new_read(cli, job, old.as_ref());
         // Read once: parsed, and its function names looked through (`checks::Asked`).
         let file = paths.file(FILES[0], Which::New);
-        let disk_full =
-            |e: crate::parse::ParseError| crate::store::with_disk_full(&paths.dir, e.to_string());
+        let disk_full = |e: crate::parse::ParseError| {
+            Problem::new(crate::store::with_disk_full(&paths.dir, e.to_string()))
+        };
         let bytes = crate::parse::read(&file, "the Callgrind profile").map_err(disk_full)?;
         let new = profile::parse(&file, &bytes, read).map_err(disk_full)?;
         let count = processes(&new);

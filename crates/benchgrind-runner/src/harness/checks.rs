@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use crate::cli::Cli;
 use crate::config::{EventKind, ValgrindTool};
+use crate::error::FileResult;
 use crate::fingerprint::Fingerprint;
 use crate::messages;
 use crate::plan::{Job, JobKind};
@@ -73,8 +74,8 @@ pub(super) fn machine(
         let baseline = (cli.save_baseline.as_ref())
             .map(|name| job.paths.dir.join(format!("baseline.{name}.{CURRENT}")));
         for path in current.into_iter().chain(baseline) {
-            if let Err(e) = store::write_atomic(&path, json.as_bytes()) {
-                messages::warning!("cannot write {}: {e}", path.display());
+            if let Err(e) = store::write_atomic(&path, json.as_bytes()).file_op("write", &path) {
+                messages::warning!("{e}");
             }
         }
     }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use crate::cli::{Cli, JsonStyle};
+use crate::error::FileResult;
 use crate::execute::schedule::record_duration;
 use crate::messages;
 use crate::plan::Job;
@@ -123,9 +124,10 @@ fn save_summary(cli: &Cli, job: &Job, result: &BenchResult) {
     let json = Summary::from_result(result).to_json(style == JsonStyle::Pretty);
     let path = job.paths.summary();
     let written = std::fs::create_dir_all(&job.paths.dir)
-        .and_then(|()| store::write_atomic(&path, json.as_bytes()));
+        .and_then(|()| store::write_atomic(&path, json.as_bytes()))
+        .file_op("write", &path);
     if let Err(e) = written {
-        messages::warning!("cannot write {}: {e}", path.display());
+        messages::warning!("{e}");
     }
     messages::debug!("wrote {}", path.display());
 }

@@ -15,6 +15,7 @@ use std::time::Instant;
 use super::bench::{finish, prepare};
 use super::emit::Emitter;
 use crate::cli::Cli;
+use crate::error::FileResult;
 use crate::execute::{interrupt, schedule, Executor, SharedSandbox};
 use crate::messages;
 use crate::plan::{Job, JobKind, Plan};
@@ -194,24 +195,20 @@ pub(super) fn call_in(shared: Option<&SharedSandbox>, hook: fn()) {
     let Some(dir) = shared.path() else {
         return;
     };
-    let moved = std::env::current_dir().and_then(|back| {
-        std::env::set_current_dir(dir)?;
-        Ok(back)
-    });
+    let moved = std::env::current_dir()
+        .and_then(|back| {
+            std::env::set_current_dir(dir)?;
+            Ok(back)
+        })
+        .file_op("change to its sandbox", dir);
     match moved {
         Ok(back) => {
             hook();
-            if let Err(e) = std::env::set_current_dir(&back) {
-                messages::warning!(
-                    "cannot return to {} after a group's hook: {e}",
-                    back.display()
-                );
+            if let Err(e) = std::env::set_current_dir(&back).file_op("return to", &back) {
+                messages::warning!("after a group's hook: {e}");
             }
         }
-        Err(e) => messages::warning!(
-            "a group's before/after hook was not run: cannot change to its sandbox {}: {e}",
-            dir.display()
-        ),
+        Err(e) => messages::warning!("a group's before/after hook was not run: {e}"),
     }
 }
 

@@ -99,16 +99,15 @@ fn split<'a>(part: &Part<'a>) -> Result<Split<'a>, Problem> {
         }
     }
     if split.events.is_empty() {
-        return Err("no `events:` line".into());
+        return Err(Problem::new("no `events:` line"));
     }
     // A relative position refers to the line before, which is another part's once joined.
     let first_cost = split.body.iter().find(|l| is_cost(l));
     if first_cost.is_some_and(|l| l.starts_with(['+', '-', '*'])) {
-        return Err(
+        return Err(Problem::new(
             "its first cost line has a relative position (run Callgrind with \
-             `--compress-pos=no`)"
-                .into(),
-        );
+             `--compress-pos=no`)",
+        ));
     }
     split.totals.resize(split.events.len(), 0);
     Ok(split)
@@ -127,20 +126,21 @@ pub fn join(parts: &[Part<'_>]) -> Result<String, Problem> {
         .iter()
         .map(|part| {
             split(part).map_err(|e| {
-                format!(
+                problem!(
                     "the profile of process {} thread {}: {e}",
-                    part.id.pid, part.id.thread
+                    part.id.pid,
+                    part.id.thread
                 )
             })
         })
         .collect::<Result<_, _>>()?;
     let Some(first) = splits.first() else {
-        return Err("no profile to join".into());
+        return Err(Problem::new("no profile to join"));
     };
     let mut events: Vec<&str> = Vec::new();
     for split in &splits {
         if split.position_names != first.position_names {
-            return Err("the profiles have different positions".into());
+            return Err(Problem::new("the profiles have different positions"));
         }
         for event in &split.events {
             if !events.contains(event) {
@@ -164,7 +164,7 @@ pub fn join(parts: &[Part<'_>]) -> Result<String, Problem> {
             own[i] = *value;
             totals[i] = totals[i]
                 .checked_add(*value)
-                .ok_or("the totals add up to more than 2^64")?;
+                .ok_or_else(|| Problem::new("the totals add up to more than 2^64"))?;
         }
         let _ = writeln!(
             out,

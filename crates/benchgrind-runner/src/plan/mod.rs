@@ -320,7 +320,7 @@ fn bench_indices(
     (0..count())
         .map(|item| {
             let index = crate::protocol::item_index(b, item).ok_or_else(|| {
-                format!(
+                problem!(
                     "`iter` of `{function}` bench `{id}` gives more items than benchgrind can \
                      number ({item} and more); split it into several #[benches] attributes"
                 )

@@ -179,8 +179,10 @@ impl Recorder {
         record.date = utc_date(now.as_secs());
         record.commit = git_commit(repo);
         let dir = self.home.join(DIR);
-        if let Err(e) = append(&dir, &record, Bounds::default()) {
-            crate::messages::warning!("cannot write the history in {}: {e}", dir.display());
+        let appended =
+            append(&dir, &record, Bounds::default()).file_op("write the history in", &dir);
+        if let Err(e) = appended {
+            crate::messages::warning!("{e}");
         }
     }
 }

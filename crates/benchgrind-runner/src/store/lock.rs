@@ -4,6 +4,7 @@
 //! releases the lock when the holder exits, however it ends, so a killed run never blocks the
 //! next one.
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use crate::problem;
 use std::fs::File;
@@ -30,15 +31,10 @@ pub fn acquire(
     waiting: &mut dyn FnMut(Option<u32>),
     give_up: &dyn Fn() -> bool,
 ) -> Result<Option<RunLock>, Problem> {
-    let name = || path.display();
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            format!(
-                "cannot create the directory {}: {e}; {}",
-                dir.display(),
-                super::WRITE_HINT
-            )
-        })?;
+        std::fs::create_dir_all(dir)
+            .file_op("create the directory", dir)
+            .map_err(|e| problem!("{e}; {}", super::WRITE_HINT))?;
     }
     let mut file = std::fs::OpenOptions::new()
         .read(true)
@@ -46,19 +42,12 @@ pub fn acquire(
         .create(true)
         .truncate(false)
         .open(path)
-        .map_err(|e| {
-            format!(
-                "cannot open the lock file {}: {e}; {}",
-                name(),
-                super::WRITE_HINT
-            )
-        })?;
+        .file_op("open the lock file", path)
+        .map_err(|e| problem!("{e}; {}", super::WRITE_HINT))?;
     let mut told = false;
     loop {
-        match try_lock(&file) {
-            Ok(true) => break,
-            Ok(false) => {}
-            Err(error) => return Err(problem!("cannot lock {}: {error}", name())),
+        if try_lock(&file).file_op("lock", path)? {
+            break;
         }
         if give_up() {
             return Ok(None);
@@ -76,7 +65,7 @@ pub fn acquire(
         .set_len(0)
         .and_then(|()| file.rewind())
         .and_then(|()| writeln!(file, "{}", std::process::id()));
-    written.map_err(|e| problem!("cannot write the lock file {}: {e}", name()))?;
+    written.file_op("write the lock file", path)?;
     Ok(Some(RunLock { _file: file }))
 }
 

@@ -8,6 +8,7 @@
 
 pub mod lock;
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use crate::problem;
 use std::io;
@@ -209,7 +210,9 @@ pub fn check_writable(dir: &Path) -> Result<(), Problem> {
     let probe = dir.join(".benchgrind-write-check");
     let written = std::fs::create_dir_all(dir).and_then(|()| write_atomic(&probe, &[0; 1 << 16]));
     let _ = std::fs::remove_file(&probe);
-    written.map_err(|e| problem!("cannot write in {}: {e}; {WRITE_HINT}", dir.display()))
+    written
+        .file_op("write in", dir)
+        .map_err(|e| problem!("{e}; {WRITE_HINT}"))
 }
 
 /// `reason` as it is: outside Unix, free space is not looked up.

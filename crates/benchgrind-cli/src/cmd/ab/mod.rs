@@ -18,6 +18,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::error::FileResult;
 
 use crate::exit::Outcome;
 
@@ -179,7 +180,7 @@ pub fn run(config: &Config) -> Result<Outcome> {
         }
         std::fs::create_dir_all(&home)
             .and_then(|()| benchgrind_runner::store::write_atomic(&stamp, key.as_bytes()))
-            .with_context(|| format!("cannot write {}", stamp.display()))?;
+            .file_op("write", &stamp)?;
         crate::messages::note!("the base took {:.1}s", start.elapsed().as_secs_f64());
     }
     let tree = working_tree(&root, &ab)?;
@@ -198,7 +199,7 @@ pub fn run(config: &Config) -> Result<Outcome> {
 /// would add (`git add -A` into an index of its own), so that it can be checked out in the
 /// build checkout. The repository's index and branches are left alone.
 fn working_tree(root: &Path, ab: &Path) -> Result<String> {
-    std::fs::create_dir_all(ab).with_context(|| format!("cannot create {}", ab.display()))?;
+    std::fs::create_dir_all(ab).file_op("create", ab)?;
     let index = ab.join("working-tree.index");
     let _ = std::fs::remove_file(&index);
     let with_index = |args: &[&str]| git_with(root, args, &[("GIT_INDEX_FILE", index.as_os_str())]);
@@ -438,8 +439,7 @@ fn checkout(repo: &Path, dir: &Path, sha: &str) -> Result<()> {
     // A worktree removed by hand is still registered until pruned.
     let _ = git(repo, &["worktree", "prune"]);
     if let Some(parent) = dir.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
+        std::fs::create_dir_all(parent).file_op("create", parent)?;
     }
     let dir_text = dir.to_string_lossy();
     git(

@@ -13,6 +13,7 @@
 //! symbol lookup into the loop). Google Benchmark's JSON (`--benchmark_out`) says how many
 //! iterations ran and whether the benchmark reported an error.
 
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::error::Problem;
 use benchgrind_runner::problem;
 use std::fs;
@@ -89,8 +90,7 @@ impl Runner {
         // Google Benchmark copies to the heap, so a build at a longer path would shift later
         // allocations and change cache misses that have nothing to do with its code.
         let program = dir.0.join("bench");
-        std::os::unix::fs::symlink(&self.binary, &program)
-            .map_err(|e| problem!("cannot link `{}`: {e}", program.display()))?;
+        std::os::unix::fs::symlink(&self.binary, &program).file_op("link", &program)?;
         let valgrind_args = [
             "--tool=callgrind".to_string(),
             "--cache-sim=yes".to_string(),
@@ -122,8 +122,7 @@ impl Runner {
         // constant length instead, which shells keep because it is the working directory.
         if let Ok(cwd) = std::env::current_dir() {
             let link = dir.0.join("cwd");
-            std::os::unix::fs::symlink(&cwd, &link)
-                .map_err(|e| problem!("cannot link `{}`: {e}", link.display()))?;
+            std::os::unix::fs::symlink(&cwd, &link).file_op("link", &link)?;
             cmd.env("PWD", &link);
         }
         let output = cmd
@@ -191,7 +190,7 @@ pub fn configure(cmd: &mut Command) {
 /// The iterations and indexes from Google Benchmark's JSON; its reported error, if any, as `Err`.
 fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), Problem> {
     let text = fs::read_to_string(path).map_err(|e| {
-        format!(
+        problem!(
             "the binary wrote no results to `{}` ({e}): does it pass its arguments to \
              `benchmark::Initialize`?",
             path.display()
@@ -224,7 +223,7 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), Problem> 
     }
     let iterations = run["iterations"]
         .as_u64()
-        .ok_or("its Google Benchmark JSON has no `iterations`")?;
+        .ok_or_else(|| Problem::new("its Google Benchmark JSON has no `iterations`"))?;
     let info = RunInfo {
         family_index: run["family_index"].as_u64(),
         per_family_instance_index: run["per_family_instance_index"].as_u64(),
@@ -239,8 +238,7 @@ fn read_gbench_json(path: &Path, name: &str) -> Result<(u64, RunInfo), Problem> 
 fn loop_profile(dir: &Path) -> Result<Profile, Problem> {
     let trigger = format!("desc: Trigger: --dump-before={LOOP_END}");
     let mut found = Vec::new();
-    let entries =
-        fs::read_dir(dir).map_err(|e| problem!("cannot read `{}`: {e}", dir.display()))?;
+    let entries = fs::read_dir(dir).file_op("read", dir)?;
     for entry in entries.flatten() {
         let path = entry.path();
         let is_profile = path
@@ -250,8 +248,7 @@ fn loop_profile(dir: &Path) -> Result<Profile, Problem> {
         if !is_profile {
             continue;
         }
-        let bytes =
-            fs::read(&path).map_err(|e| problem!("cannot read `{}`: {e}", path.display()))?;
+        let bytes = fs::read(&path).file_op("read", &path)?;
         // The header comes before the first cost line; the trigger is in it.
         let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
         if head.lines().any(|l| l.starts_with(&trigger)) {
@@ -323,7 +320,7 @@ impl TempDir {
             // heap, whose layout (and so the simulated cache misses) must not depend on the PID.
             std::env::temp_dir().join(format!("benchgrind-gbench-{:010}-{n:08}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).map_err(|e| problem!("cannot create `{}`: {e}", dir.display()))?;
+        fs::create_dir_all(&dir).file_op("create", &dir)?;
         Ok(TempDir(dir))
     }
 }

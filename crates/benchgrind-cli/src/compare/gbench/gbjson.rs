@@ -10,8 +10,9 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use benchgrind_runner::config::EventKind;
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::report::gbench::{context, json, Context, Entry};
 
 use super::measure::{Measured, Measurement};
@@ -63,8 +64,7 @@ pub fn document(m: &Measurement, metric: EventKind, env: &Environment) -> String
 /// Writes [`document`] to `path` through a temporary file renamed into place.
 pub fn write(path: &Path, m: &Measurement, metric: EventKind, env: &Environment) -> Result<()> {
     let text = document(m, metric, env) + "\n";
-    benchgrind_runner::store::write_atomic(path, text.as_bytes())
-        .with_context(|| format!("cannot write `{}`", path.display()))
+    Ok(benchgrind_runner::store::write_atomic(path, text.as_bytes()).file_op("write", path)?)
 }
 
 fn entry(b: &Measured) -> Entry {

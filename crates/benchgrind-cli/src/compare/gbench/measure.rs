@@ -11,11 +11,12 @@
 //! few instructions of counting and the cold caches of a first iteration. A benchmark that fails
 //! (crash, reported error) is recorded with its reason and the next one runs.
 
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::error::Problem;
 use benchgrind_runner::problem;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use benchgrind_runner::config::EventKind;
 use benchgrind_runner::metrics::Metrics;
 
@@ -113,8 +114,7 @@ pub fn measure(
 ) -> Result<Measurement> {
     check_binary(binary)?;
     // A bare name would be searched in PATH; the user meant the file they named.
-    let absolute = std::path::absolute(binary)
-        .map_err(|e| anyhow::anyhow!("cannot resolve `{}`: {e}", binary.display()))?;
+    let absolute = std::path::absolute(binary).file_op("resolve", binary)?;
     let found = discover::discover(&absolute, filter)?;
     let counting = match (found.fixed_iterations, iterations) {
         (true, n) => Counting::Difference(n.unwrap_or(DEFAULT_ITERATIONS)),
@@ -154,12 +154,9 @@ pub fn measure(
 /// Refuses, before running anything, what is not a Google Benchmark binary (the same test as
 /// `compare` applies to its inputs).
 fn check_binary(binary: &Path) -> Result<()> {
-    std::fs::metadata(binary).with_context(|| {
-        format!(
-            "cannot read `{}`: pass the path of a Google Benchmark binary",
-            binary.display()
-        )
-    })?;
+    std::fs::metadata(binary)
+        .file_op("read", binary)
+        .map_err(|e| anyhow::anyhow!("{e}; pass the path of a Google Benchmark binary"))?;
     match source::detect(binary, Path::new("."))? {
         Source::GbenchBinary(_) => Ok(()),
         Source::BenchBinary(_) => bail!(

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::error::FileResult;
 
 use super::summary;
 use crate::compare::model::ResultSet;
@@ -35,8 +36,7 @@ pub fn run(
     label: String,
 ) -> Result<ResultSet> {
     // A bare name would be searched in PATH; the user meant the file they named.
-    let program = std::path::absolute(binary)
-        .with_context(|| format!("cannot resolve `{}`", binary.display()))?;
+    let program = std::path::absolute(binary).file_op("resolve", binary)?;
     let mut cmd = Command::new(&program);
     // `--bench` as `cargo bench` passes it: measure, even when started from a cargo test.
     cmd.args(["--bench", "--output-format=json"]).args(extra);
@@ -55,13 +55,9 @@ pub fn run(
         )
     })?;
     if let Some(path) = keep {
-        fs::write(path, &stdout).with_context(|| {
-            format!(
-                "cannot keep the summaries of `{}` in `{}`",
-                binary.display(),
-                path.display()
-            )
-        })?;
+        fs::write(path, &stdout)
+            .file_op("write", path)
+            .with_context(|| format!("the summaries of `{}`", binary.display()))?;
     }
     // Summaries are the lines that start an object; anything else on stdout (a message such as
     // "no benchmark matches the filter", or a benchmark's own output) is shown on stderr and

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::error::FileResult;
 use serde_json::Value;
 
 use super::{gbench, lenient, summary};
@@ -14,7 +15,7 @@ use crate::compare::model::ResultSet;
 /// Reads a result file and converts it according to its content: a Google Benchmark JSON
 /// document, one benchgrind summary, or benchgrind summaries one per line.
 pub fn load(path: &Path, label: String) -> Result<ResultSet> {
-    let bytes = fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let bytes = fs::read(path).file_op("read", path)?;
     parse(path, bytes, label)
 }
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
+use benchgrind_runner::error::FileResult;
 
 use super::file;
 use crate::compare::model::ResultSet;
@@ -31,8 +32,7 @@ pub struct RunSpec<'a> {
 /// Runs the binary and reads its results; errors name the binary.
 pub fn run_gbench(spec: &RunSpec, label: String) -> Result<ResultSet> {
     // A bare name would be searched in PATH; the user meant the file they named.
-    let program = std::path::absolute(spec.binary)
-        .with_context(|| format!("cannot resolve `{}`", spec.binary.display()))?;
+    let program = std::path::absolute(spec.binary).file_op("resolve", spec.binary)?;
     let mut cmd = Command::new(&program);
     let mut out_arg = OsString::from("--benchmark_out=");
     out_arg.push(&spec.out);

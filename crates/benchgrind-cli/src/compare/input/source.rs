@@ -6,7 +6,8 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
+use benchgrind_runner::error::FileResult;
 
 use super::{baseline, bench_binary};
 
@@ -52,7 +53,7 @@ impl Source {
 /// no file is looked up as a baseline below `home`.
 pub fn detect(path: &Path, home: &Path) -> Result<Source> {
     let word = path.to_str().filter(|w| baseline::is_name(w));
-    let meta = match (fs::metadata(path), word) {
+    let meta = match (fs::metadata(path).file_op("read", path), word) {
         (Ok(meta), _) => meta,
         (Err(_), Some(name)) => {
             if baseline::find(home, name)?.is_empty() {
@@ -68,13 +69,10 @@ pub fn detect(path: &Path, home: &Path) -> Result<Source> {
                 home: home.to_path_buf(),
             });
         }
-        (Err(e), None) => {
-            return Err(anyhow::Error::new(e).context(format!(
-                "cannot read `{}`: pass a result file (benchgrind summaries or Google Benchmark \
-                 JSON), a directory of summaries, a baseline name or a bench binary",
-                path.display()
-            )))
-        }
+        (Err(e), None) => bail!(
+            "{e}; pass a result file (benchgrind summaries or Google Benchmark JSON), a directory \
+             of summaries, a baseline name or a bench binary"
+        ),
     };
     if meta.is_dir() {
         return Ok(Source::SummaryDir(path.to_path_buf()));
@@ -82,7 +80,7 @@ pub fn detect(path: &Path, home: &Path) -> Result<Source> {
     let mut head = [0u8; 4];
     let n = fs::File::open(path)
         .and_then(|mut f| f.read(&mut head))
-        .with_context(|| format!("cannot read `{}`", path.display()))?;
+        .file_op("read", path)?;
     let head = &head[..n];
     let elf = head == b"\x7fELF";
     let script = head.starts_with(b"#!") && is_executable(&meta);
@@ -119,7 +117,7 @@ pub fn detect(path: &Path, home: &Path) -> Result<Source> {
 
 /// Whether the file holds any of the byte strings.
 fn contains_any(path: &Path, needles: &[&[u8]]) -> Result<bool> {
-    let bytes = fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
+    let bytes = fs::read(path).file_op("read", path)?;
     Ok(needles
         .iter()
         .any(|needle| bytes.windows(needle.len()).any(|w| w == *needle)))

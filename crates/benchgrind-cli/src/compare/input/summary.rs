@@ -10,6 +10,7 @@
 //! their `id` (`file::group::function::id`); every metric becomes a single-sample metric where
 //! lower is better, as the bench binary's own regression limits treat them.
 
+use benchgrind_runner::error::FileResult;
 use benchgrind_runner::fingerprint::Fingerprint;
 use std::collections::BTreeMap;
 use std::fs;
@@ -138,7 +139,7 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
     let mut origins = BTreeMap::new();
     for file in files {
         let at = file.display().to_string();
-        let text = fs::read_to_string(&file).with_context(|| format!("cannot read `{at}`"))?;
+        let text = fs::read_to_string(&file).file_op("read", &file)?;
         let doc: Value = serde_json::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
                 "{at}:{}:{}: malformed JSON ({}); expected a benchgrind summary",
@@ -213,13 +214,10 @@ fn push_unique(
 /// Collects the files below `dir` whose name `wanted` accepts; symbolic links to directories are
 /// not followed, so a loop cannot make this endless.
 pub fn find_files(dir: &Path, wanted: &dyn Fn(&str) -> bool, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries =
-        fs::read_dir(dir).with_context(|| format!("cannot read directory `{}`", dir.display()))?;
+    let entries = fs::read_dir(dir).file_op("read directory", dir)?;
     for entry in entries {
-        let entry = entry.with_context(|| format!("cannot read directory `{}`", dir.display()))?;
-        let kind = entry
-            .file_type()
-            .with_context(|| format!("cannot read `{}`", entry.path().display()))?;
+        let entry = entry.file_op("read directory", dir)?;
+        let kind = entry.file_type().file_op("read", &entry.path())?;
         if kind.is_dir() {
             find_files(&entry.path(), wanted, out)?;
         } else if entry.file_name().to_str().is_some_and(wanted) {
@@ -240,6 +238,16 @@ pub fn strip_position(e: &serde_json::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_directory_that_cannot_be_read_is_named_with_its_cause_once() {
+        let missing = Path::new("/nonexistent/benchgrind");
+        let err = find_files(missing, &|_| true, &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            format!("{err:#}"),
+            "cannot read directory /nonexistent/benchgrind: No such file or directory (os error 2)"
+        );
+    }
 
     const LINE: &str = r#"{"version":1,"id":"f::g::func::id","package":"p","file":"f","group":"g","function":"func","bench_id":"id","args":"()","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"EstimatedCycles":{"new":110,"old":100,"diff_pct":10.0,"factor":1.1},"Ir":{"new":90,"old":null,"diff_pct":null,"factor":null},"Zzz":{"new":1,"old":null,"diff_pct":null,"factor":null}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
 

@@ -12,6 +12,7 @@ use std::{
 };
 
 use anyhow::Context;
+use benchgrind_runner::error::FileResult;
 use serde::Deserialize;
 
 use super::{parse_toml, Lines, Problem};
@@ -190,9 +191,7 @@ impl Version {
     pub fn get(&self) -> anyhow::Result<String> {
         let out = match (&self.file, &self.cmd) {
             // As in rebar, the file is relative to where benchmarks run, not to `cwd`.
-            (Some(file), _) => {
-                std::fs::read(file).with_context(|| format!("cannot read version file {file}"))?
-            }
+            (Some(file), _) => std::fs::read(file).file_op("read version file", Path::new(file))?,
             (None, Some(cmd)) => cmd.output()?,
             (None, None) => anyhow::bail!("[engine.version] needs either `bin` or `file`"),
         };

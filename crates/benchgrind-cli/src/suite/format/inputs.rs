@@ -112,7 +112,7 @@ fn string_list(v: &Value) -> Result<Vec<String>, Problem> {
                     .ok_or_else(|| Problem::new("every pattern must be a string"))
             })
             .collect(),
-        _ => Err("expected a string or an array of strings".into()),
+        _ => Err(Problem::new("expected a string or an array of strings")),
     }
 }
 
@@ -140,11 +140,11 @@ pub fn patterns(cache: &mut Cache, v: &Value) -> Result<Vec<String>, Problem> {
             .collect()
     };
     match (t.get("patterns"), opt_str(t, "path")?) {
-        (Some(_), Some(_)) => Err("give either `patterns` or `path`, not both".into()),
-        (None, None) => Err("a regex table needs `patterns` or `path`".into()),
+        (Some(_), Some(_)) => Err(Problem::new("give either `patterns` or `path`, not both")),
+        (None, None) => Err(Problem::new("a regex table needs `patterns` or `path`")),
         (Some(p), None) => {
             if t.contains_key("per-line") {
-                return Err("`per-line` only applies with `path`".into());
+                return Err(Problem::new("`per-line` only applies with `path`"));
             }
             Ok(transform(string_list(p)?))
         }
@@ -186,7 +186,11 @@ pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, Problem> {
     let t = match v {
         Value::String(s) => return Ok(Arc::from(s.as_bytes())),
         Value::Table(t) => t,
-        _ => return Err("expected a string or a table with `contents` or `path`".into()),
+        _ => {
+            return Err(Problem::new(
+                "expected a string or a table with `contents` or `path`",
+            ))
+        }
     };
     check_keys(
         t,
@@ -203,8 +207,10 @@ pub fn haystack(cache: &mut Cache, v: &Value) -> Result<Arc<[u8]>, Problem> {
         ],
     )?;
     let mut raw: Vec<u8> = match (opt_str(t, "contents")?, opt_str(t, "path")?) {
-        (Some(_), Some(_)) => return Err("give either `contents` or `path`, not both".into()),
-        (None, None) => return Err("a haystack table needs `contents` or `path`".into()),
+        (Some(_), Some(_)) => {
+            return Err(Problem::new("give either `contents` or `path`, not both"))
+        }
+        (None, None) => return Err(Problem::new("a haystack table needs `contents` or `path`")),
         (Some(c), None) => c.as_bytes().to_vec(),
         (None, Some(p)) => cache.read("haystacks", p)?.to_vec(),
     };

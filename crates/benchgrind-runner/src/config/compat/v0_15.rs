@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::binary::{Bench, Command, ExitWith, Stdin, Stdio};
+use crate::error::FileResult;
 
 /// A path as standard input or output: that file.
 macro_rules! from_paths {
@@ -56,7 +57,8 @@ impl Bench {
     ) -> Result<&mut Self, String> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("Bench::file: cannot read {}: {e}", path.display()))?;
+            .file_op("read", path)
+            .map_err(|e| format!("Bench::file: {e}"))?;
         for (n, line) in text.lines().enumerate() {
             let command = generator(line.to_owned())
                 .map_err(|e| format!("Bench::file: {} line {}: {e}", path.display(), n + 1))?;

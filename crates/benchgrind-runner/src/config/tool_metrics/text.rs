@@ -95,7 +95,9 @@ fn items(text: &str) -> Result<Vec<&str>, Problem> {
         .filter(|i| !i.is_empty())
         .collect();
     if items.is_empty() {
-        return Err("nothing given; write a metric's name or a @group".into());
+        return Err(Problem::new(
+            "nothing given; write a metric's name or a @group",
+        ));
     }
     Ok(items)
 }

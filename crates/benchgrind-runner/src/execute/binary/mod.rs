@@ -6,6 +6,7 @@
 //! own working directory while benchmarks run. The sandbox is a new one per command, or the one
 //! a group of 0.9 to 0.12 `Run`s shares ([`super::sandbox`]).
 
+use crate::error::FileResult;
 use crate::error::Problem;
 use crate::problem;
 use std::fs::File;
@@ -100,12 +101,8 @@ fn run_inner(
     files: &Files,
     captured: &mut Captured,
 ) -> Result<Verdict, Problem> {
-    std::fs::create_dir_all(&job.paths.dir).map_err(|e| {
-        format!(
-            "cannot create the output directory {}: {e}",
-            job.paths.dir.display()
-        )
-    })?;
+    std::fs::create_dir_all(&job.paths.dir)
+        .file_op("create the output directory", &job.paths.dir)?;
     // Removed when this function returns, whatever happened; the group's shared sandbox is the
     // harness's to remove.
     let sandbox = match &binary.sandbox {
@@ -128,7 +125,9 @@ fn run_inner(
         _ => None,
     };
     if let (false, Some(_)) = (binary.setup.is_some(), piped_from_setup) {
-        return Err("the command reads Stdin::Setup, but the bench has no setup".into());
+        return Err(Problem::new(
+            "the command reads Stdin::Setup, but the bench has no setup",
+        ));
     }
     // Everything that can fail is settled before a setup process starts.
     let mut cmd = measured_command(exec, job, binary, files, &cwd, captured)?;
@@ -199,7 +198,7 @@ fn run_inner(
     captured.disk_reads += ran.usage.disk_reads;
     if let Some(stopped) = ran.stopped {
         captured.append(&output.stdout, &output.stderr);
-        return Err(stopped.reason().into());
+        return Err(Problem::new(stopped.reason()));
     }
     setup.finish((&output.stdout, &output.stderr), captured)?;
     captured.append(&output.stdout, &output.stderr);
@@ -275,12 +274,9 @@ fn stdin(given: Option<&Stdin>, cwd: &Path) -> Result<Option<StdStdio>, Problem>
         Some(Stdin::Pipe) => Some(StdStdio::piped()),
         Some(Stdin::File(path)) => {
             let path = cwd.join(path);
-            Some(StdStdio::from(File::open(&path).map_err(|e| {
-                format!(
-                    "cannot open {} for the command's stdin: {e}",
-                    path.display()
-                )
-            })?))
+            Some(StdStdio::from(
+                File::open(&path).file_op("open the command's stdin", &path)?,
+            ))
         }
         Some(Stdin::Setup(_)) => None,
         Some(Stdin::Null) | None => Some(StdStdio::null()),
@@ -324,10 +320,10 @@ fn check_end(
             reason.push_str("; its stderr ended with:\n    ");
             reason.push_str(&tail.join("\n    "));
         }
-        return Err(reason.into());
+        return Err(Problem::new(reason));
     }
     if !exec.native() && files.expected.as_ref().is_some_and(|f| !f.exists()) {
-        return Err("Valgrind wrote no profile".into());
+        return Err(Problem::new("Valgrind wrote no profile"));
     }
     Ok(())
 }
@@ -341,12 +337,7 @@ fn output_stdio(given: Option<&Stdio>, cwd: &Path) -> Result<StdStdio, Problem> 
         Some(Stdio::Null) => StdStdio::null(),
         Some(Stdio::File(path)) => {
             let path = cwd.join(path);
-            StdStdio::from(File::create(&path).map_err(|e| {
-                format!(
-                    "cannot create {} for the command's output: {e}",
-                    path.display()
-                )
-            })?)
+            StdStdio::from(File::create(&path).file_op("create the command's output", &path)?)
         }
     })
 }

@@ -166,7 +166,7 @@ impl Reader {
         }
         self.profile.events = value.split_whitespace().map(str::to_owned).collect();
         if self.profile.events.is_empty() {
-            return Err("the `events:` line names no event".into());
+            return Err(Problem::new("the `events:` line names no event"));
         }
         self.profile.summed = vec![0; self.profile.events.len()];
         self.profile.graph.events = self.profile.events.clone();
@@ -176,7 +176,7 @@ impl Reader {
     fn positions(&mut self, value: &str) -> Result<(), Problem> {
         let names: Vec<&str> = value.split_whitespace().collect();
         if names.is_empty() {
-            return Err("the `positions:` line is empty".into());
+            return Err(Problem::new("the `positions:` line is empty"));
         }
         self.columns = names.len();
         self.line_column = names.iter().position(|n| *n == "line");
@@ -274,10 +274,10 @@ impl Reader {
 
     fn calls(&mut self, value: &str) -> Result<(), Problem> {
         let Some(callee) = self.callee.take() else {
-            return Err("`calls=` without a `cfn=` before it".into());
+            return Err(Problem::new("`calls=` without a `cfn=` before it"));
         };
         let Some((current, _)) = self.current else {
-            return Err("`calls=` before any `fn=`".into());
+            return Err(Problem::new("`calls=` before any `fn=`"));
         };
         let count = value.split_whitespace().next().unwrap_or("");
         count

@@ -9,6 +9,7 @@
 //! the profile's total: the benchmark's reported value.
 
 use crate::error::Problem;
+use crate::problem;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -48,7 +49,7 @@ const MAX_STACK_BYTES: usize = 16 << 20;
 pub fn folded(graph: &CallGraph, event: EventKind) -> Result<String, Problem> {
     let n = graph.functions.len();
     let missing = || {
-        format!(
+        problem!(
             "the profile has no {} (its events: {}); turn on what it needs, or ask for another \
              metric in FlamegraphConfig::event_kinds",
             event.name(),

@@ -359,7 +359,7 @@ impl Summary {
                         old: (!old.is_empty()).then_some(Metrics { values: old }),
                     })
                 })
-                .collect::<Result<_, String>>()?,
+                .collect::<Result<_, Problem>>()?,
             view: Default::default(),
         })
     }
