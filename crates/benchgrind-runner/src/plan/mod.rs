@@ -373,6 +373,31 @@ fn listed_twice(function: &str, group: &str) -> Problem {
     problem!("the benchmark `{function}` is listed twice in the group `{group}`; list it once")
 }
 
+/// A library job `f::g::FUNCTION` of the default configuration, its directory below `home`
+/// made, for the unit tests of what runs jobs.
+#[cfg(test)]
+pub(crate) fn test_job(home: &std::path::Path, function: &str, reuse: Reuse) -> Job {
+    let paths = BenchPaths::new(home, "p", "f", "g", function, None);
+    std::fs::create_dir_all(&paths.dir).expect("a benchmark directory in the test's home");
+    Job {
+        group: 0,
+        max_parallel: None,
+        kind: JobKind::Library([0, 0, 0]),
+        id: BenchId {
+            file: "f".into(),
+            group: "g".into(),
+            function: function.into(),
+            case: None,
+            args: String::new(),
+            truncate: None,
+        },
+        function_path: "",
+        config: crate::config::resolve([]),
+        paths,
+        reuse,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

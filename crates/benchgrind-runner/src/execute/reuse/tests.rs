@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::record::Entry;
 use super::*;
-use crate::config::resolve;
 use crate::execute::valgrind::Valgrind;
-use crate::plan::BenchId;
-use crate::store::BenchPaths;
 
 /// One benchmark of a package that reads `input.txt`, measured once: its results in place.
 struct Bench {
@@ -33,25 +30,7 @@ impl Bench {
         };
         let run = Run::new("machine A".into(), "Fork".into(), valgrind);
         let records = Records::new(Some(run), package, home.clone());
-        let paths = BenchPaths::new(&home, "p", "f", "g", "bench", None);
-        std::fs::create_dir_all(&paths.dir).unwrap();
-        let job = Job {
-            group: 0,
-            max_parallel: None,
-            kind: JobKind::Library([0, 0, 0]),
-            id: BenchId {
-                file: "f".into(),
-                group: "g".into(),
-                function: "bench".into(),
-                case: None,
-                args: String::new(),
-                truncate: None,
-            },
-            function_path: "",
-            config: resolve([]),
-            paths,
-            reuse,
-        };
+        let job = crate::plan::test_job(&home, "bench", reuse);
         Bench { dir, records, job }
     }
 

@@ -1,36 +1,16 @@
 //! The scheduler with executors that record what they are asked to run; no Valgrind.
 
 use super::*;
-use crate::config::resolve;
 use crate::execute::{RunOutput, Status};
-use crate::plan::{BenchId, JobKind};
-use crate::store::BenchPaths;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 fn job(home: &Path, name: &str, seconds: Option<f64>) -> Job {
-    let paths = BenchPaths::new(home, "p", "f", "g", name, None);
-    std::fs::create_dir_all(&paths.dir).unwrap();
+    let job = crate::plan::test_job(home, name, crate::cli::Reuse::Off);
     if let Some(s) = seconds {
-        record_duration(&paths.dir, Duration::from_secs_f64(s));
+        record_duration(&job.paths.dir, Duration::from_secs_f64(s));
     }
-    Job {
-        group: 0,
-        max_parallel: None,
-        kind: JobKind::Library([0, 0, 0]),
-        id: BenchId {
-            file: "f".into(),
-            group: "g".into(),
-            function: name.into(),
-            case: None,
-            args: String::new(),
-            truncate: None,
-        },
-        function_path: "",
-        config: resolve([]),
-        paths,
-        reuse: crate::cli::Reuse::Off,
-    }
+    job
 }
 
 /// Records the order in which jobs start; no Valgrind.
