@@ -28,7 +28,7 @@ pub(super) fn context(
     }
     let mut entries = vec![("machine".to_owned(), run.machine.clone())];
     entries.push(("bench-binary".into(), run.bench_binary()?));
-    entries.push(("valgrind".into(), valgrind(&run.valgrind, job)?));
+    entries.push(("valgrind".into(), valgrind_entry(run, job)?));
     let mut described = String::new();
     let _ = write!(described, "{}", job.id.full());
     match &job.kind {
@@ -84,6 +84,17 @@ pub(super) fn context(
         .into_iter()
         .map(|(name, value)| (name, clean(&value)))
         .collect())
+}
+
+/// [`valgrind`]'s entry, made once per run for each set of tools.
+fn valgrind_entry(run: &Run, job: &Job) -> Result<String, String> {
+    let tools: Vec<String> = (job.config.tools.iter())
+        .map(|t| t.kind().id().to_owned())
+        .collect();
+    let mut made = (run.valgrind_entries.lock()).unwrap_or_else(std::sync::PoisonError::into_inner);
+    (made.entry(tools))
+        .or_insert_with(|| valgrind(&run.valgrind, job))
+        .clone()
 }
 
 /// Valgrind: its version, and the digests of its launcher and of the tools the job runs (in

@@ -1,8 +1,9 @@
 //! What a record is made of besides the benchmark's job: the run's shared facts ([`Run`]) and
 //! where the harness placed the benchmark ([`Place`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use super::digest;
 use crate::execute::valgrind::Valgrind;
@@ -17,6 +18,9 @@ pub struct Run {
     pub(super) valgrind: Valgrind,
     /// The bench binary's digest, taken once.
     bench_binary: OnceLock<Result<String, String>>,
+    /// Valgrind's entry of each set of tools (its launcher's and tools' digests), made once:
+    /// nothing a run does moves Valgrind.
+    pub(super) valgrind_entries: Mutex<HashMap<Vec<String>, Result<String, String>>>,
 }
 
 impl Run {
@@ -27,6 +31,7 @@ impl Run {
             isolation,
             valgrind,
             bench_binary: OnceLock::new(),
+            valgrind_entries: Mutex::default(),
         }
     }
 
