@@ -114,6 +114,9 @@ pub fn blocks(report: &str) -> Vec<Block> {
                 || text.starts_with("Machine:")
                 || text.starts_with("Uncompared:")
                 || text.starts_with("Reused:")
+                || text.starts_with("Layout only:")
+                || text.starts_with("Layout spread:")
+                || text.starts_with("Spread of ")
             {
                 continue;
             }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::baseline::{load, promote_and_save, read_old};
 use crate::cli::Cli;
 use crate::cli::Reuse;
-use crate::compare::regression;
+use crate::compare::{layout, regression};
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
 use crate::execute::reuse;
@@ -27,14 +27,19 @@ use crate::result::{BenchResult, Outcome, Source, View};
 use crate::spec::Main;
 use crate::store::Which;
 
+use super::reused::{
+    differs_from_reused, library_match, library_place, record, save_output, saved_output,
+};
+
 /// Callgrind's files of a run, rotated together.
-const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
+pub(super) const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
 
 /// The new profile and the one compared with.
 type Values = (Profile, Option<Profile>);
 
 /// How far the profile compared with is read: in full when an explanation or a differential
-/// flamegraph may need it.
+/// flamegraph may need it, else its functions' self costs (which tell a change of layout from
+/// one of code, [`crate::compare::layout`]).
 fn old_read(cli: &Cli, job: &Job) -> Read {
     let flamegraph = job
         .config
@@ -44,16 +49,19 @@ fn old_read(cli: &Cli, job: &Job) -> Read {
     if cli.explain != ExplainPolicy::Never || flamegraph {
         Read::Full
     } else {
-        Read::Totals
+        Read::Functions
     }
 }
 
 /// How far the new profile is read: in full for an explanation (there is an old one) or a
-/// flamegraph.
+/// flamegraph; else its functions' self costs when there is an old one or shifted layouts to
+/// compare with (`--layout-spread`); else its totals.
 fn new_read(cli: &Cli, job: &Job, old: Option<&Profile>) -> Read {
     let explain = cli.explain != ExplainPolicy::Never && old.is_some();
     if explain || job.config.flamegraph.is_some() {
         Read::Full
+    } else if old.is_some() || cli.layout_spread.is_some() {
+        Read::Functions
     } else {
         Read::Totals
     }
@@ -116,37 +124,6 @@ pub(super) fn prepare(main: &Main, job: &Job, cli: &Cli, executor: &mut dyn Exec
     }
 }
 
-/// Whether a library benchmark's record of inputs matches (where the harness runs it: the
-/// group's setup, if any, has run), and when its results were measured.
-fn library_match(job: &Job) -> Option<String> {
-    if job.reuse == Reuse::Off {
-        return None;
-    }
-    // Checked under `--fresh` too: the check takes the states of the files before the run,
-    // which the record of a benchmark that writes a file it reads needs.
-    let place = library_place(job);
-    match reuse::check(job, &place) {
-        reuse::Decision::Reuse(_) if job.reuse == Reuse::Fresh => None,
-        reuse::Decision::Reuse(at) => Some(at),
-        reuse::Decision::Run(why) => {
-            messages::debug!("{}: measured: {why}", job.id.full());
-            None
-        }
-    }
-}
-
-/// Where a library benchmark's measured process runs: in the package's directory, or its
-/// configured one; a sandbox is a new directory of its own on every run,
-/// which the record of a library benchmark does not follow.
-fn library_place(job: &Job) -> reuse::Place {
-    let sandboxed = job.config.sandbox.as_ref().is_some_and(|s| s.enabled);
-    reuse::Place {
-        cwd: reuse::library_cwd(job),
-        unfit: sandboxed.then(|| "it runs in a sandbox of its own".to_owned()),
-        ..reuse::Place::default()
-    }
-}
-
 /// What a run compares with: read before the run replaces it, and before spending a Valgrind
 /// run on a comparison that cannot be made.
 fn old_for_run(job: &Job, cli: &Cli, compare_with: &Source) -> Result<Option<Profile>, Problem> {
@@ -204,9 +181,16 @@ pub(super) fn finish(
         Metrics::from_profile(&new),
         old.as_ref().map(Metrics::from_profile),
     );
+    let mut layout_only = (old.as_ref().zip(old_metrics.as_ref()))
+        .and_then(|(o, om)| layout::layout_only(o, &new, om, &new_metrics));
     if let Some(config) = &job.config.regression {
-        result.regressions = regression::check(config, &new_metrics, old_metrics.as_ref());
+        let passed = regression::check(config, &new_metrics, old_metrics.as_ref());
+        result.regressions = match layout_only.as_mut() {
+            Some(only) if !config.limits_layout() => layout::hold(passed, only),
+            _ => passed,
+        };
     }
+    result.layout_only = layout_only;
     // After a run, the previous run's profile is `.old`; a baseline stays where it was.
     let rotated = (cli.load_baseline.is_none() && compare_with == Source::PreviousRun)
         .then(|| job.paths.file(FILES[0], Which::Old));
@@ -226,6 +210,10 @@ pub(super) fn finish(
                 return result;
             }
         }
+    }
+    if let (Some(n), None, false) = (cli.layout_spread, &cli.load_baseline, result.failed()) {
+        let metrics = Metrics::from_profile(&new);
+        result.spread = Some(super::spread::measure(job, executor, n, &new, &metrics));
     }
     if cli.load_baseline.is_none() && !result.failed() {
         let limits = job.config.regression.as_ref();
@@ -252,30 +240,6 @@ pub(super) fn finish(
         }
     }
     result
-}
-
-/// Under `--verify-reuse`, for a benchmark whose record of inputs matched: why its new counts
-/// condemn the record, if they differ from those that would have been reused.
-fn differs_from_reused(job: &Job, at: &str, new: &Metrics, last: &Metrics) -> Option<String> {
-    if new.values == last.values {
-        return None;
-    }
-    let differences: Vec<String> = new
-        .values
-        .iter()
-        .zip(&last.values)
-        .filter(|(n, l)| n != l)
-        .take(3)
-        .map(|(n, l)| format!("{:?} {:?} -> {:?}", n.0, l.1, n.1))
-        .collect();
-    let added = reuse::record_difference(job);
-    Some(format!(
-        "--verify-reuse: its record of inputs matched the one of {at}, but its counts differ \
-         ({}): an input the record does not hold changed{added}; please report it, with the \
-         record ({})",
-        differences.join(", "),
-        job.paths.dir.join(reuse::RECORD).display()
-    ))
 }
 
 /// A benchmark whose default tool is another (`default_tool`, `--default-tool`) or whose
@@ -346,6 +310,8 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         verified: None,
         warnings: Vec::new(),
         parts: Vec::new(),
+        layout_only: None,
+        spread: None,
         view: View::default(),
     }
 }
@@ -393,35 +359,6 @@ fn load_saved(
     let old = read_old(job, compare_with, old_read(cli, job))?;
     let new = load(&result.profile, name, job, new_read(cli, job, old.as_ref()))?;
     Ok((new, old))
-}
-
-/// After a run of Callgrind: the record of its inputs, pending until its other tools end well.
-/// A library benchmark's is written here, from its log and its fork server's calls; a binary
-/// benchmark's executor wrote its own, in its sandbox. The calls leave the logs.
-fn record(job: &Job, processes: usize) {
-    let paths = &job.paths;
-    let calls = reuse::take_trace(&paths.file(FILES[1], Which::New));
-    let children = paths.dir.join(crate::execute::parts::CHILDREN);
-    if let Ok(entries) = std::fs::read_dir(&children) {
-        for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().ends_with(".log") {
-                reuse::take_trace(&entry.path());
-            }
-        }
-    }
-    let server = paths.file(reuse::SERVER_TRACE, Which::New);
-    let server_calls = std::fs::read_to_string(&server).unwrap_or_default();
-    let _ = std::fs::remove_file(&server);
-    if processes > 1 {
-        reuse::write_unfit(
-            job,
-            "it started other processes, and what a process does between fork and exec is not \
-             in Valgrind's trace",
-        );
-    } else if matches!(job.kind, JobKind::Library(_)) {
-        let place = library_place(job);
-        reuse::write_pending(job, &place, &[server_calls, calls]);
-    }
 }
 
 /// One run of the benchmark's job, or its last results put in place of one (`reused`, when its
@@ -493,27 +430,6 @@ fn processes(profile: &Profile) -> usize {
     pids.sort_unstable();
     pids.dedup();
     pids.len()
-}
-
-/// Where a measured run's output is kept, to be shown again when its results are reused.
-const OUTPUT: [&str; 2] = ["output.stdout", "output.stderr"];
-
-/// Keeps what a measured run printed beside its results (whole or not at all, without waiting
-/// for the disk: it is shown again, not compared; an empty stream leaves no file).
-fn save_output(job: &Job, output: &Captured) {
-    for (name, bytes) in OUTPUT.iter().zip([&output.stdout, &output.stderr]) {
-        let path = job.paths.dir.join(name);
-        if bytes.is_empty() {
-            let _ = std::fs::remove_file(&path);
-        } else if let Err(e) = crate::store::write_hint(&path, bytes) {
-            messages::debug!("cannot write {}: {e}", path.display());
-        }
-    }
-}
-
-/// What the measured run whose results are reused printed, as it printed it.
-fn saved_output(job: &Job) -> Captured {
-    Captured::from_files(OUTPUT.map(|name| job.paths.dir.join(name)))
 }
 
 /// Waits for Callgrind's run of the benchmark (started by [`prepare`] if the executor could);

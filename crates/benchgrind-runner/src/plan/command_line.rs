@@ -68,6 +68,10 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
         config.regression = Some(regression.clone());
     }
     fold_limits(config, cli);
+    // Over whatever limits the levels and flags set; without limits there is nothing to fire.
+    if let (Some(on), Some(regression)) = (cli.limit_layout, config.regression.as_mut()) {
+        regression.limit_layout(on);
+    }
     if let Some(fail_fast) = cli.regression_fail_fast {
         config.regression_fail_fast = fail_fast;
     }

@@ -4,7 +4,9 @@
 //! named after the terminal report's lines in kebab case (`instructions`, `l1-hits`,
 //! `estimated-cycles`; raw events by their name, `dr`); another tool's are prefixed with the
 //! tool (`dhat-total-bytes`, `memcheck-errors`). A failed benchmark has no measures and is left
-//! out, as Bencher cannot store a result without one. The tally goes to stderr.
+//! out, as Bencher cannot store a result without one. With `--layout-spread`, a metric that
+//! follows layout has the spread of layouts as its `lower_value` and `upper_value`, Bencher's
+//! bounds of a measure. The tally goes to stderr.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -60,8 +62,14 @@ impl Bmf {
     /// Adds one benchmark's summary.
     pub fn add(&mut self, summary: &Summary) {
         let mut measures = Map::new();
+        let spread = summary.layout_spread.as_ref();
         for (name, metric) in &summary.metrics {
-            measures.insert(callgrind_measure(name), value(metric));
+            let mut measure = value(metric);
+            if let Some(range) = spread.and_then(|s| s.metrics.get(name)) {
+                measure["lower_value"] = json!(range.min);
+                measure["upper_value"] = json!(range.max);
+            }
+            measures.insert(callgrind_measure(name), measure);
         }
         for (tool, result) in &summary.tools {
             for (name, metric) in &result.metrics {

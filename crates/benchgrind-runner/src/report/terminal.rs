@@ -59,6 +59,7 @@ impl Reporter for Terminal {
             Outcome::Measured { new, old } => {
                 if !view.only_comparison || result.comparisons.is_empty() {
                     metrics(out, style, format, new, old.as_ref())?;
+                    layout(out, style, result, new, old.as_ref())?;
                     parts(out, style, result)?;
                 }
                 for c in &result.comparisons {
@@ -85,6 +86,64 @@ impl Reporter for Terminal {
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
         write_tally(out, summary)
     }
+}
+
+/// What layout alone did (under the metrics): a change of layout only, the limits it held
+/// back, and the spread of layouts with the metrics' ranges (those shown by default), each with
+/// whether the old value lies within.
+fn layout(
+    out: &mut dyn Write,
+    style: Style,
+    result: &BenchResult,
+    new: &Metrics,
+    old: Option<&Metrics>,
+) -> io::Result<()> {
+    if let Some(only) = &result.layout_only {
+        let moved: Vec<&str> = only.moved.iter().map(|&k| style.label(k)).collect();
+        let line = format!(
+            "the same {} functions executed the same counts; only addresses moved ({})",
+            only.functions,
+            moved.join(", ")
+        );
+        writeln!(out, "  {:<18}{line}", style.paint("1;36", "Layout only:"))?;
+        for r in &only.held {
+            let line = format!("not failed (--limit-layout fails it): {}", r.describe());
+            writeln!(out, "  {:<18}{line}", "Layout only:")?;
+        }
+    }
+    let Some(spread) = &result.spread else {
+        return Ok(());
+    };
+    let shifted = spread.layouts.saturating_sub(1);
+    writeln!(
+        out,
+        "  {:<18}over {} layouts (this run's and {shifted} with the stack and heap shifted), \
+         measured in {:.2}s",
+        "Layout spread:", spread.layouts, spread.seconds
+    )?;
+    for why in &spread.left_out {
+        writeln!(out, "  {:<18}left out: {why}", "Layout spread:")?;
+    }
+    for (kind, _) in new.shown_by_default() {
+        let Some((min, max)) = spread.range(kind) else {
+            continue;
+        };
+        let mut line = format!(
+            "Spread of {}: {min}..{max} ({})",
+            style.label(kind),
+            max - min
+        );
+        if let Some(o) = old.and_then(|o| o.get(kind)) {
+            let verdict = if spread.within(kind, o) {
+                "within layout spread"
+            } else {
+                "outside layout spread"
+            };
+            line.push_str(&format!("; the old {o} is {verdict}"));
+        }
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
 }
 
 /// Each thread's and process's counts (`separate_threads`), under the total: a line naming the

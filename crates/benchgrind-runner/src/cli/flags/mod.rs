@@ -7,6 +7,7 @@
 //! flags and gungraun's aliases); `libtest` holds libtest's flags, accepted and ignored.
 
 mod compat;
+mod layout;
 mod libtest;
 mod output;
 mod run;
@@ -20,6 +21,7 @@ pub(crate) use libtest::{LIBTEST_SWITCHES, LIBTEST_VALUES};
 pub(crate) static ALL: std::sync::LazyLock<Vec<&'static Flag>> = std::sync::LazyLock::new(|| {
     run::FLAGS
         .iter()
+        .chain(layout::FLAGS)
         .chain(tools::FLAGS)
         .chain(output::FLAGS)
         .chain(compat::FLAGS)
