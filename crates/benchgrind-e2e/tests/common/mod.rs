@@ -170,6 +170,21 @@ pub fn cli() -> Option<PathBuf> {
     None
 }
 
+/// Whether the Rust toolchain has the standard library for `target`.
+pub fn has_target(target: &str) -> bool {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("rustc starts");
+    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    Path::new(&sysroot)
+        .join("lib/rustlib")
+        .join(target)
+        .join("lib")
+        .exists()
+}
+
 /// The workspace's target directory (`CARGO_TARGET_DIR` when set).
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")

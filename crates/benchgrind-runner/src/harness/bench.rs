@@ -212,8 +212,13 @@ pub(super) fn finish(
         }
     }
     if let (Some(n), None, false) = (cli.layout_spread, &cli.load_baseline, result.failed()) {
-        let metrics = Metrics::from_profile(&new);
-        result.spread = Some(super::spread::measure(job, executor, n, &new, &metrics));
+        match super::spread::unfit(job) {
+            Some(why) => result.warnings.push(why.to_owned()),
+            None => {
+                let metrics = Metrics::from_profile(&new);
+                result.spread = Some(super::spread::measure(job, executor, n, &new, &metrics));
+            }
+        }
     }
     if cli.load_baseline.is_none() && !result.failed() {
         let limits = job.config.regression.as_ref();
