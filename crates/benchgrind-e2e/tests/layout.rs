@@ -156,6 +156,16 @@ fn summary(home: &Path, function: &str) -> serde_json::Value {
 
 const LIMITS: &str = "--callgrind-limits=EstimatedCycles=0.001%,L1hits=0.001%";
 
+/// Checks a summary against the committed schema.
+fn assert_valid(json: &serde_json::Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v6.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let errors: Vec<String> = validator.iter_errors(json).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?} in {json}");
+}
+
 #[test]
 fn an_added_benchmark_moves_only_addresses_and_one_more_instruction_is_a_change() {
     if !has_target(MUSL) {
@@ -213,6 +223,7 @@ fn an_added_benchmark_moves_only_addresses_and_one_more_instruction_is_a_change(
                 "{header}: {lines:?}"
             );
             let json = summary(&home, function);
+            assert_valid(&json);
             assert_eq!(json["status"], "ok", "{json}");
             assert!(
                 json["layout_only"]["functions"].as_u64().unwrap() > 0,
@@ -310,4 +321,60 @@ fn an_added_benchmark_moves_only_addresses_and_one_more_instruction_is_a_change(
         .collect();
     assert!(!passed.is_empty(), "the limits of 0.001 % fail it: {json}");
     assert_eq!(third.status.code(), Some(3), "{report}");
+}
+
+#[test]
+fn shifted_layouts_execute_the_same_code_and_give_each_metric_a_range() {
+    let home = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_e2e_lib");
+    let args = [
+        &format!("--home={}", home.path().display())[..],
+        "--layout-spread=3",
+        "--save-summary=json",
+        "bench_sort",
+    ];
+    let out = common::run(bin, &args, home.path(), &[]);
+    let report = common::stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let dir = home.path().join("benchgrind-e2e/e2e_lib/fib_group");
+    for leaf in ["bench_sort.sort_0", "bench_sort.sort_1"] {
+        let json: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(leaf).join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        assert_valid(&json);
+        let spread = &json["layout_spread"];
+        // Each shifted run executed what the benchmark's run executed: none left out.
+        assert_eq!(spread["layouts"], 4, "{json}");
+        assert!(spread.get("left_out").is_none(), "{json}");
+        for metric in ["L1hits", "RamHits", "EstimatedCycles", "D1mw"] {
+            let range = &spread["metrics"][metric];
+            let value = json["metrics"].get(metric).map(|m| m["new"].clone());
+            assert!(
+                range["min"].as_u64() <= range["max"].as_u64(),
+                "{metric}: {range}"
+            );
+            if let Some(value) = value.and_then(|v| v.as_u64()) {
+                assert!(range["min"].as_u64().unwrap() <= value, "{metric}: {json}");
+                assert!(value <= range["max"].as_u64().unwrap(), "{metric}: {json}");
+            }
+        }
+        assert!(
+            spread["metrics"].get("Ir").is_none(),
+            "Ir does not follow layout"
+        );
+        for i in 1..=3 {
+            let shifted = dir.join(leaf).join(format!("layout/{i}/callgrind.out.new"));
+            assert!(shifted.exists(), "{}", shifted.display());
+        }
+    }
+    let lines: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("Spread of "))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        2 * 4,
+        "four metrics shown per benchmark:\n{report}"
+    );
 }

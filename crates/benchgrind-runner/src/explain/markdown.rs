@@ -331,6 +331,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_layout_only_change_counts_as_unchanged_and_has_no_details() {
+        let fixture = |name: &str| {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let path = dir.join("tests/fixtures/layout").join(name);
+            crate::parse::profile::parse_file(&path, crate::parse::profile::Read::Full).unwrap()
+        };
+        let (old, new) = (
+            fixture("sort100.callgrind.out"),
+            fixture("sort100.shifted1.callgrind.out"),
+        );
+        let e = super::super::explain_profiles(&old, &new, &Default::default()).unwrap();
+        assert!(e.changed(), "the cache counts moved");
+        let entry = |layout_only| Entry {
+            id: "e2e::sort",
+            outcome: Outcome::Compared(&e),
+            flamegraph: None,
+            limits: None,
+            layout_only,
+        };
+        let md = render(&[entry(true)], 10, 3);
+        assert!(md.contains("| 0 | 0 | 1 | 0 | 0 |"), "{md}");
+        assert!(md.contains("1 of the unchanged is layout only"), "{md}");
+        assert!(md.contains("| unchanged (layout only: "), "{md}");
+        assert!(!md.contains("<details>"), "{md}");
+        // The same change not known to be layout only: its attribution is drawn.
+        let md = render(&[entry(false)], 10, 3);
+        assert!(
+            md.contains("<details>") && !md.contains("layout only"),
+            "{md}"
+        );
+    }
+
+    #[test]
     fn code_spans_survive_pipes_and_backticks() {
         assert_eq!(code("a|b"), "`a\\|b`");
         assert_eq!(code("a`b"), "``a`b``");

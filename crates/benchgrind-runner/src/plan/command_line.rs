@@ -167,6 +167,22 @@ mod tests {
     }
 
     #[test]
+    fn limit_layout_folds_over_the_code_s_limits_and_makes_none() {
+        let mut config = from_code();
+        assert!(!config.regression.as_ref().unwrap().limits_layout());
+        let cli = Cli {
+            limit_layout: Some(true),
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert!(config.regression.as_ref().unwrap().limits_layout());
+        // Without limits there is nothing to fire: no limit is made for it.
+        let mut config = resolve([None]);
+        fold(&mut config, &cli);
+        assert_eq!(config.regression, None);
+    }
+
+    #[test]
     fn nothing_on_the_command_line_leaves_the_code_s_values() {
         let mut config = from_code();
         fold(&mut config, &Cli::default());

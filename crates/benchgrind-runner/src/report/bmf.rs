@@ -120,6 +120,34 @@ mod tests {
     }
 
     #[test]
+    fn a_spread_of_layouts_gives_the_bounds_of_the_measures_that_follow_layout() {
+        let mut summary = crate::report::gbench::json::tests::summaries().remove(0);
+        let range = |min, max| super::super::summary::WireRange {
+            min,
+            max,
+            old_within: None,
+        };
+        summary.layout_spread = Some(super::super::summary::WireSpread {
+            layouts: 5,
+            metrics: [("EstimatedCycles".to_owned(), range(104, 112))].into(),
+            left_out: Vec::new(),
+            seconds: 1.0,
+        });
+        let mut bmf = Bmf::default();
+        bmf.add(&summary);
+        let document: Value = serde_json::from_str(&bmf.to_json()).unwrap();
+        let cycles = &document[&summary.id]["estimated-cycles"];
+        assert_eq!(cycles["value"], json!(110));
+        assert_eq!(
+            (&cycles["lower_value"], &cycles["upper_value"]),
+            (&json!(104), &json!(112))
+        );
+        assert!(document[&summary.id]["instructions"]
+            .get("lower_value")
+            .is_none());
+    }
+
+    #[test]
     fn each_benchmark_maps_its_measures_to_values_and_failed_ones_are_left_out() {
         let summaries = crate::report::gbench::json::tests::summaries();
         let mut bmf = Bmf::default();

@@ -350,6 +350,27 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_layout_only_benchmark_is_labelled_so() {
+        let mut summaries = summaries();
+        summaries[1].layout_only = Some(crate::report::summary::WireLayoutOnly {
+            functions: 3,
+            moved: vec!["EstimatedCycles".into()],
+            held: Vec::new(),
+        });
+        let entries = entries(&summaries);
+        let doc: serde_json::Value =
+            serde_json::from_str(&json(&entries, &context(EventKind::Ir))).unwrap();
+        assert!(doc["benchmarks"][0].get("label").is_none());
+        assert_eq!(doc["benchmarks"][1]["label"], LAYOUT_ONLY);
+        let csv = super::super::csv::csv(&entries, EventKind::Ir);
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with("\"f::g::other::id\""))
+            .unwrap();
+        assert!(row.contains(",\"layout only\","), "{row}");
+    }
+
+    #[test]
     fn counts_are_whole_numbers_when_they_are_whole() {
         assert_eq!(Count(9008.0).to_string(), "9008");
         assert_eq!(Count(410.5).to_string(), "410.5");

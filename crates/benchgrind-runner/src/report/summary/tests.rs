@@ -56,3 +56,49 @@ fn any_duration_in_a_file_reads() {
         assert_eq!(summary.to_result().unwrap().duration, want, "{secs}");
     }
 }
+
+#[test]
+fn a_layout_only_change_and_a_spread_read_back_as_written() {
+    use crate::compare::layout::{LayoutOnly, Spread};
+    use crate::compare::regression::{Limit, Regression};
+    use crate::config::EventKind;
+    let mut result = serde_json::from_str::<Summary>(V1)
+        .unwrap()
+        .to_result()
+        .unwrap();
+    let only = LayoutOnly {
+        functions: 7,
+        moved: vec![EventKind::L1hits, EventKind::EstimatedCycles],
+        held: vec![Regression {
+            metric: EventKind::EstimatedCycles,
+            new: 110.0,
+            old: Some(100.0),
+            limit: Limit::Relative {
+                limit_pct: 0.001,
+                diff_pct: 10.0,
+            },
+        }],
+    };
+    let spread = Spread {
+        layouts: 5,
+        ranges: vec![
+            (EventKind::L1hits, 40, 44),
+            (EventKind::EstimatedCycles, 300, 370),
+        ],
+        left_out: vec!["shift 3: it failed".into()],
+        seconds: 2.5,
+    };
+    result.layout_only = Some(only.clone());
+    result.spread = Some(spread.clone());
+    let json = Summary::from_result(&result).to_json(false);
+    let read: Summary = serde_json::from_str(&json).unwrap();
+    assert_eq!(read.version, 6);
+    let back = read.to_result().unwrap();
+    assert_eq!(back.layout_only, Some(only));
+    assert_eq!(back.spread, Some(spread));
+    // Without them, neither key is written.
+    result.layout_only = None;
+    result.spread = None;
+    let json = Summary::from_result(&result).to_json(false);
+    assert!(!json.contains("layout"), "{json}");
+}
