@@ -90,7 +90,7 @@ fn instructions_diff(report: &str, header: &str) -> i64 {
 }
 
 fn schema() -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v5.schema.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v6.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")
@@ -149,7 +149,7 @@ fn a_helper_two_calls_deep_is_named_first_with_the_exact_difference() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(summary["version"], 5);
+    assert_eq!(summary["version"], 6);
     let e = &summary["explanation"];
     assert_eq!(e["total"]["Ir"]["diff"], total);
     assert_eq!(e["unattributed"]["Ir"], 0);

@@ -56,6 +56,13 @@ pub const VALGRIND_OPTS_ENV: &str = "VALGRIND_OPTS";
 /// [`crate::parse::dhat::Profile::ballast_at_peak`]). Never set under Callgrind.
 pub const DHAT_BALLAST_ENV: &str = "BENCHGRIND_DHAT_BALLAST";
 
+/// Set for a run of a benchmark with a shifted layout (`--layout-spread`) only, as
+/// `HEAP:PADDING`: the measured process, when it starts (before anything allocates but the C
+/// library), allocates a block that moves every later heap block by `HEAP` bytes and keeps it;
+/// the variable itself, padded to its length, moves the initial stack
+/// ([`crate::harness`]'s spread).
+pub const LAYOUT_SHIFT_ENV: &str = "BENCHGRIND_LAYOUT_SHIFT";
+
 /// The function that allocates the ballast block: its frame marks the ballast in DHAT's stacks.
 pub const BALLAST_SYMBOL: &str = "__benchgrind_ballast";
 

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::compare::layout::{LayoutOnly, Spread};
 use crate::compare::regression::Regression;
 use crate::compare::regression::ToolRegression;
 use crate::config::ValgrindTool;
@@ -121,6 +122,12 @@ pub struct BenchResult {
     pub warnings: Vec<String>,
     /// Its counts per thread and process, when asked for (`separate_threads`).
     pub parts: Vec<PartResult>,
+    /// The change from the old values is one of layout alone: the executed code is the same,
+    /// only cache metrics moved ([`crate::compare::layout`]).
+    pub layout_only: Option<LayoutOnly>,
+    /// How far layout alone moves its metrics, measured with shifted layouts
+    /// (`--layout-spread`).
+    pub spread: Option<Spread>,
     /// How the terminal report shows its metrics.
     pub view: View,
 }

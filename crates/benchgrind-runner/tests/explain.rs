@@ -322,30 +322,35 @@ fn the_pull_request_comment_renders_as_tables_in_details_blocks() {
             outcome: Finding::Compared(&deep),
             flamegraph: Some("target/benchgrind/deep/callgrind.Ir.diff.flamegraph.svg"),
             limits: None,
+            layout_only: false,
         },
         Entry {
             id: "fixtures::inline::caller",
             outcome: Finding::Compared(&inlined),
             flamegraph: None,
             limits: None,
+            layout_only: false,
         },
         Entry {
             id: "fixtures::deep::same",
             outcome: Finding::Compared(&same),
             flamegraph: None,
             limits: None,
+            layout_only: false,
         },
         Entry {
             id: "fixtures::added",
             outcome: Finding::New,
             flamegraph: None,
             limits: None,
+            layout_only: false,
         },
         Entry {
             id: "fixtures::removed",
             outcome: Finding::Gone,
             flamegraph: None,
             limits: None,
+            layout_only: false,
         },
     ];
     let markdown = render(&entries, 5, 2);

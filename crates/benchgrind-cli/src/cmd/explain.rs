@@ -482,6 +482,7 @@ fn report(out: &mut dyn Write, args: &Args, done: &[(Job, Option<Explanation>)])
                     },
                     flamegraph: svg.as_deref(),
                     limits: None,
+                    layout_only: false,
                 })
                 .collect();
             out.write_all(markdown::render(&entries, top, lines).as_bytes())

@@ -238,6 +238,7 @@ fn report(reporters: &mut Reporters, summaries: &[(Summary, PathBuf)]) -> Result
         if let Some(why) = &result.uncompared {
             tally.uncompared.push((summary.id.clone(), why.clone()));
         }
+        tally.layout_only += usize::from(result.layout_only.is_some());
         tally.seconds += summary.duration_secs;
     }
     reporters

@@ -114,6 +114,9 @@ pub fn blocks(report: &str) -> Vec<Block> {
                 || text.starts_with("Machine:")
                 || text.starts_with("Uncompared:")
                 || text.starts_with("Reused:")
+                || text.starts_with("Layout only:")
+                || text.starts_with("Layout spread:")
+                || text.starts_with("Spread of ")
             {
                 continue;
             }
@@ -165,6 +168,21 @@ pub fn cli() -> Option<PathBuf> {
     );
     eprintln!("NOTE: skipping the part that needs the CLI: cargo build -p benchgrind-cli");
     None
+}
+
+/// Whether the Rust toolchain has the standard library for `target`.
+pub fn has_target(target: &str) -> bool {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("rustc starts");
+    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    Path::new(&sysroot)
+        .join("lib/rustlib")
+        .join(target)
+        .join("lib")
+        .exists()
 }
 
 /// The workspace's target directory (`CARGO_TARGET_DIR` when set).

@@ -62,6 +62,8 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--regression", "ir=5%"),
         ("--regression-fail-fast", "yes"),
         ("--fail-on-empty", "yes"),
+        ("--limit-layout", "yes"),
+        ("--layout-spread", "3"),
         ("--save-baseline", "main"),
         ("--baseline", "main"),
         ("--load-baseline", "new"),

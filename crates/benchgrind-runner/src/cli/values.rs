@@ -52,6 +52,11 @@ pub struct Cli {
     pub regression: Option<RegressionConfig>,
     /// `--regression-fail-fast`.
     pub regression_fail_fast: Option<bool>,
+    /// `--limit-layout`: limits on the metrics that follow layout fire on a layout-only change
+    /// too, over the code's `limit_layout`.
+    pub limit_layout: Option<bool>,
+    /// `--layout-spread=N`: measure each benchmark again with N shifted layouts.
+    pub layout_spread: Option<usize>,
     /// `--fail-on-empty`: a benchmark that measures almost nothing fails.
     pub fail_on_empty: bool,
     /// `--save-baseline`: save the run under this name.

@@ -3,6 +3,7 @@
 //! Pure functions, shared by the comparison with the previous run and `compare_by_id`; the
 //! [`regression`] limits build on them.
 
+pub mod layout;
 pub mod regression;
 
 /// How a new value relates to an old one.

@@ -162,6 +162,28 @@ impl EventKind {
             )
     }
 
+    /// Whether the metric follows where code and data sit as well as what the code executed:
+    /// the simulated caches' misses and hits, the cycle estimate built on them, the branch
+    /// predictor's mispredictions (indexed by address), the cache-use counts and every rate.
+    /// `Ir`, `Dr`, `Dw`, `TotalRW`, the branches executed (`Bc`, `Bi`), the global bus events
+    /// (`Ge`) and the system calls do not: they move with the executed code alone
+    /// ([`crate::compare::layout`]).
+    pub fn follows_layout(self) -> bool {
+        !matches!(
+            self,
+            EventKind::Ir
+                | EventKind::Dr
+                | EventKind::Dw
+                | EventKind::TotalRW
+                | EventKind::Bc
+                | EventKind::Bi
+                | EventKind::Ge
+                | EventKind::SysCount
+                | EventKind::SysTime
+                | EventKind::SysCpuTime
+        )
+    }
+
     /// [`name`](Self::name) as a `String` (iai-callgrind 0.15+ and gungraun's spelling).
     pub fn to_name(&self) -> String {
         self.name().to_owned()

@@ -32,6 +32,9 @@ pub struct RegressionConfig {
     /// Caps given as numbers with a fraction ([`Limit::Float`]), for rates: compared with the
     /// new value as a float.
     pub(crate) float_hard_limits: Vec<(AnyMetric, f64)>,
+    /// Whether limits on the metrics that follow layout fire on a change of layout alone
+    /// ([`crate::compare::layout`]); `None`: not set, which is no.
+    pub(crate) layout: Option<bool>,
 }
 
 impl RegressionConfig {
@@ -86,6 +89,21 @@ impl RegressionConfig {
         }
     }
 
+    /// Whether limits on the metrics that follow where code and data sit (the cache metrics,
+    /// `EstimatedCycles`, the rates) fire also when the benchmark executed the same code as
+    /// before and only addresses moved (a *layout-only* change). By default they do not: such
+    /// a change comes from code elsewhere in the binary, or the environment, not from the
+    /// benchmark's code. Limits on `Ir` are not concerned (it cannot move then).
+    pub fn limit_layout(&mut self, value: bool) -> &mut Self {
+        self.layout = Some(value);
+        self
+    }
+
+    /// Whether limits fire on a layout-only change ([`Self::limit_layout`]; no unless set).
+    pub fn limits_layout(&self) -> bool {
+        self.layout.unwrap_or(false)
+    }
+
     /// Whether the run stops at the first regression.
     pub fn is_fail_fast(&self) -> bool {
         self.fail_fast.unwrap_or(false)
@@ -134,6 +152,9 @@ impl RegressionConfig {
         }
         if specific.fail_fast.is_some() {
             self.fail_fast = specific.fail_fast;
+        }
+        if specific.layout.is_some() {
+            self.layout = specific.layout;
         }
     }
 }

@@ -20,6 +20,9 @@ pub struct Entry<'a> {
     pub flamegraph: Option<&'a str>,
     /// The regression limits it passed, if any (`Ir +9.99% > +5%`), shown by its verdict.
     pub limits: Option<&'a str>,
+    /// Its change is one of layout alone (the same executed code, other addresses,
+    /// [`crate::compare::layout`]): unchanged, said so, and without a details block.
+    pub layout_only: bool,
 }
 
 /// What happened to a benchmark.
@@ -125,10 +128,20 @@ pub fn render(entries: &[Entry], top: usize, lines: usize) -> String {
     md.push_str(
         "\n\n| benchmark | metric | old | new | change | |\n|---|---|---:|---:|---:|---|\n",
     );
+    let layout_only = entries.iter().filter(|e| e.layout_only).count();
+    if layout_only > 0 {
+        let _ = writeln!(
+            md,
+            "{layout_only} of the unchanged {} layout only: the same code executed the same \
+             counts, at other addresses, so only cache metrics moved (limits on those do not \
+             fail them unless `--limit-layout` is given).\n",
+            if layout_only == 1 { "is" } else { "are" }
+        );
+    }
     for (entry, verdict) in entries.iter().zip(&verdicts) {
         row(&mut md, entry, *verdict);
     }
-    for entry in entries {
+    for entry in entries.iter().filter(|e| !e.layout_only) {
         if let Finding::Compared(e) = entry.outcome {
             if e.changed() {
                 details(&mut md, entry, e, top, lines);
@@ -158,6 +171,9 @@ fn row(md: &mut String, entry: &Entry, verdict: Verdict) {
         },
     };
     let mut what = verdict.word().to_owned();
+    if entry.layout_only {
+        what.push_str(" (layout only: cache metrics moved, the executed code did not)");
+    }
     if let Finding::Failed(reason) = entry.outcome {
         let _ = write!(what, ": {}", cell(reason));
     }
@@ -190,6 +206,7 @@ impl Explanation {
             outcome: Finding::Compared(self),
             flamegraph,
             limits: None,
+            layout_only: false,
         };
         render(&[entry], top, lines)
     }
@@ -312,6 +329,39 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_layout_only_change_counts_as_unchanged_and_has_no_details() {
+        let fixture = |name: &str| {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let path = dir.join("tests/fixtures/layout").join(name);
+            crate::parse::profile::parse_file(&path, crate::parse::profile::Read::Full).unwrap()
+        };
+        let (old, new) = (
+            fixture("sort100.callgrind.out"),
+            fixture("sort100.shifted1.callgrind.out"),
+        );
+        let e = super::super::explain_profiles(&old, &new, &Default::default()).unwrap();
+        assert!(e.changed(), "the cache counts moved");
+        let entry = |layout_only| Entry {
+            id: "e2e::sort",
+            outcome: Finding::Compared(&e),
+            flamegraph: None,
+            limits: None,
+            layout_only,
+        };
+        let md = render(&[entry(true)], 10, 3);
+        assert!(md.contains("| 0 | 0 | 1 | 0 | 0 |"), "{md}");
+        assert!(md.contains("1 of the unchanged is layout only"), "{md}");
+        assert!(md.contains("| unchanged (layout only: "), "{md}");
+        assert!(!md.contains("<details>"), "{md}");
+        // The same change not known to be layout only: its attribution is drawn.
+        let md = render(&[entry(false)], 10, 3);
+        assert!(
+            md.contains("<details>") && !md.contains("layout only"),
+            "{md}"
+        );
+    }
 
     #[test]
     fn code_spans_survive_pipes_and_backticks() {

@@ -6,14 +6,13 @@
 //! replaces it, the new one after; the totals, the parts, the explanation and the flamegraphs
 //! all come from those two reads, which go as far as they are needed ([`Read`]).
 
-use crate::error::FileResult;
 use crate::error::Problem;
 use std::time::Duration;
 
 use super::baseline::{load, promote_and_save, read_old};
 use crate::cli::Cli;
 use crate::cli::Reuse;
-use crate::compare::regression;
+use crate::compare::{layout, regression};
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
 use crate::execute::reuse::{Logs, Records, Verdict};
@@ -28,14 +27,17 @@ use crate::result::{BenchResult, Outcome, Source, View};
 use crate::spec::Main;
 use crate::store::Which;
 
+use super::reused::{differs_from_reused, save_output, saved_output};
+
 /// Callgrind's files of a run, rotated together.
-const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
+pub(super) const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
 
 /// The new profile and the one compared with.
 type Values = (Profile, Option<Profile>);
 
 /// How far the profile compared with is read: in full when an explanation or a differential
-/// flamegraph may need it.
+/// flamegraph may need it, else its functions' self costs (which tell a change of layout from
+/// one of code, [`crate::compare::layout`]).
 fn old_read(cli: &Cli, job: &Job) -> Read {
     let flamegraph = job
         .config
@@ -45,16 +47,19 @@ fn old_read(cli: &Cli, job: &Job) -> Read {
     if cli.explain != ExplainPolicy::Never || flamegraph {
         Read::Full
     } else {
-        Read::Totals
+        Read::Functions
     }
 }
 
 /// How far the new profile is read: in full for an explanation (there is an old one) or a
-/// flamegraph.
+/// flamegraph; else its functions' self costs when there is an old one or shifted layouts to
+/// compare with (`--layout-spread`); else its totals.
 fn new_read(cli: &Cli, job: &Job, old: Option<&Profile>) -> Read {
     let explain = cli.explain != ExplainPolicy::Never && old.is_some();
     if explain || job.config.flamegraph.is_some() {
         Read::Full
+    } else if old.is_some() || cli.layout_spread.is_some() {
+        Read::Functions
     } else {
         Read::Totals
     }
@@ -180,9 +185,16 @@ pub(super) fn finish(
         Metrics::from_profile(&new),
         old.as_ref().map(Metrics::from_profile),
     );
+    let mut layout_only = (old.as_ref().zip(old_metrics.as_ref()))
+        .and_then(|(o, om)| layout::layout_only(o, &new, om, &new_metrics));
     if let Some(config) = &job.config.regression {
-        result.regressions = regression::check(config, &new_metrics, old_metrics.as_ref());
+        let passed = regression::check(config, &new_metrics, old_metrics.as_ref());
+        result.regressions = match layout_only.as_mut() {
+            Some(only) if !config.limits_layout() => layout::hold(passed, only),
+            _ => passed,
+        };
     }
+    result.layout_only = layout_only;
     // After a run, the previous run's profile is `.old`; a baseline stays where it was.
     let rotated = (cli.load_baseline.is_none() && compare_with == Source::PreviousRun)
         .then(|| job.paths.file(FILES[0], Which::Old));
@@ -200,6 +212,15 @@ pub(super) fn finish(
             if let Some(reason) = differs_from_reused(job, records, at, new, last) {
                 result.outcome = Outcome::Failed { reason };
                 return result;
+            }
+        }
+    }
+    if let (Some(n), None, false) = (cli.layout_spread, &cli.load_baseline, result.failed()) {
+        match super::spread::unfit(job) {
+            Some(why) => result.warnings.push(why.to_owned()),
+            None => {
+                let metrics = Metrics::from_profile(&new);
+                result.spread = Some(super::spread::measure(job, executor, n, &new, &metrics));
             }
         }
     }
@@ -227,29 +248,6 @@ pub(super) fn finish(
         }
     }
     result
-}
-
-/// Under `--verify-reuse`, for a benchmark whose record of inputs matched: why its new counts
-/// condemn the record, if they differ from those that would have been reused.
-fn differs_from_reused(
-    job: &Job,
-    records: &Records,
-    at: &str,
-    new: &Metrics,
-    last: &Metrics,
-) -> Option<String> {
-    if new.values == last.values {
-        return None;
-    }
-    let differences: Vec<String> = new
-        .values
-        .iter()
-        .zip(&last.values)
-        .filter(|(n, l)| n != l)
-        .take(3)
-        .map(|(n, l)| format!("{:?} {:?} -> {:?}", n.0, l.1, n.1))
-        .collect();
-    Some(records.condemned(job, at, &differences.join(", ")))
 }
 
 /// A benchmark whose default tool is another (`default_tool`, `--default-tool`) or whose
@@ -319,6 +317,8 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         reuse: Verdict::Measure,
         warnings: Vec::new(),
         parts: Vec::new(),
+        layout_only: None,
+        spread: None,
         view: View::default(),
     }
 }
@@ -425,27 +425,6 @@ fn processes(profile: &Profile) -> usize {
     pids.sort_unstable();
     pids.dedup();
     pids.len()
-}
-
-/// Where a measured run's output is kept, to be shown again when its results are reused.
-const OUTPUT: [&str; 2] = ["output.stdout", "output.stderr"];
-
-/// Keeps what a measured run printed beside its results (whole or not at all, without waiting
-/// for the disk: it is shown again, not compared; an empty stream leaves no file).
-fn save_output(job: &Job, output: &Captured) {
-    for (name, bytes) in OUTPUT.iter().zip([&output.stdout, &output.stderr]) {
-        let path = job.paths.dir.join(name);
-        if bytes.is_empty() {
-            let _ = std::fs::remove_file(&path);
-        } else if let Err(e) = crate::store::write_hint(&path, bytes).file_op("write", &path) {
-            messages::debug!("{e}");
-        }
-    }
-}
-
-/// What the measured run whose results are reused printed, as it printed it.
-fn saved_output(job: &Job) -> Captured {
-    Captured::from_files(OUTPUT.map(|name| job.paths.dir.join(name)))
 }
 
 /// Waits for Callgrind's run of the benchmark (started by [`prepare`] if the executor could);

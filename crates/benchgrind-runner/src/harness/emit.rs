@@ -107,6 +107,7 @@ impl Emitter<'_> {
         if let Some(reason) = &result.uncompared {
             summary.uncompared.push((job.id.full(), reason.clone()));
         }
+        summary.layout_only += usize::from(result.layout_only.is_some());
         for r in &result.regressions {
             summary.regressions.push((job.id.full(), r.describe()));
         }

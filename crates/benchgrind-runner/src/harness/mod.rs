@@ -12,6 +12,8 @@ mod checks;
 mod emit;
 mod explain;
 mod phases;
+mod reused;
+mod spread;
 mod test_mode;
 mod tools;
 mod units;

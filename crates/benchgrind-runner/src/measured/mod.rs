@@ -64,6 +64,28 @@ extern "C" fn capture(
 static CAPTURE: extern "C" fn(std::ffi::c_int, *const *const c_char, *const *const c_char) =
     capture;
 
+/// Under [`crate::protocol::LAYOUT_SHIFT_ENV`] (`HEAP:PADDING`), moves the heap: a block of
+/// `HEAP` bytes taken from the top of the C allocator's heap before the program allocates, and
+/// kept, puts every later block that many bytes further (the allocator's header of 8 bytes
+/// included, so that `HEAP`, a multiple of 16, is the whole move). Run from `.init_array`, after
+/// the C library's start and before `main`.
+extern "C" fn shift_heap() {
+    let Some(value) = env_bytes(crate::protocol::LAYOUT_SHIFT_ENV) else {
+        return;
+    };
+    let heap = value.split(|&b| b == b':').next().unwrap_or_default();
+    if let Some(bytes) = crate::protocol::parse_u64(heap).filter(|&b| b >= 32) {
+        // SAFETY: malloc with any size is sound; the block is never freed (nor used).
+        let block = unsafe { libc::malloc(bytes as usize - 8) };
+        std::hint::black_box(block);
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static SHIFT_HEAP: extern "C" fn() = shift_heap;
+
 /// Argument `i` (0 is the program) without allocating, if captured and present.
 fn arg(i: usize) -> Option<&'static [u8]> {
     let argv = ARGV.load(Ordering::Relaxed);

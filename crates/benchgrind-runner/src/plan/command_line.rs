@@ -68,6 +68,10 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
         config.regression = Some(regression.clone());
     }
     fold_limits(config, cli);
+    // Over whatever limits the levels and flags set; without limits there is nothing to fire.
+    if let (Some(on), Some(regression)) = (cli.limit_layout, config.regression.as_mut()) {
+        regression.limit_layout(on);
+    }
     if let Some(fail_fast) = cli.regression_fail_fast {
         config.regression_fail_fast = fail_fast;
     }
@@ -160,6 +164,22 @@ mod tests {
             .tool(Tool::new(ValgrindTool::Memcheck).enable(false))
             .regression(limits);
         resolve([Some(&code)])
+    }
+
+    #[test]
+    fn limit_layout_folds_over_the_code_s_limits_and_makes_none() {
+        let mut config = from_code();
+        assert!(!config.regression.as_ref().unwrap().limits_layout());
+        let cli = Cli {
+            limit_layout: Some(true),
+            ..Cli::default()
+        };
+        fold(&mut config, &cli);
+        assert!(config.regression.as_ref().unwrap().limits_layout());
+        // Without limits there is nothing to fire: no limit is made for it.
+        let mut config = resolve([None]);
+        fold(&mut config, &cli);
+        assert_eq!(config.regression, None);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! named after the terminal report's lines in kebab case (`instructions`, `l1-hits`,
 //! `estimated-cycles`; raw events by their name, `dr`); another tool's are prefixed with the
 //! tool (`dhat-total-bytes`, `memcheck-errors`). A failed benchmark has no measures and is left
-//! out, as Bencher cannot store a result without one. The tally goes to stderr.
+//! out, as Bencher cannot store a result without one. With `--layout-spread`, a metric that
+//! follows layout has the spread of layouts as its `lower_value` and `upper_value`, Bencher's
+//! bounds of a measure. The tally goes to stderr.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -60,8 +62,14 @@ impl Bmf {
     /// Adds one benchmark's summary.
     pub fn add(&mut self, summary: &Summary) {
         let mut measures = Map::new();
+        let spread = summary.layout_spread.as_ref();
         for (name, metric) in &summary.metrics {
-            measures.insert(callgrind_measure(name), value(metric));
+            let mut measure = value(metric);
+            if let Some(range) = spread.and_then(|s| s.metrics.get(name)) {
+                measure["lower_value"] = json!(range.min);
+                measure["upper_value"] = json!(range.max);
+            }
+            measures.insert(callgrind_measure(name), measure);
         }
         for (tool, result) in &summary.tools {
             for (name, metric) in &result.metrics {
@@ -109,6 +117,34 @@ mod tests {
         assert_eq!(callgrind_measure("EstimatedCycles"), "estimated-cycles");
         assert_eq!(callgrind_measure("Dr"), "dr");
         assert_eq!(tool_measure("dhat", "TotalBytes"), "dhat-total-bytes");
+    }
+
+    #[test]
+    fn a_spread_of_layouts_gives_the_bounds_of_the_measures_that_follow_layout() {
+        let mut summary = crate::report::gbench::json::tests::summaries().remove(0);
+        let range = |min, max| super::super::summary::WireRange {
+            min,
+            max,
+            old_within: None,
+        };
+        summary.layout_spread = Some(super::super::summary::WireSpread {
+            layouts: 5,
+            metrics: [("EstimatedCycles".to_owned(), range(104, 112))].into(),
+            left_out: Vec::new(),
+            seconds: 1.0,
+        });
+        let mut bmf = Bmf::default();
+        bmf.add(&summary);
+        let document: Value = serde_json::from_str(&bmf.to_json()).unwrap();
+        let cycles = &document[&summary.id]["estimated-cycles"];
+        assert_eq!(cycles["value"], json!(110));
+        assert_eq!(
+            (&cycles["lower_value"], &cycles["upper_value"]),
+            (&json!(104), &json!(112))
+        );
+        assert!(document[&summary.id]["instructions"]
+            .get("lower_value")
+            .is_none());
     }
 
     #[test]

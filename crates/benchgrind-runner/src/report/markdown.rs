@@ -36,6 +36,7 @@ struct Row {
     outcome: Kept,
     flamegraph: Option<String>,
     limits: Option<String>,
+    layout_only: bool,
 }
 
 /// [`Finding`] with owned data.
@@ -100,6 +101,7 @@ impl Reporter for Markdown {
             outcome,
             flamegraph,
             limits: (!limits.is_empty()).then(|| limits.join("; ")),
+            layout_only: result.layout_only.is_some(),
         });
         Ok(())
     }
@@ -122,6 +124,7 @@ impl Reporter for Markdown {
                 },
                 flamegraph: row.flamegraph.as_deref(),
                 limits: row.limits.as_deref(),
+                layout_only: row.layout_only,
             })
             .collect();
         write!(out, "{}", render(&entries, TOP, LINES))?;

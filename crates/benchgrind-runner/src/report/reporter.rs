@@ -18,6 +18,8 @@ pub struct RunSummary {
     pub reused: usize,
     /// Benchmarks measured under `--verify-reuse` whose counts were those their record promised.
     pub verified: usize,
+    /// Benchmarks whose change was one of layout alone (the same executed code).
+    pub layout_only: usize,
     /// `(full id, reason, log)` of each failed benchmark.
     pub failed: Vec<(String, String, Option<PathBuf>)>,
     /// `(full id, description)` of each regression.
@@ -78,6 +80,10 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
     let reused = match summary.reused {
         0 => String::new(),
         reused => format!(", {reused} reused"),
+    };
+    let reused = match summary.layout_only {
+        0 => reused,
+        n => format!("{reused}, {n} layout only"),
     };
     writeln!(
         out,

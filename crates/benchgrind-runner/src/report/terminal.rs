@@ -59,6 +59,7 @@ impl Reporter for Terminal {
             Outcome::Measured { new, old } => {
                 if !view.only_comparison || result.comparisons.is_empty() {
                     metrics(out, style, format, new, old.as_ref())?;
+                    layout(out, style, result, new, old.as_ref())?;
                     parts(out, style, result)?;
                 }
                 for c in &result.comparisons {
@@ -85,6 +86,69 @@ impl Reporter for Terminal {
     fn finish(&mut self, out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
         write_tally(out, summary)
     }
+}
+
+/// What layout alone did (under the metrics): a change of layout only, the limits it held
+/// back, and the spread of layouts with the metrics' ranges (those shown by default), each with
+/// whether the old value lies within.
+fn layout(
+    out: &mut dyn Write,
+    style: Style,
+    result: &BenchResult,
+    new: &Metrics,
+    old: Option<&Metrics>,
+) -> io::Result<()> {
+    if let Some(only) = &result.layout_only {
+        let moved: Vec<&str> = only.moved.iter().map(|&k| style.label(k)).collect();
+        let line = format!(
+            "the same {} functions executed the same counts; only addresses moved ({})",
+            only.functions,
+            moved.join(", ")
+        );
+        let title = style.paint("1;36", &format!("{:<18}", "Layout only:"));
+        writeln!(out, "  {title}{line}")?;
+        for r in &only.held {
+            let line = format!("not failed (--limit-layout fails it): {}", r.describe());
+            writeln!(out, "  {:<18}{line}", "Layout only:")?;
+        }
+    }
+    let Some(spread) = &result.spread else {
+        return Ok(());
+    };
+    let shifted = spread.layouts.saturating_sub(1);
+    writeln!(
+        out,
+        "  {:<18}over {} layouts (this run's and {shifted} with the stack and heap shifted), \
+         measured in {:.2}s",
+        "Layout spread:", spread.layouts, spread.seconds
+    )?;
+    for why in &spread.left_out {
+        writeln!(out, "  {:<18}left out: {why}", "Layout spread:")?;
+    }
+    if spread.ranges.is_empty() {
+        let line = "no metric that follows layout was collected (the cache simulation is off)";
+        writeln!(out, "  {:<18}{line}", "Layout spread:")?;
+    }
+    for (kind, _) in new.shown_by_default() {
+        let Some((min, max)) = spread.range(kind) else {
+            continue;
+        };
+        let mut line = format!(
+            "Spread of {}: {min}..{max} ({})",
+            style.label(kind),
+            max - min
+        );
+        if let Some(o) = old.and_then(|o| o.get(kind)) {
+            let verdict = if spread.within(kind, o) {
+                "within layout spread"
+            } else {
+                "outside layout spread"
+            };
+            line.push_str(&format!("; the old {o} is {verdict}"));
+        }
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
 }
 
 /// Each thread's and process's counts (`separate_threads`), under the total: a line naming the
@@ -454,6 +518,52 @@ mod tests {
         metrics(&mut out, style, Some(&format[..1]), &new, Some(&old)).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.ends_with("(Tolerance)\n"), "{text}");
+    }
+
+    #[test]
+    fn a_layout_only_change_and_a_spread_are_said_under_the_metrics() {
+        use crate::compare::layout::{LayoutOnly, Spread};
+        use crate::compare::regression::{Limit, Regression};
+        let mut result = crate::report::gbench::json::tests::summaries()[0]
+            .to_result()
+            .unwrap();
+        result.layout_only = Some(LayoutOnly {
+            functions: 12,
+            moved: vec![EventKind::EstimatedCycles],
+            held: vec![Regression {
+                metric: EventKind::EstimatedCycles,
+                new: 110.0,
+                old: Some(100.0),
+                limit: Limit::Relative {
+                    limit_pct: 1.0,
+                    diff_pct: 10.0,
+                },
+            }],
+        });
+        let runs = [(110, 90), (104, 90), (112, 90)]
+            .map(|(cycles, ir)| m(&[(EventKind::Ir, ir), (EventKind::EstimatedCycles, cycles)]));
+        result.spread = Some(Spread::of(&runs, vec!["shift 2: it failed".into()], 0.5));
+        let mut out = Vec::new();
+        let style = Style::new(Color::Never, Labels::Benchgrind);
+        Terminal { style }.bench(&mut out, &result).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("ayout") || l.contains("Spread"))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "  Layout only:      the same 12 functions executed the same counts; only \
+                 addresses moved (Estimated Cycles)",
+                "  Layout only:      not failed (--limit-layout fails it): Estimated Cycles (100 \
+                 -> 110) changed by +10.00000%, past the limit of +1.00000%",
+                "  Layout spread:    over 3 layouts (this run's and 2 with the stack and heap \
+                 shifted), measured in 0.50s",
+                "  Layout spread:    left out: shift 2: it failed",
+                "  Spread of Estimated Cycles: 104..112 (8); the old 100 is outside layout spread",
+            ]
+        );
     }
 
     #[test]

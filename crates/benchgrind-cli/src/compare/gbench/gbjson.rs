@@ -85,6 +85,7 @@ fn entry(b: &Measured) -> Entry {
         per_family_instance_index: b.info.per_family_instance_index,
         iterations,
         outcome,
+        label: None,
     }
 }
 

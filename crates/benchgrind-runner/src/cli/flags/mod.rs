@@ -8,6 +8,7 @@
 
 mod compat;
 pub(crate) mod flag;
+mod layout;
 mod libtest;
 mod output;
 mod run;
@@ -21,6 +22,7 @@ pub(crate) use libtest::{LIBTEST_SWITCHES, LIBTEST_VALUES};
 pub(crate) static ALL: std::sync::LazyLock<Vec<&'static Flag>> = std::sync::LazyLock::new(|| {
     run::FLAGS
         .iter()
+        .chain(layout::FLAGS)
         .chain(tools::FLAGS)
         .chain(output::FLAGS)
         .chain(compat::FLAGS)

@@ -10,6 +10,11 @@ use crate::parse::join::NotedPart;
 pub enum Read {
     /// The header and the totals: events, `totals:`, `cmd:`, `pid:`, the parts.
     Totals,
+    /// Also the functions' self costs ([`Function::self_cost`]), without their inclusive costs,
+    /// lines or the call graph: what telling a change of layout from a change of code needs
+    /// ([`crate::compare::layout`]), at little more than the cost of [`Read::Totals`] (every
+    /// cost line is read for the totals anyway).
+    Functions,
     /// Everything: also the functions, their lines and the call graph.
     Full,
 }
@@ -85,7 +90,8 @@ pub struct Profile {
     pub has_lines: bool,
     /// Source files named by cost lines, for [`Function::lines`].
     pub files: Vec<String>,
-    /// The functions, in order of first appearance (empty with [`Read::Totals`]).
+    /// The functions, in order of first appearance (empty with [`Read::Totals`]; with
+    /// [`Read::Functions`] their self costs alone).
     pub functions: Vec<Function>,
     /// The call graph (empty with [`Read::Totals`]).
     pub graph: CallGraph,

@@ -118,7 +118,8 @@ impl Reader {
             "cmd" => self.profile.cmd = Some(value.to_owned()),
             "pid" => self.profile.pid = value.parse().ok(),
             // The cost line after it is the call's, not summed.
-            "calls" if self.read == Read::Totals => {
+            "calls" if self.read != Read::Full => {
+                (self.callee, self.callee_object, self.callee_file) = (None, None, None);
                 self.call = Some(Call {
                     recursive: true,
                     node: 0,
@@ -248,7 +249,11 @@ impl Reader {
     fn function(&mut self, value: &str) -> Result<(), Problem> {
         let n = self.events_len("fn=")?;
         let raw = self.name(FUNCTIONS, value);
-        let node = self.node((self.object.clone(), self.file.clone(), raw.clone()));
+        // The call graph only for a full read.
+        let node = match self.read {
+            Read::Full => self.node((self.object.clone(), self.file.clone(), raw.clone())),
+            Read::Totals | Read::Functions => 0,
+        };
         let key = (
             self.object.clone(),
             self.file.clone(),
@@ -314,6 +319,9 @@ impl Reader {
         let Some((current, node)) = self.current else {
             return Err(problem!("the cost line `{line}` comes before any `fn=`"));
         };
+        if self.read == Read::Functions {
+            return self.self_cost_line(line, current, n);
+        }
         let mut fields = line.split_whitespace();
         let mut source_line = None;
         for column in 0..self.columns {
@@ -357,6 +365,23 @@ impl Reader {
                 add(&mut self.profile.graph.functions[node].self_cost, &costs);
                 add(&mut self.profile.summed, &costs);
             }
+        }
+        Ok(())
+    }
+
+    /// A cost line of [`Read::Functions`]: the current function's self cost and the sum, the
+    /// positions skipped (the lines are not kept).
+    fn self_cost_line(&mut self, line: &str, current: usize, n: usize) -> Result<(), Problem> {
+        let mut fields = line.split_whitespace();
+        for _ in 0..self.columns {
+            fields
+                .next()
+                .ok_or_else(|| problem!("a position is missing in cost line `{line}`"))?;
+        }
+        let costs = counts(fields, n).map_err(|m| problem!("{m} in cost line `{line}`"))?;
+        if self.call.take().is_none() {
+            add(&mut self.profile.functions[current].self_cost, &costs);
+            add(&mut self.profile.summed, &costs);
         }
         Ok(())
     }

@@ -45,8 +45,9 @@ pub fn csv(entries: &[Entry], metric: EventKind) -> String {
             }
             Ok(values) => {
                 let value = Count(e.value(metric).unwrap_or(0.0));
-                // bytes_per_second, items_per_second, label, error_occurred, error_message: empty.
-                text.push_str(&format!(",{},{value},{value},ns,,,,,", e.iterations));
+                // bytes_per_second, items_per_second, error_occurred, error_message: empty.
+                let label = e.label.as_deref().map(quoted).unwrap_or_default();
+                text.push_str(&format!(",{},{value},{value},ns,,,{label},,", e.iterations));
                 for name in &counters {
                     match values.iter().find(|(n, _)| n == name) {
                         Some((_, v)) => text.push_str(&format!(",{}", Count(*v))),

@@ -49,7 +49,13 @@ pub struct Entry {
     pub iterations: u64,
     /// Every metric by name, per iteration; or why it failed.
     pub outcome: Result<Vec<(String, f64)>, String>,
+    /// Google Benchmark's label of the run: `layout only` for a benchmark whose change is one
+    /// of layout alone ([`crate::compare::layout`]).
+    pub label: Option<String>,
 }
+
+/// The label of a benchmark whose change is one of layout alone.
+pub const LAYOUT_ONLY: &str = "layout only";
 
 impl Entry {
     /// The value of `metric`, if the entry has it.
@@ -99,6 +105,7 @@ pub fn entries(summaries: &[Summary]) -> Vec<Entry> {
                 per_family_instance_index: Some(instance),
                 iterations: u64::from(s.status != "failed"),
                 outcome,
+                label: s.layout_only.as_ref().map(|_| LAYOUT_ONLY.to_owned()),
             }
         })
         .collect()
@@ -188,6 +195,8 @@ struct WireBenchmark<'a> {
     real_time: Count,
     cpu_time: Count,
     time_unit: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<&'a str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     error_occurred: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -218,6 +227,7 @@ fn benchmark(e: &Entry, metric: EventKind) -> WireBenchmark<'_> {
         real_time: value,
         cpu_time: value,
         time_unit: "ns",
+        label: e.label.as_deref(),
         error_occurred: e.outcome.is_err(),
         error_message: e.outcome.as_ref().err().map(String::as_str),
         counters,
@@ -337,6 +347,27 @@ pub(crate) mod tests {
         let doc: serde_json::Value =
             serde_json::from_str(&json(&entries, &context(EventKind::Ir))).unwrap();
         assert_eq!(doc["benchmarks"][0]["real_time"], 90);
+    }
+
+    #[test]
+    fn a_layout_only_benchmark_is_labelled_so() {
+        let mut summaries = summaries();
+        summaries[1].layout_only = Some(crate::report::summary::WireLayoutOnly {
+            functions: 3,
+            moved: vec!["EstimatedCycles".into()],
+            held: Vec::new(),
+        });
+        let entries = entries(&summaries);
+        let doc: serde_json::Value =
+            serde_json::from_str(&json(&entries, &context(EventKind::Ir))).unwrap();
+        assert!(doc["benchmarks"][0].get("label").is_none());
+        assert_eq!(doc["benchmarks"][1]["label"], LAYOUT_ONLY);
+        let csv = super::super::csv::csv(&entries, EventKind::Ir);
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with("\"f::g::other::id\""))
+            .unwrap();
+        assert!(row.contains(",\"layout only\","), "{row}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v5.schema.json` (version 5 adds `reused`, when the results of a benchmark
+//! `schemas/summary.v6.schema.json` (version 6 adds `layout_only`, a change of layout alone, and
+//! `layout_spread`, how far shifted layouts move the metrics; version 5 added `reused`, when the results of a benchmark
 //! not run because its inputs were unchanged were measured; version 4 added `uncompared`, why a benchmark had no baseline
 //! of its own machine and revision, `old_fingerprint`, and the revision and benchgrind version
 //! in fingerprints; version 3 added `parts`, the counts per thread and process;
@@ -18,16 +19,18 @@ use serde::{Deserialize, Serialize};
 use crate::explain::wire::WireExplanation;
 use crate::result::{BenchResult, Outcome};
 
+mod layout;
 mod rates;
 mod tool;
 mod wire;
+pub use layout::{WireLayoutOnly, WireRange, WireSpread};
 pub use rates::WireRate;
 use tool::wire_tool;
 use wire::{read_regressions, read_values, regression, wire_metrics};
 pub use wire::{Metric, WireRegression, WireTool};
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 /// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
 /// [`Summary`] (the fields a version lacks are absent).
@@ -127,6 +130,14 @@ pub struct Summary {
     /// otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<WirePart>,
+    /// The change from the old values is one of layout alone: the same executed code, other
+    /// addresses (version 6); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_only: Option<WireLayoutOnly>,
+    /// How far shifted layouts move the metrics that follow layout (version 6, with
+    /// `--layout-spread`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_spread: Option<WireSpread>,
 }
 
 /// One thread's counts.
@@ -255,6 +266,14 @@ impl Summary {
                     metrics: wire_metrics(&part.new, part.old.as_ref()),
                 })
                 .collect(),
+            layout_only: result.layout_only.as_ref().map(layout::wire_layout_only),
+            layout_spread: result.spread.as_ref().map(|spread| {
+                let old = match &result.outcome {
+                    Outcome::Measured { old: Some(old), .. } => Some(old),
+                    _ => None,
+                };
+                layout::wire_spread(spread, |k| old.and_then(|o| o.get(k)))
+            }),
         }
     }
 
@@ -360,6 +379,12 @@ impl Summary {
                     })
                 })
                 .collect::<Result<_, Problem>>()?,
+            layout_only: (self.layout_only.as_ref())
+                .map(|l| l.to_layout_only(&self.id))
+                .transpose()?,
+            spread: (self.layout_spread.as_ref())
+                .map(|s| s.to_spread(&self.id))
+                .transpose()?,
             view: Default::default(),
         })
     }

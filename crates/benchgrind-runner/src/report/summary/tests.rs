@@ -3,13 +3,13 @@ use super::*;
 const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
 
 #[test]
-fn version_1_reads_as_5_without_an_explanation_or_parts_and_newer_ones_are_named() {
+fn version_1_reads_as_6_without_an_explanation_or_parts_and_newer_ones_are_named() {
     let summary: Summary = serde_json::from_str(V1).unwrap();
     assert_eq!(summary.explanation, None);
     assert!(summary.parts.is_empty());
     let result = summary.to_result().unwrap();
     assert!(matches!(result.outcome, Outcome::Measured { .. }));
-    // Written again, it is version 5 and has neither an `explanation` nor a `parts` key.
+    // Written again, it is version 6 and has neither an `explanation` nor a `parts` key.
     let again = Summary {
         version: VERSION,
         ..summary.clone()
@@ -21,14 +21,14 @@ fn version_1_reads_as_5_without_an_explanation_or_parts_and_newer_ones_are_named
     );
 
     let newer = Summary {
-        version: 6,
+        version: 7,
         ..summary
     };
     let err = newer.to_result().unwrap_err();
     assert_eq!(
         err,
-        "f::g::func: summary version 6 is newer than this benchgrind understands (it reads \
-         versions 1 to 5); update benchgrind to read it"
+        "f::g::func: summary version 7 is newer than this benchgrind understands (it reads \
+         versions 1 to 6); update benchgrind to read it"
     );
     assert!(check_version(Some(0), "x")
         .unwrap_err()
@@ -55,4 +55,50 @@ fn any_duration_in_a_file_reads() {
         let summary: Summary = serde_json::from_str(&text).unwrap();
         assert_eq!(summary.to_result().unwrap().duration, want, "{secs}");
     }
+}
+
+#[test]
+fn a_layout_only_change_and_a_spread_read_back_as_written() {
+    use crate::compare::layout::{LayoutOnly, Spread};
+    use crate::compare::regression::{Limit, Regression};
+    use crate::config::EventKind;
+    let mut result = serde_json::from_str::<Summary>(V1)
+        .unwrap()
+        .to_result()
+        .unwrap();
+    let only = LayoutOnly {
+        functions: 7,
+        moved: vec![EventKind::L1hits, EventKind::EstimatedCycles],
+        held: vec![Regression {
+            metric: EventKind::EstimatedCycles,
+            new: 110.0,
+            old: Some(100.0),
+            limit: Limit::Relative {
+                limit_pct: 0.001,
+                diff_pct: 10.0,
+            },
+        }],
+    };
+    let spread = Spread {
+        layouts: 5,
+        ranges: vec![
+            (EventKind::L1hits, 40, 44),
+            (EventKind::EstimatedCycles, 300, 370),
+        ],
+        left_out: vec!["shift 3: it failed".into()],
+        seconds: 2.5,
+    };
+    result.layout_only = Some(only.clone());
+    result.spread = Some(spread.clone());
+    let json = Summary::from_result(&result).to_json(false);
+    let read: Summary = serde_json::from_str(&json).unwrap();
+    assert_eq!(read.version, 6);
+    let back = read.to_result().unwrap();
+    assert_eq!(back.layout_only, Some(only));
+    assert_eq!(back.spread, Some(spread));
+    // Without them, neither key is written.
+    result.layout_only = None;
+    result.spread = None;
+    let json = Summary::from_result(&result).to_json(false);
+    assert!(!json.contains("layout"), "{json}");
 }
