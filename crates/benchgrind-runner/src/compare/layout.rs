@@ -178,6 +178,9 @@ pub struct Spread {
     pub ranges: Vec<(EventKind, u64, u64)>,
     /// The shifted runs left out, and why (their executed code differed, or they failed).
     pub left_out: Vec<String>,
+    /// The shifts measured with the stack moved alone: with the heap moved too, the benchmark
+    /// executed other code.
+    pub stack_only: Vec<usize>,
     /// The wall time of the shifted runs, in seconds.
     pub seconds: f64,
 }
@@ -199,6 +202,7 @@ impl Spread {
             layouts: runs.len(),
             ranges,
             left_out,
+            stack_only: Vec::new(),
             seconds,
         }
     }

@@ -131,6 +131,7 @@ mod tests {
             layouts: 5,
             metrics: [("EstimatedCycles".to_owned(), range(104, 112))].into(),
             left_out: Vec::new(),
+            stack_only: Vec::new(),
             seconds: 1.0,
         });
         let mut bmf = Bmf::default();

@@ -122,6 +122,14 @@ fn layout(
          measured in {:.2}s",
         "Layout spread:", spread.layouts, spread.seconds
     )?;
+    if !spread.stack_only.is_empty() {
+        let shifts: Vec<String> = spread.stack_only.iter().map(usize::to_string).collect();
+        let line = format!(
+            "shift {} moved the stack alone: with the heap moved too it executed other code",
+            shifts.join(", ")
+        );
+        writeln!(out, "  {:<18}{line}", "Layout spread:")?;
+    }
     for why in &spread.left_out {
         writeln!(out, "  {:<18}left out: {why}", "Layout spread:")?;
     }

@@ -32,6 +32,10 @@ pub struct WireSpread {
     /// The shifted runs left out, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<String>,
+    /// The shifts measured with the stack moved alone (with the heap moved too, the benchmark
+    /// executed other code).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stack_only: Vec<usize>,
     /// The wall time of the shifted runs in seconds.
     pub seconds: f64,
 }
@@ -78,6 +82,7 @@ pub(super) fn wire_spread(spread: &Spread, old: impl Fn(EventKind) -> Option<u64
             })
             .collect(),
         left_out: spread.left_out.clone(),
+        stack_only: spread.stack_only.clone(),
         seconds: spread.seconds,
     }
 }
@@ -112,6 +117,7 @@ impl WireSpread {
             layouts: self.layouts,
             ranges,
             left_out: self.left_out.clone(),
+            stack_only: self.stack_only.clone(),
             seconds: self.seconds,
         })
     }

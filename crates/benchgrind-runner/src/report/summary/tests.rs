@@ -86,6 +86,7 @@ fn a_layout_only_change_and_a_spread_read_back_as_written() {
             (EventKind::EstimatedCycles, 300, 370),
         ],
         left_out: vec!["shift 3: it failed".into()],
+        stack_only: vec![2],
         seconds: 2.5,
     };
     result.layout_only = Some(only.clone());
