@@ -102,9 +102,9 @@ fn starts_others(program: &Path) -> bool {
 /// What a benchmark of several processes says where the kernel's memory monitor (DAMON) runs.
 pub const DAMON_ON: &str = "it ran several processes while the kernel's memory monitor DAMON \
 was on, whose page checks now and then make one of them wait, so that the others take their \
-turns at another point (a bash wrapper of Python moved by 120 instructions in 1 of 12 runs with \
-DAMON on, in none of 24 with it off); it was measured until two runs in a row counted the same, \
-which they almost always do, but its counts may still move. To count exactly, turn it off: \
+turns at another point; it was measured until two runs in a row counted the same, but its \
+counts may still move (a bash wrapper of Python counted 120 instructions more in 5 of 22 such \
+results, in none of 15 with DAMON off). To count exactly, turn it off: \
 `echo off | sudo tee /sys/kernel/mm/damon/admin/kdamonds/*/state`";
 
 /// Whether a DAMON monitor runs (`/sys/kernel/mm/damon/admin/kdamonds/N/state` is `on`); read
