@@ -221,8 +221,8 @@ pub fn save(path: &Path, ms: &[Measurement], format: Format) -> anyhow::Result<(
     let mut f = std::fs::File::create(&tmp).file_op("create", &tmp)?;
     write_all(&mut f, ms, format).file_op("write", &tmp)?;
     f.sync_all().ok();
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+    std::fs::rename(&tmp, path).file_op("move the new results into place at", path)?;
+    Ok(())
 }
 
 /// Reads a results file of any of the three formats (JSON is recognized by its first `{`).
