@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use benchgrind_runner::execute::pidns;
+use benchgrind_runner::execute::{pidns, schedule};
 use common::{blocks, stdout, warnings};
 
 const SHELLS: &str = env!("CARGO_BIN_EXE_e2e_shells");
@@ -119,29 +119,17 @@ struct DamonOff {
 }
 
 impl DamonOff {
-    /// The monitors that run here (`kdamonds/N/state` reads `on`).
-    fn running() -> Vec<std::path::PathBuf> {
-        let Ok(entries) = std::fs::read_dir("/sys/kernel/mm/damon/admin/kdamonds") else {
-            return Vec::new();
-        };
-        entries
-            .flatten()
-            .map(|e| e.path().join("state"))
-            .filter(|state| std::fs::read_to_string(state).is_ok_and(|s| s.trim() == "on"))
-            .collect()
-    }
-
     /// Turns every running monitor off; `Err` with the ones still on where it may not.
     fn turn_off() -> Result<DamonOff, Vec<std::path::PathBuf>> {
         let mut off = DamonOff {
             turned_off: Vec::new(),
         };
-        for state in Self::running() {
+        for state in schedule::running_damons() {
             if std::fs::write(&state, "off").is_ok() {
                 off.turned_off.push(state);
             }
         }
-        let still = Self::running();
+        let still = schedule::running_damons();
         if still.is_empty() {
             Ok(off)
         } else {
@@ -194,7 +182,7 @@ fn every_shape_counts_the_same_on_five_runs_inside_a_namespace_or_not() {
         counts.remove(FREE_MEMORY);
         counts
     };
-    if !DamonOff::running().is_empty() {
+    if schedule::damon_on() {
         let report = report(&["env"], "");
         for id in counts_in(&report).keys() {
             // Every shape here starts several processes but `own_ids` (`echo` is dash's own).

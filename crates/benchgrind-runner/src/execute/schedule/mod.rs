@@ -7,7 +7,7 @@
 //! Results come back in completion order; the caller emits them in plan order.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
@@ -111,14 +111,20 @@ results, in none of 15 with DAMON off). To count exactly, turn it off: \
 /// once.
 pub fn damon_on() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| {
-        let Ok(entries) = std::fs::read_dir("/sys/kernel/mm/damon/admin/kdamonds") else {
-            return false;
-        };
-        entries.flatten().any(|e| {
-            std::fs::read_to_string(e.path().join("state")).is_ok_and(|s| s.trim() == "on")
-        })
-    })
+    *ON.get_or_init(|| !running_damons().is_empty())
+}
+
+/// The `state` files of the DAMON monitors that run now (`kdamonds/N/state` reads `on`), read
+/// afresh on every call ([`damon_on`] keeps its first answer).
+pub fn running_damons() -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir("/sys/kernel/mm/damon/admin/kdamonds") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .map(|e| e.path().join("state"))
+        .filter(|state| std::fs::read_to_string(state).is_ok_and(|s| s.trim() == "on"))
+        .collect()
 }
 
 /// The order in which to start jobs: unknown durations first (in plan order), then the longest.
