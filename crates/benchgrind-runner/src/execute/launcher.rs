@@ -228,8 +228,9 @@ impl Launcher {
                 no_aslr(cmd);
             }
         }
+        // Elsewhere nothing is placed and ASLR is left as it is.
         #[cfg(not(target_os = "linux"))]
-        let _ = cmd;
+        let _ = (cmd, self.allow_aslr);
     }
 
     /// Sets `LD_PRELOAD` of `cmd` to the preload library followed by `existing` (what the

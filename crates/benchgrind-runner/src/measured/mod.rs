@@ -68,7 +68,8 @@ static CAPTURE: extern "C" fn(std::ffi::c_int, *const *const c_char, *const *con
 /// `HEAP` bytes taken from the top of the C allocator's heap before the program allocates, and
 /// kept, puts every later block that many bytes further (the allocator's header of 8 bytes
 /// included, so that `HEAP`, a multiple of 16, is the whole move). Run from `.init_array`, after
-/// the C library's start and before `main`.
+/// the C library's start and before `main` (on Linux, the only place benchgrind measures).
+#[cfg(target_os = "linux")]
 extern "C" fn shift_heap() {
     let Some(value) = env_bytes(crate::protocol::LAYOUT_SHIFT_ENV) else {
         return;
