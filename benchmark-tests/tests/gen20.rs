@@ -106,3 +106,46 @@ fn binary_forms_of_gungraun_run() {
         &report,
     );
 }
+
+/// gungraun 0.20's whole perf API (`gen20_perf`, `gen20_perf_bin`) builds and runs: every
+/// `Perf` method, the three run modes, the macros; perf's section under each library benchmark
+/// that configures it (none where `enable(false)`), the events this machine lacks named, and a
+/// binary benchmark's config with `Perf` said to be sampled by Valgrind only.
+#[test]
+fn the_perf_api_of_gungraun_runs() {
+    let home = tempfile::tempdir().unwrap();
+    let exe = bench_binary("benchgrind-compat-tests", "gen20_perf");
+    let report = run(&exe, home.path(), HERE, &[]);
+    let section = |id: &str| -> String {
+        let start = report
+            .find(id)
+            .unwrap_or_else(|| panic!("no {id} in\n{report}"));
+        let rest = &report[start..];
+        let end = rest[1..]
+            .find("\ngen20_perf::")
+            .map_or(rest.len(), |e| e + 1);
+        rest[..end].to_owned()
+    };
+    let every = section("gen20_perf::perf_library::every_perf_method small");
+    // `--all-user` puts every event in user space; `--event=task-clock` adds a set.
+    assert!(every.contains("======= PERF"), "{every}");
+    assert!(every.contains("  task-clock:u: "), "{every}");
+    assert!(every.contains("  page-faults:u: "), "{every}");
+    let macros = section("gen20_perf::perf_library::macros bracketed");
+    assert!(macros.contains("  task-clock: "), "{macros}");
+    let off = section("gen20_perf::perf_library::perf_off off");
+    assert!(!off.contains("PERF"), "{off}");
+    for lacking in ["cycles:u, instructions:u", "cycles, instructions"] {
+        let said = report.contains(&format!("perf: not counted here: {lacking}"));
+        let counted = report.contains(&format!("  {}: ", lacking.split(", ").next().unwrap()));
+        assert!(said != counted, "{report}");
+    }
+    assert!(report.contains("3 measured, 0 failed"), "{report}");
+
+    let exe = bench_binary("benchgrind-compat-tests", "gen20_perf_bin");
+    let report = run(&exe, home.path(), HERE, &[]);
+    assert!(
+        report.contains("perf: not sampled: perf samples library benchmarks"),
+        "{report}"
+    );
+}

@@ -158,7 +158,7 @@ const LIMITS: &str = "--callgrind-limits=EstimatedCycles=0.001%,L1hits=0.001%";
 
 /// Checks a summary against the committed schema.
 fn assert_valid(json: &serde_json::Value) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v6.schema.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v7.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");

@@ -200,7 +200,7 @@ fn baselines_save_compare_and_load_without_running() {
 }
 
 fn schema() -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v6.schema.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v7.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     jsonschema::validator_for(&schema).expect("the committed schema is a valid JSON Schema")

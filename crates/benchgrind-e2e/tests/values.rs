@@ -77,7 +77,7 @@ fn dhat_as_the_default_tool_runs_alone_and_compares_with_the_previous_run_and_a_
         4096
     );
     let schema_path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v6.schema.json");
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schemas/summary.v7.schema.json");
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
@@ -268,7 +268,8 @@ fn default_tool_on_the_command_line_replaces_callgrind() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{report}{err}");
     assert!(
-        err.contains("--default-tool is `perf`; benchgrind does not run perf"),
+        err.contains("--default-tool is `perf`; perf is not a default tool")
+            && err.contains("add --perf"),
         "{err}"
     );
 }

@@ -42,6 +42,7 @@ pub mod measured;
 pub mod messages;
 pub mod metrics;
 pub mod parse;
+pub mod perf;
 pub mod plan;
 mod private;
 pub mod protocol;

@@ -11,6 +11,15 @@ pub const FLAG: &str = "--benchgrind-run";
 /// command line, not in the environment, which the measured process usually runs without.
 pub const SEED_FLAG: &str = "--benchgrind-seed";
 
+/// The flag that makes a bench binary sample one bench with perf's counters, natively:
+/// `--benchgrind-perf OUT G F B [--benchgrind-seed=N]` writes the samples to `OUT`
+/// ([`crate::perf::samples`]) and exits.
+pub const PERF_FLAG: &str = "--benchgrind-perf";
+
+/// The variable that carries the perf spec ([`crate::perf::samples::Spec`]) to the process
+/// started with [`PERF_FLAG`].
+pub const PERF_SPEC_ENV: &str = "BENCHGRIND_PERF_SPEC";
+
 /// The flag that starts the fork server.
 pub const SERVER_FLAG: &str = "--benchgrind-server";
 

@@ -130,6 +130,67 @@ pub struct BenchResult {
     pub spread: Option<Spread>,
     /// How the terminal report shows its metrics.
     pub view: View,
+    /// Linux perf's statistics, where perf was configured and ran.
+    pub perf: Option<PerfResult>,
+}
+
+/// Linux perf's statistics of a benchmark ([`crate::perf`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PerfResult {
+    /// Per metric, in the order counted.
+    pub metrics: Vec<PerfMetricResult>,
+    /// The limits passed, in words.
+    pub regressions: Vec<String>,
+    /// What the machine or the samples changed (events it cannot count, kernel time left out,
+    /// samples dropped).
+    pub notes: Vec<String>,
+    /// Why perf gave nothing (not allowed, no such event): the benchmark failed.
+    pub failed: Option<String>,
+    /// The significance level of the t-test.
+    pub alpha: f64,
+    /// The samples file.
+    pub file: PathBuf,
+    /// What the bench processes printed (`perf_log!` among it).
+    pub output: Captured,
+}
+
+/// One perf metric: its samples new and old, and whether they differ significantly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerfMetricResult {
+    /// perf's name (`task-clock`, `instructions:u`).
+    pub name: String,
+    /// Whether the values are nanoseconds.
+    pub time: bool,
+    /// The new samples.
+    pub new: crate::perf::stats::Summary,
+    /// Those compared with.
+    pub old: Option<crate::perf::stats::Summary>,
+    /// Welch's two-sided p-value, where both sides allow one.
+    pub p_value: Option<f64>,
+    /// Whether the change is significant (p below alpha).
+    pub significant: bool,
+}
+
+impl PerfMetricResult {
+    /// The change of the mean in percent, where there is an old mean.
+    pub fn change_pct(&self) -> Option<f64> {
+        let old = self.old?;
+        if old.mean == 0.0 {
+            return (self.new.mean == 0.0).then_some(0.0);
+        }
+        Some((self.new.mean - old.mean) / old.mean * 100.0)
+    }
+
+    /// The unit the metric is shown in (`ms`-like times, else none).
+    pub fn format(&self, value: f64) -> String {
+        if self.time {
+            crate::perf::format_nanos(value)
+        } else if value.fract() == 0.0 || value >= 1000.0 {
+            format!("{value:.0}")
+        } else {
+            format!("{value:.2}")
+        }
+    }
 }
 
 /// How the terminal report shows a benchmark's metrics, from its configuration and the command
@@ -240,12 +301,19 @@ fn numbered(profile: &crate::parse::profile::Profile) -> Vec<Numbered<'_>> {
 impl BenchResult {
     /// Whether it failed: Callgrind's run or another tool's.
     pub fn failed(&self) -> bool {
-        matches!(self.outcome, Outcome::Failed { .. }) || self.tools.iter().any(|t| t.failed())
+        matches!(self.outcome, Outcome::Failed { .. })
+            || self.tools.iter().any(|t| t.failed())
+            || self.perf.as_ref().is_some_and(|p| p.failed.is_some())
     }
 
     /// Whether a limit was passed, of Callgrind or another tool.
     pub fn regressed(&self) -> bool {
-        !self.regressions.is_empty() || self.tools.iter().any(ToolResult::regressed)
+        !self.regressions.is_empty()
+            || self.tools.iter().any(ToolResult::regressed)
+            || self
+                .perf
+                .as_ref()
+                .is_some_and(|p| !p.regressions.is_empty())
     }
 }
 
@@ -340,6 +408,18 @@ pub fn tool_metrics(outcome: &ToolOutcome) -> Option<&ToolMetrics> {
         ToolOutcome::Ran { new, .. } => Some(new),
         ToolOutcome::Failed { new, .. } => new.as_ref(),
     }
+}
+
+/// Why a measured benchmark failed all the same: its tools' failures ([`tool_failure`]), else
+/// perf's, with the file to look at.
+pub fn other_failure(result: &BenchResult) -> Option<(String, PathBuf)> {
+    tool_failure(&result.tools).or_else(|| {
+        let perf = result.perf.as_ref()?;
+        Some((
+            format!("perf: {}", perf.failed.as_ref()?),
+            perf.file.clone(),
+        ))
+    })
 }
 
 /// The failures of a benchmark's tools as one reason, with the first failing tool's log.

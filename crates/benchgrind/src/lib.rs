@@ -63,9 +63,8 @@
 //!   `Callgrind` value is given (`.tool(Callgrind::with_args([..]))`) or `--tools=callgrind`. benchgrind's Cachegrind
 //!   runs cover the whole benchmark process: it has no Cachegrind window around the benchmark
 //!   function, and the report shows no Cachegrind metrics yet.
-//! - `perf`, `perf_stubs`: accepted so that gungraun 0.20 manifests resolve; they do nothing.
-//!   benchgrind does not run perf: [`Perf`] and the `perf_*!` macros are compile errors that say
-//!   so (see [`perf`]).
+//! - `perf`, `perf_stubs`: accepted so that gungraun 0.20 manifests resolve; perf is always
+//!   there ([`perf`]: `Perf`, `perf_enable!`, `perf_disable!`, `perf_log!`).
 
 #![warn(missing_docs)]
 
@@ -75,7 +74,8 @@ mod bench;
 pub use bench::*;
 
 pub mod perf;
-pub use perf::Perf;
+#[cfg(feature = "runner")]
+pub use perf::{Perf, PerfMetric, PerfRunMode, Unit};
 
 #[cfg(feature = "client_requests_defs")]
 #[doc(inline)]

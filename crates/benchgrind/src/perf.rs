@@ -1,105 +1,92 @@
-//! gungraun 0.20's Linux `perf` support, which benchgrind does not have: it measures with
-//! Valgrind only. Code that configures perf fails to compile at the place it does so, with a
-//! message that says what to use instead:
+//! gungraun 0.20's Linux perf tool: [`Perf`] in `tool(...)` of a library benchmark's config
+//! samples the benchmark with the kernel's counters, natively, beside Callgrind's exact counts:
+//! `task-clock` (time on the CPU), context switches, migrations, page faults, and where the
+//! machine has a PMU, cycles, instructions and branches. Each metric is reported with its mean,
+//! spread and number of samples, compared with the previous run or a baseline by Welch's t-test;
+//! a soft limit fails only on a significant change.
 //!
-//! - [`Perf::default()`](Perf::default) and [`Perf::with_args`]: error E0277, "benchgrind does
-//!   not run perf", noting Callgrind (the default tool) and Cachegrind;
-//! - [`perf_enable!`](crate::perf_enable), [`perf_disable!`](crate::perf_disable),
-//!   [`perf_log!`](crate::perf_log): a `compile_error!` with the same advice.
+//! The counters run in the benchmark function's window (not in setup or teardown), or, with
+//! [`Perf::disable_entry_point`]`(true)`, between [`perf_enable!`](crate::perf_enable) and
+//! [`perf_disable!`](crate::perf_disable). Outside a perf run (under Valgrind, or in production
+//! code) the macros do nothing.
 //!
-//! The cargo features `perf` and `perf_stubs` exist so that manifests naming them resolve; they
-//! change nothing. `Tool::Perf`, `PerfRunMode`, `PerfMetric` and `Unit` do not exist (the
-//! compiler names what it cannot find). Instruction counts of the same code come from Callgrind,
-//! cache behaviour from Callgrind's or Cachegrind's cache simulation.
+//! ```rust
+//! # #[cfg(feature = "runner")]
+//! # mod bench {
+//! use benchgrind::{library_benchmark, LibraryBenchmarkConfig, Perf};
 //!
-//! ```compile_fail
-//! use benchgrind::{LibraryBenchmarkConfig, Perf};
-//!
-//! let mut config = LibraryBenchmarkConfig::default();
-//! config.tool(Perf::default());
+//! #[library_benchmark(config = LibraryBenchmarkConfig::default()
+//!     .tool(Perf::default().disable_entry_point(true)))]
+//! fn sum() -> u64 {
+//!     let data: Vec<u64> = (0..1000).collect(); // not counted
+//!     let token = benchgrind::perf_enable!();
+//!     let total = data.iter().sum();
+//!     benchgrind::perf_disable!(token);
+//!     total
+//! }
+//! # }
+//! # fn main() {}
 //! ```
+//!
+//! The cargo features `perf` and `perf_stubs` exist so that gungraun 0.20 manifests resolve;
+//! perf is always there.
 
-/// What benchgrind would need to run perf; no type has it (see the [module](self)).
-#[diagnostic::on_unimplemented(
-    message = "benchgrind does not run perf",
-    label = "perf is not supported by benchgrind",
-    note = "measure with Callgrind, the default tool (`.tool(Callgrind::with_args([...]))`), or \
-            with Cachegrind (`.tool(Cachegrind::default())` or `default_tool(ValgrindTool::Cachegrind)`) \
-            instead, and remove the Perf configuration"
-)]
-pub trait PerfSupported {}
-
-/// gungraun 0.20's perf configuration; using it is a compile error (see the [module](self)).
-/// There is no value of it.
-#[derive(Debug)]
-pub struct Perf(Never);
-
-/// No value.
-#[derive(Debug)]
-enum Never {}
-
-impl Perf {
-    /// A compile error: benchgrind does not run perf.
-    #[allow(clippy::should_implement_trait)]
-    pub fn default() -> Perf
-    where
-        for<'a> &'a Perf: PerfSupported,
-    {
-        unreachable!("no type is PerfSupported")
-    }
-
-    /// A compile error: benchgrind does not run perf.
-    pub fn with_args<I, T>(_args: T) -> Perf
-    where
-        I: AsRef<str>,
-        T: IntoIterator<Item = I>,
-        for<'a> &'a Perf: PerfSupported,
-    {
-        unreachable!("no type is PerfSupported")
-    }
-}
-
-/// So that `.tool(Perf::default())` fails on `Perf` alone, not on the conversion too.
 #[cfg(feature = "runner")]
-impl From<Perf> for benchgrind_runner::config::ToolSpec {
-    fn from(perf: Perf) -> Self {
-        match perf.0 {}
+pub use benchgrind_runner::config::{Perf, PerfMetric, PerfRunMode, Unit};
+
+#[cfg(feature = "runner")]
+#[doc(hidden)]
+pub use benchgrind_runner::perf::{disable, enable, log, PerfToken};
+
+/// Without the runner (production code with `default-features = false`): nothing to count.
+#[cfg(not(feature = "runner"))]
+#[doc(hidden)]
+pub mod stubs {
+    /// What `perf_enable!` returns.
+    #[derive(Debug)]
+    pub struct PerfToken(());
+
+    /// Does nothing.
+    pub fn enable() -> PerfToken {
+        PerfToken(())
+    }
+
+    /// Does nothing.
+    pub fn disable(_token: PerfToken) {}
+
+    /// Writes to standard error.
+    pub fn log(message: &str) {
+        eprintln!("perf: {message}");
     }
 }
 
-/// gungraun 0.20 starts perf's measurement here; in benchgrind a compile error that says perf is
-/// not supported.
+#[cfg(not(feature = "runner"))]
+#[doc(hidden)]
+pub use stubs::{disable, enable, log, PerfToken};
+
+/// Turns perf's counters on (in a perf run of a benchmark configured with
+/// `Perf::disable_entry_point(true)`); returns the token [`perf_disable!`](crate::perf_disable)
+/// takes. Does nothing elsewhere.
 #[macro_export]
 macro_rules! perf_enable {
-    ($($any:tt)*) => {
-        compile_error!(
-            "benchgrind does not run perf: remove perf_enable!; Callgrind (the default tool) \
-             measures the benchmark function, and `client_requests::callgrind::toggle_collect` \
-             narrows it"
-        )
+    () => {
+        $crate::perf::enable()
     };
 }
 
-/// gungraun 0.20 stops perf's measurement here; in benchgrind a compile error that says perf is
-/// not supported.
+/// Turns perf's counters off again: `perf_disable!(token)`.
 #[macro_export]
 macro_rules! perf_disable {
-    ($($any:tt)*) => {
-        compile_error!(
-            "benchgrind does not run perf: remove perf_disable!; Callgrind (the default tool) \
-             measures the benchmark function"
-        )
+    ($token:expr) => {
+        $crate::perf::disable($token)
     };
 }
 
-/// gungraun 0.20 writes to perf's log here; in benchgrind a compile error that says perf is not
-/// supported.
+/// A line in the benchmark's output (standard error, prefixed `perf: `), formatted like
+/// `println!`.
 #[macro_export]
 macro_rules! perf_log {
-    ($($any:tt)*) => {
-        compile_error!(
-            "benchgrind does not run perf: remove perf_log!, or print with \
-             `client_requests::valgrind_println!` into Valgrind's log"
-        )
+    ($($arg:tt)*) => {
+        $crate::perf::log(&format!($($arg)*))
     };
 }

@@ -424,7 +424,7 @@ fn nocapture_and_no_capture_take_the_same_words() {
 fn bad_values_name_the_flag_and_what_to_write() {
     let err = |args: &[&str]| parse_with(args, &[]).unwrap_err().0;
     assert!(err(&["--default-tool=valgrind"]).contains("unknown tool `valgrind`"));
-    assert!(err(&["--default-tool=Perf"]).contains("does not run perf"));
+    assert!(err(&["--default-tool=Perf"]).contains("add --perf"));
     assert!(err(&["--truncate-description=x"]).starts_with("--truncate-description is `x`"));
     assert!(err(&["--envs==1"]).contains("`=1` has no variable name"));
     assert!(err(&[r"--dhat-args=\"]).starts_with(r"--dhat-args is `\`"));

@@ -46,6 +46,8 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) compat: Extra,
     /// What tools given as values set ([`super::tool_values`]).
     pub(crate) values: ValueSettings,
+    /// Linux perf, if configured (`tool(Perf::default())`).
+    pub(crate) perf: Option<super::perf::Perf>,
 }
 
 /// What the tool values of iai-callgrind 0.15+ and gungraun set on a config level: Callgrind's
@@ -74,6 +76,10 @@ impl LibraryBenchmarkConfig {
         match tool.into() {
             ToolSpec::Callgrind(callgrind) => self.callgrind(*callgrind),
             ToolSpec::Other(tool) => self.tools.push(tool),
+            ToolSpec::Perf(perf) => match &mut self.perf {
+                Some(general) => general.merge(&perf),
+                None => self.perf = Some(*perf),
+            },
         }
         self
     }

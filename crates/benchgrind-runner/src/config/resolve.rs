@@ -88,6 +88,8 @@ pub struct ResolvedConfig {
     pub sandbox: Option<super::sandbox::Sandbox>,
     /// The working directory of a library benchmark's process, if a level gave one.
     pub current_dir: Option<std::path::PathBuf>,
+    /// Linux perf, the levels' values merged, if any level configured it.
+    pub perf: Option<super::perf::Perf>,
 }
 
 impl ResolvedConfig {
@@ -127,6 +129,7 @@ where
         valgrind_args: Vec::new(),
         sandbox: None,
         current_dir: None,
+        perf: None,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {
@@ -221,6 +224,12 @@ fn fold(out: &mut ResolvedConfig, level: &LibraryBenchmarkConfig) {
                 out.tools.retain(|t| t.kind() != tool.kind());
                 out.tools.push(tool.clone());
             }
+        }
+    }
+    if let Some(perf) = &level.perf {
+        match &mut out.perf {
+            Some(general) => general.merge(perf),
+            None => out.perf = Some(perf.clone()),
         }
     }
     if let Some(flamegraph) = &level.flamegraph {

@@ -387,6 +387,8 @@ pub enum ToolSpec {
     Callgrind(Box<Callgrind>),
     /// Another tool.
     Other(Tool),
+    /// Linux perf ([`super::perf::Perf`]).
+    Perf(Box<super::perf::Perf>),
 }
 
 impl From<Tool> for ToolSpec {

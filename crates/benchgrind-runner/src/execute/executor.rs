@@ -105,6 +105,17 @@ pub trait Executor {
     fn run(&mut self, job: &Job) -> RunOutput;
     /// Runs one job under another tool; its files land in the job's `<tool>.*.new` files.
     fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput;
+    /// Samples one job with perf's counters, natively, as `spec` ([`crate::perf::samples`])
+    /// says, the samples written to `out`. By default it cannot.
+    fn run_perf(&mut self, job: &Job, spec: &str, out: &std::path::Path) -> RunOutput {
+        let _ = (job, spec, out);
+        RunOutput {
+            status: Status::Failed("this executor does not run perf".into()),
+            duration: Duration::ZERO,
+            output: Captured::default(),
+            reuse: Default::default(),
+        }
+    }
     /// Whether the threads of a measured process take turns the same way on every run
     /// ([`super::realtime`]).
     fn exact_threads(&self) -> bool {

@@ -415,6 +415,10 @@ impl Executor for ForkExecutor {
         self.process.run_tool(job, tool)
     }
 
+    fn run_perf(&mut self, job: &Job, spec: &str, out: &std::path::Path) -> RunOutput {
+        self.process.run_perf(job, spec, out)
+    }
+
     fn exact_threads(&self) -> bool {
         self.process.exact_threads()
     }

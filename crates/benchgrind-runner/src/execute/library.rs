@@ -49,6 +49,27 @@ impl Executor for ProcessExecutor {
         }
     }
 
+    fn run_perf(&mut self, job: &Job, spec: &str, out: &Path) -> RunOutput {
+        let start = Instant::now();
+        let (status, output) = match &job.kind {
+            JobKind::Library(index) => self.sample_perf(job, *index, spec, out),
+            JobKind::Binary(_) => (
+                Status::Failed(
+                    "perf samples library benchmarks (a binary benchmark's command runs under \
+                     Valgrind only)"
+                        .into(),
+                ),
+                Captured::default(),
+            ),
+        };
+        RunOutput {
+            status,
+            duration: start.elapsed(),
+            output,
+            reuse: Default::default(),
+        }
+    }
+
     fn exact_threads(&self) -> bool {
         self.launcher.placement().is_some_and(|p| p.exact())
     }
@@ -154,6 +175,88 @@ impl ProcessExecutor {
             (status, Ok(())) => status,
             (Status::Failed(how), Err(e)) => Status::Failed(format!("{how}; {e}")),
             (_, Err(e)) => Status::Failed(e.into()),
+        };
+        (status, captured)
+    }
+
+    /// The bench binary, natively, sampling bench `index` with perf's counters
+    /// ([`crate::perf::sampler`]): the benchmark's environment and working directory (its
+    /// sandbox, if any), never Valgrind.
+    fn sample_perf(
+        &self,
+        job: &Job,
+        index: [usize; 3],
+        spec: &str,
+        out: &Path,
+    ) -> (Status, Captured) {
+        let created = std::fs::create_dir_all(&job.paths.dir)
+            .file_op("create the output directory", &job.paths.dir);
+        if let Err(e) = created {
+            return (Status::Failed(e.to_string()), Captured::default());
+        }
+        let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
+            Some(config) => {
+                match super::sandbox::SandboxDir::create(config, &self.workspace_root) {
+                    Ok(dir) => Some(dir),
+                    Err(e) => return (Status::Failed(e.into()), Captured::default()),
+                }
+            }
+            None => None,
+        };
+        let base = sandbox
+            .as_ref()
+            .map_or(self.cwd.as_path(), |s| s.path.as_path());
+        let cwd = match &job.config.current_dir {
+            Some(dir) => base.join(dir),
+            None => base.to_path_buf(),
+        };
+        let mut cmd = std::process::Command::new(&self.exe);
+        if job.config.env_clear {
+            cmd.env_clear();
+            self.launcher.home_of_its_own(&mut cmd);
+        }
+        for (key, value) in &job.config.envs {
+            match value {
+                Some(v) => {
+                    cmd.env(key, v);
+                }
+                None => {
+                    if let Some(v) = std::env::var_os(key) {
+                        cmd.env(key, v);
+                    }
+                }
+            }
+        }
+        cmd.arg(crate::protocol::PERF_FLAG)
+            .arg(out)
+            .args(index.map(|i| i.to_string()))
+            .args(
+                (job.config.deterministic_random)
+                    .then(|| format!("{}={}", crate::protocol::SEED_FLAG, job.config.random_seed)),
+            )
+            .env(crate::protocol::PERF_SPEC_ENV, spec)
+            .current_dir(&cwd)
+            .stdin(Stdio::null());
+        crate::messages::debug!("{} perf: {:?}", job.id.full(), cmd);
+        let output = match cmd.output() {
+            Ok(output) => output,
+            Err(e) => {
+                return (
+                    Status::Failed(format!("cannot start {}: {e}", self.exe.display())),
+                    Captured::default(),
+                )
+            }
+        };
+        let mut captured = Captured::default();
+        captured.append(&output.stdout, &output.stderr);
+        // Exit 3: the samples file says why (perf not allowed, no such event).
+        let status = if output.status.success() || output.status.code() == Some(3) {
+            Status::Ok
+        } else {
+            Status::Failed(describe_end(
+                &output.status,
+                &String::from_utf8_lossy(&output.stderr),
+            ))
         };
         (status, captured)
     }

@@ -154,6 +154,26 @@ pub(super) fn finish(
     executor: &mut dyn Executor,
     prepared: Prepared,
 ) -> BenchResult {
+    let compare_with = prepared.compare_with.clone();
+    let mut result = finish_valgrind(job, (cli, records), executor, prepared);
+    if !result.failed() {
+        result.perf = super::perf::run(job, cli, executor, &compare_with);
+        if let Some(perf) = &mut result.perf {
+            // What the sampling processes printed (`perf_log!`), after the measured run's.
+            let printed = std::mem::take(&mut perf.output).shown(cli.nocapture, cli.log);
+            result.output.append(&printed.stdout, &printed.stderr);
+        }
+    }
+    result
+}
+
+/// Valgrind's part of [`finish`]: Callgrind, its limits, the other tools, the flamegraphs.
+fn finish_valgrind(
+    job: &Job,
+    (cli, records): (&Cli, &Records),
+    executor: &mut dyn Executor,
+    prepared: Prepared,
+) -> BenchResult {
     let Prepared {
         mut result,
         compare_with,
@@ -320,6 +340,7 @@ fn empty_result(main: &Main, job: &Job, compare_with: &Source) -> BenchResult {
         layout_only: None,
         spread: None,
         view: View::default(),
+        perf: None,
     }
 }
 

@@ -12,7 +12,7 @@ use crate::plan::Job;
 use crate::report::progress::Progress;
 use crate::report::summary::Summary;
 use crate::report::{Reporter, RunSummary};
-use crate::result::{tool_failure, BenchResult, Comparison, Outcome};
+use crate::result::{other_failure, BenchResult, Comparison, Outcome};
 use crate::store;
 
 /// Reports results as they are handed over in plan order: `compare_by_id` comparisons, the
@@ -85,7 +85,7 @@ impl Emitter<'_> {
                     .push((job.id.full(), reason.clone(), result.log.clone()));
             }
             Outcome::Measured { .. } => {
-                match tool_failure(&result.tools) {
+                match other_failure(result) {
                     Some((reason, log)) => {
                         summary.failed.push((job.id.full(), reason, Some(log)));
                     }
@@ -113,6 +113,11 @@ impl Emitter<'_> {
         }
         for line in result.tools.iter().flat_map(|t| t.regression_lines()) {
             summary.regressions.push((job.id.full(), line));
+        }
+        for line in result.perf.iter().flat_map(|p| &p.regressions) {
+            summary
+                .regressions
+                .push((job.id.full(), format!("perf {line}")));
         }
     }
 }

@@ -11,6 +11,7 @@ mod benchmark_out;
 mod checks;
 mod emit;
 mod explain;
+mod perf;
 mod phases;
 mod reused;
 mod spread;

@@ -118,6 +118,9 @@ pub fn measured_process(table: Table) {
     if first == PROBE_FLAG.as_bytes() {
         cpu_probe();
     }
+    if first == crate::protocol::PERF_FLAG.as_bytes() {
+        run_perf(table, [arg(2), arg(3), arg(4), arg(5), arg(6)]);
+    }
     if first != FLAG.as_bytes() {
         return;
     }
@@ -139,6 +142,9 @@ fn measured_process_allocating(table: Table) {
         }
         Some(first) if first == FLAG.as_bytes() => run_one(table, [get(2), get(3), get(4), get(5)]),
         Some(first) if first == PROBE_FLAG.as_bytes() => cpu_probe(),
+        Some(first) if first == crate::protocol::PERF_FLAG.as_bytes() => {
+            run_perf(table, [get(2), get(3), get(4), get(5), get(6)])
+        }
         _ => {}
     }
 }
@@ -237,6 +243,51 @@ fn cpu_probe() -> ! {
     println!("{}", crate::fingerprint::cpu_seen());
     let _ = std::io::stdout().flush();
     std::process::exit(0);
+}
+
+/// `--benchgrind-perf OUT G F B [--benchgrind-seed=N]`: samples one bench with perf's counters
+/// ([`crate::perf::sampler`]) and exits.
+fn run_perf(table: Table, rest: [Option<&[u8]>; 5]) -> ! {
+    let out = rest[0].map(|o| std::path::PathBuf::from(String::from_utf8_lossy(o).into_owned()));
+    let bench = parse_index(&rest[1..]).and_then(|(index, seed)| {
+        if let Some(seed) = seed {
+            crate::random::enable(seed);
+        }
+        lookup(table, index)
+    });
+    match (out, bench) {
+        #[cfg(all(
+            target_os = "linux",
+            any(
+                target_arch = "x86_64",
+                target_arch = "aarch64",
+                target_arch = "riscv64"
+            )
+        ))]
+        (Some(out), Some(bench)) => crate::perf::sampler::run(bench, &out),
+        _ => {
+            crate::messages::error!(
+                "{} needs a file, three indices of a benchmark of this binary and an optional \
+                 {SEED_FLAG}=N, on Linux",
+                crate::protocol::PERF_FLAG
+            );
+            std::process::exit(2);
+        }
+    }
+}
+
+/// The indices and seed of `G F B [--benchgrind-seed=N]`.
+fn parse_index(rest: &[Option<&[u8]>]) -> Option<([usize; 3], Option<u64>)> {
+    let number = |a: Option<&[u8]>| std::str::from_utf8(a?).ok()?.parse::<u64>().ok();
+    let [g, f, b] = [number(rest[0])?, number(rest[1])?, number(rest[2])?].map(|n| n as usize);
+    let seed = match rest[3] {
+        None => None,
+        Some(arg) => {
+            let value = arg.strip_prefix(SEED_FLAG.as_bytes())?.strip_prefix(b"=")?;
+            Some(number(Some(value))?)
+        }
+    };
+    Some(([g, f, b], seed))
 }
 
 /// `--benchgrind-run G F B [--benchgrind-seed=N]`: runs one bench and exits.

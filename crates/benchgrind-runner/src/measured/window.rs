@@ -86,6 +86,8 @@ extern "C" fn ballast_open() {
     if bytes != 0 {
         BALLAST_BLOCK.store(__benchgrind_ballast(bytes as usize), Ordering::Relaxed);
     }
+    // perf's counters open last, right before the window (outside Callgrind's).
+    crate::perf::window_edge(true);
 }
 
 /// The ballast's own frame, [`crate::protocol::BALLAST_SYMBOL`], by which DHAT's stacks tell
@@ -100,6 +102,7 @@ pub extern "C" fn __benchgrind_ballast(bytes: usize) -> *mut libc::c_void {
 
 /// Frees what [`ballast_open`] allocated, after the window closed.
 extern "C" fn ballast_close() {
+    crate::perf::window_edge(false);
     let block = BALLAST_BLOCK.swap(std::ptr::null_mut(), Ordering::Relaxed);
     if !block.is_null() {
         // SAFETY: `block` came from malloc in `ballast_open` and is freed once.

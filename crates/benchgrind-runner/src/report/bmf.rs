@@ -6,7 +6,9 @@
 //! tool (`dhat-total-bytes`, `memcheck-errors`). A failed benchmark has no measures and is left
 //! out, as Bencher cannot store a result without one. With `--layout-spread`, a metric that
 //! follows layout has the spread of layouts as its `lower_value` and `upper_value`, Bencher's
-//! bounds of a measure. The tally goes to stderr.
+//! bounds of a measure. perf's metrics are prefixed `perf-` (`perf-task-clock`, in
+//! nanoseconds), their mean the value and one standard deviation either side the bounds. The
+//! tally goes to stderr.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -75,6 +77,13 @@ impl Bmf {
             for (name, metric) in &result.metrics {
                 measures.insert(tool_measure(tool, name), value(metric));
             }
+        }
+        for metric in summary.perf.iter().flat_map(|p| &p.metrics) {
+            let (mean, sd) = (metric.new.mean, metric.new.sd);
+            measures.insert(
+                format!("perf-{}", slug(&metric.name)),
+                json!({ "value": mean, "lower_value": mean - sd, "upper_value": mean + sd }),
+            );
         }
         if !measures.is_empty() {
             self.benchmarks.insert(summary.id.clone(), measures);

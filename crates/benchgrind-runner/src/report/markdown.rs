@@ -12,7 +12,7 @@ use crate::config::EventKind;
 use crate::explain::markdown::{render, Entry, Finding};
 use crate::explain::Explanation;
 use crate::fingerprint::Fingerprint;
-use crate::result::{tool_failure, BenchResult, Outcome};
+use crate::result::{other_failure, BenchResult, Outcome};
 
 /// Functions per benchmark in the comment, and source lines under each.
 const TOP: usize = 10;
@@ -28,6 +28,8 @@ pub struct Markdown {
     sides: Vec<(String, Fingerprint)>,
     /// When each reused benchmark's results were measured.
     reused: Vec<String>,
+    /// perf's statistics of each benchmark perf sampled: `(id, result)`.
+    perf: Vec<(String, crate::result::PerfResult)>,
 }
 
 /// What the comment needs of one benchmark.
@@ -50,7 +52,7 @@ enum Kept {
 impl Reporter for Markdown {
     fn bench(&mut self, out: &mut dyn Write, result: &BenchResult) -> io::Result<()> {
         write_output(out, &result.output, true)?;
-        let outcome = match (&result.outcome, tool_failure(&result.tools)) {
+        let outcome = match (&result.outcome, other_failure(result)) {
             (Outcome::Failed { reason }, _) => Kept::Failed(reason.clone()),
             (_, Some((reason, _))) => Kept::Failed(reason),
             (Outcome::Measured { new, old }, None) => match &result.explained {
@@ -74,7 +76,11 @@ impl Reporter for Markdown {
             .iter()
             .find(|p| p.file_name().is_some_and(|n| n == diff.as_str()))
             .map(|p: &PathBuf| p.display().to_string());
-        let limits: Vec<String> = result.regressions.iter().map(|r| r.describe()).collect();
+        let mut limits: Vec<String> = result.regressions.iter().map(|r| r.describe()).collect();
+        if let Some(perf) = &result.perf {
+            limits.extend(perf.regressions.iter().map(|r| format!("perf {r}")));
+            self.perf.push((result.id.full(), perf.clone()));
+        }
         if let Some(why) = &result.uncompared {
             self.uncompared.push((result.id.full(), why.clone()));
         }
@@ -130,9 +136,46 @@ impl Reporter for Markdown {
         write!(out, "{}", render(&entries, TOP, LINES))?;
         write!(out, "{}", uncompared(&self.uncompared))?;
         write!(out, "{}", reused(&self.reused, self.rows.len()))?;
+        write!(out, "{}", perf_table(&self.perf))?;
         write!(out, "{}", provenance(&self.sides))?;
         write_tally(&mut io::stderr(), summary)
     }
+}
+
+/// perf's section: per benchmark and metric the new and old mean ± standard deviation (samples)
+/// and the change with its p-value; empty when perf sampled nothing.
+pub fn perf_table(rows: &[(String, crate::result::PerfResult)]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\n### perf: time on this machine\n\nMeans ± standard deviation (samples); a change \
+         counts where Welch's t-test finds it significant.\n\n\
+         | Benchmark | Metric | New | Old | Change |\n|---|---|---:|---:|---|\n",
+    );
+    for (id, perf) in rows {
+        if let Some(why) = &perf.failed {
+            out += &format!("| `{id}` | | failed: {} | | |\n", why.replace('|', "\\|"));
+        }
+        for m in &perf.metrics {
+            let side = |s: &crate::perf::stats::Summary| {
+                format!("{} ± {} ({})", m.format(s.mean), m.format(s.sd), s.n)
+            };
+            let old = m.old.as_ref().map_or("".to_owned(), side);
+            let change = match (m.change_pct(), m.p_value) {
+                (Some(c), Some(p)) if m.significant => format!("**{c:+.2}%** (p = {p:.4})"),
+                (Some(c), Some(p)) => format!("{c:+.2}% (p = {p:.4}, not significant)"),
+                (Some(c), None) => format!("{c:+.2}% (too few samples)"),
+                (None, _) => "new".to_owned(),
+            };
+            out += &format!(
+                "| `{id}` | {} | {} | {old} | {change} |\n",
+                m.name,
+                side(&m.new)
+            );
+        }
+    }
+    out
 }
 
 /// The line that says how many benchmarks were not run because their inputs were unchanged, and

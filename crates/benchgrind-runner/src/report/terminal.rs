@@ -77,6 +77,9 @@ impl Reporter for Terminal {
                 for tool in &result.tools {
                     tool_section(out, style, view, tool)?;
                 }
+                if let Some(perf) = &result.perf {
+                    perf_section(out, style, perf)?;
+                }
                 notes(out, style, result)?;
             }
         }
@@ -388,6 +391,55 @@ fn tool_section(
     }
     for line in tool.regression_lines() {
         let line = format!("Performance has regressed: {line}");
+        writeln!(out, "  {}", style.paint("1;31", &line))?;
+    }
+    Ok(())
+}
+
+/// Linux perf's statistics: per metric the new mean, its spread and samples, those compared
+/// with, and the change with its significance.
+fn perf_section(
+    out: &mut dyn Write,
+    style: Style,
+    perf: &crate::result::PerfResult,
+) -> io::Result<()> {
+    let line = format!("  {:=<50}", "======= PERF ");
+    if style.grid {
+        writeln!(out, "|={}", &line[3..])?;
+    } else {
+        writeln!(out, "{line}")?;
+    }
+    for m in &perf.metrics {
+        let side = |s: &crate::perf::stats::Summary| {
+            format!("{} ± {} (n={})", m.format(s.mean), m.format(s.sd), s.n)
+        };
+        let old = m.old.as_ref().map_or("N/A".to_owned(), side);
+        let change = match (m.change_pct(), m.p_value) {
+            (None, _) => style.paint("90", "(*********)"),
+            (Some(pct), Some(p)) if m.significant => {
+                style.paint("1;33", &format!("({pct:+.2}%, p={p:.4}: significant)"))
+            }
+            (Some(pct), Some(p)) => {
+                style.paint("90", &format!("({pct:+.2}%, p={p:.4}: not significant)"))
+            }
+            (Some(pct), None) => style.paint("90", &format!("({pct:+.2}%, too few samples)")),
+        };
+        let label = format!("{}:", m.name);
+        writeln!(
+            out,
+            "{}{label:<18}{:>32}|{old:<32} {change}",
+            style.indent(),
+            side(&m.new)
+        )?;
+    }
+    if let Some(reason) = &perf.failed {
+        writeln!(out, "  {} perf: {reason}", style.paint("1;31", "FAILED:"))?;
+    }
+    for note in &perf.notes {
+        writeln!(out, "  perf: {note}")?;
+    }
+    for line in &perf.regressions {
+        let line = format!("Performance has regressed: perf {line}");
         writeln!(out, "  {}", style.paint("1;31", &line))?;
     }
     Ok(())

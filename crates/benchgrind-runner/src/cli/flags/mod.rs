@@ -11,6 +11,7 @@ pub(crate) mod flag;
 mod layout;
 mod libtest;
 mod output;
+mod perf;
 mod run;
 mod tools;
 
@@ -24,14 +25,22 @@ pub(crate) static ALL: std::sync::LazyLock<Vec<&'static Flag>> = std::sync::Lazy
         .iter()
         .chain(layout::FLAGS)
         .chain(tools::FLAGS)
+        .chain(perf::FLAGS)
         .chain(output::FLAGS)
         .chain(compat::FLAGS)
         .collect()
 });
 
 /// Older names of flags' variables, `(older, the flag's)`: read where the flag's own is not set.
-pub(crate) const ENV_ALIASES: &[(&str, &str)] =
-    &[("BENCHGRIND_VALGRIND_BIN", "BENCHGRIND_VALGRIND")];
+pub(crate) const ENV_ALIASES: &[(&str, &str)] = &[
+    ("BENCHGRIND_VALGRIND_BIN", "BENCHGRIND_VALGRIND"),
+    // gungraun 0.20's variables of its perf flags.
+    ("GUNGRAUN_PERF_ARGS", "BENCHGRIND_PERF_ARGS"),
+    ("GUNGRAUN_PERF_EVENTS", "BENCHGRIND_PERF_EVENTS"),
+    ("GUNGRAUN_PERF_LIMITS", "BENCHGRIND_PERF_LIMITS"),
+    ("GUNGRAUN_PERF_RUN_MODE", "BENCHGRIND_PERF_RUN_MODE"),
+    ("GUNGRAUN_PERF_SAMPLING", "BENCHGRIND_PERF_SAMPLING"),
+];
 
 /// Every flag, in the order of the help ([`ALL`]).
 pub(crate) fn all() -> impl Iterator<Item = &'static Flag> {

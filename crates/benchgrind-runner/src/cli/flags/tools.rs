@@ -135,8 +135,8 @@ pub(super) const FLAGS: &[Flag] = &[
         set: |cli, g| {
             if g.lowercase().trim() == "perf" {
                 return Err(g.invalid(
-                    "benchgrind does not run perf; use callgrind (instruction counts) or \
-                     cachegrind",
+                    "perf is not a default tool: it samples beside Valgrind's; add --perf (or \
+                     `.tool(Perf::default())` in the code)",
                 ));
             }
             cli.default_tool = Some(g.parse::<ValgrindTool>()?);

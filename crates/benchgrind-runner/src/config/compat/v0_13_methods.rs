@@ -111,6 +111,10 @@ impl LibraryBenchmarkConfig {
                 self
             }
             ToolSpec::Other(tool) => self.tools_override([tool]),
+            ToolSpec::Perf(perf) => {
+                self.perf = Some(*perf);
+                self
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! The JSON summary of one benchmark: the wire format that `--output-format=json` prints and
 //! `--save-summary` writes, versioned, flat, with plain numbers. Its JSON Schema is committed as
-//! `schemas/summary.v6.schema.json` (version 6 adds `layout_only`, a change of layout alone, and
+//! `schemas/summary.v7.schema.json` (version 7 adds `perf`, Linux perf's statistics per metric;
+//! version 6 added `layout_only`, a change of layout alone, and
 //! `layout_spread`, how far shifted layouts move the metrics; version 5 added `reused`, when the results of a benchmark
 //! not run because its inputs were unchanged were measured; version 4 added `uncompared`, why a benchmark had no baseline
 //! of its own machine and revision, `old_fingerprint`, and the revision and benchgrind version
@@ -30,7 +31,7 @@ use wire::{read_regressions, read_values, regression, wire_metrics};
 pub use wire::{Metric, WireRegression, WireTool};
 
 /// The version of this format that this benchgrind writes; bumped on any change of shape.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 /// The oldest version this benchgrind reads: every version from it to [`VERSION`] reads into
 /// [`Summary`] (the fields a version lacks are absent).
@@ -138,6 +139,82 @@ pub struct Summary {
     /// `--layout-spread`); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout_spread: Option<WireSpread>,
+    /// Linux perf's statistics (version 7), where perf sampled the benchmark; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perf: Option<WirePerf>,
+}
+
+/// Linux perf's statistics of a benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WirePerf {
+    /// The significance level of the t-test.
+    pub alpha: f64,
+    /// Per metric (perf's names), in the order counted.
+    pub metrics: Vec<WirePerfMetric>,
+    /// The limits passed, in words.
+    pub regressions: Vec<String>,
+    /// What the machine or the samples changed.
+    pub notes: Vec<String>,
+    /// Why perf gave nothing, if it did.
+    pub error: Option<String>,
+}
+
+/// One perf metric: the new and old samples' mean, standard deviation and number, and the
+/// change's significance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WirePerfMetric {
+    /// perf's name (`task-clock`, `instructions:u`).
+    pub name: String,
+    /// `ns` for times, `count` for the others.
+    pub unit: String,
+    /// The new samples.
+    pub new: WireStats,
+    /// Those compared with, if any.
+    pub old: Option<WireStats>,
+    /// The change of the mean in percent, if compared.
+    pub change_pct: Option<f64>,
+    /// Welch's two-sided p-value, if compared.
+    pub p_value: Option<f64>,
+    /// Whether the change is significant (p below alpha).
+    pub significant: bool,
+}
+
+/// Mean, standard deviation and number of samples.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WireStats {
+    /// The mean.
+    pub mean: f64,
+    /// The sample standard deviation.
+    pub sd: f64,
+    /// The number of samples.
+    pub n: usize,
+}
+
+fn wire_perf(perf: &crate::result::PerfResult) -> WirePerf {
+    let stats = |s: &crate::perf::stats::Summary| WireStats {
+        mean: s.mean,
+        sd: s.sd,
+        n: s.n,
+    };
+    WirePerf {
+        alpha: perf.alpha,
+        metrics: perf
+            .metrics
+            .iter()
+            .map(|m| WirePerfMetric {
+                name: m.name.clone(),
+                unit: if m.time { "ns" } else { "count" }.to_owned(),
+                new: stats(&m.new),
+                old: m.old.as_ref().map(stats),
+                change_pct: m.change_pct().filter(|c| c.is_finite()),
+                p_value: m.p_value,
+                significant: m.significant,
+            })
+            .collect(),
+        regressions: perf.regressions.clone(),
+        notes: perf.notes.clone(),
+        error: perf.failed.clone(),
+    }
 }
 
 /// One thread's counts.
@@ -192,7 +269,7 @@ impl Summary {
             Outcome::Failed { reason } => ("failed", Some(reason.clone()), BTreeMap::new()),
             Outcome::Measured { new, old } => {
                 let metrics = wire_metrics(new, old.as_ref());
-                let (status, error) = match crate::result::tool_failure(&result.tools) {
+                let (status, error) = match crate::result::other_failure(result) {
                     Some((reason, _)) => ("failed", Some(reason)),
                     None if result.regressed() => ("regressed", None),
                     None => ("ok", None),
@@ -274,6 +351,7 @@ impl Summary {
                 };
                 layout::wire_spread(spread, |k| old.and_then(|o| o.get(k)))
             }),
+            perf: result.perf.as_ref().map(wire_perf),
         }
     }
 
@@ -386,6 +464,7 @@ impl Summary {
                 .map(|s| s.to_spread(&self.id))
                 .transpose()?,
             view: Default::default(),
+            perf: None,
         })
     }
 

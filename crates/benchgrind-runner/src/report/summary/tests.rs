@@ -21,14 +21,14 @@ fn version_1_reads_as_6_without_an_explanation_or_parts_and_newer_ones_are_named
     );
 
     let newer = Summary {
-        version: 7,
+        version: 8,
         ..summary
     };
     let err = newer.to_result().unwrap_err();
     assert_eq!(
         err,
-        "f::g::func: summary version 7 is newer than this benchgrind understands (it reads \
-         versions 1 to 6); update benchgrind to read it"
+        "f::g::func: summary version 8 is newer than this benchgrind understands (it reads \
+         versions 1 to 7); update benchgrind to read it"
     );
     assert!(check_version(Some(0), "x")
         .unwrap_err()

@@ -1,0 +1,18 @@
+//! gungraun 0.20's `Perf` in a binary benchmark's config, only the crate path changed: it builds
+//! and runs; benchgrind samples library benchmarks with perf, and says so for this one.
+//! `benchmark-tests/tests/gen20.rs` runs it.
+
+use benchgrind::prelude::*;
+use benchgrind::Perf;
+
+const ECHO: &str = env!("CARGO_BIN_EXE_echo");
+
+#[binary_benchmark(config = BinaryBenchmarkConfig::default().tool(Perf::default()))]
+#[bench::echo()]
+fn binary_with_perf() -> Command {
+    Command::new(ECHO).arg("perf").build()
+}
+
+binary_benchmark_group!(name = perf_binary, benchmarks = [binary_with_perf]);
+
+main!(binary_benchmark_groups = [perf_binary]);

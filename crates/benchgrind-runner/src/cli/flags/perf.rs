@@ -1,0 +1,106 @@
+//! The flags of Linux perf ([`crate::perf`]), gungraun 0.20's names: `--perf`, `--perf-events`,
+//! `--perf-limits`, `--perf-sampling`, `--perf-run-mode`, `--perf-args`.
+
+use super::flag::{shell_words, yes_no, Category, Flag, Takes};
+use crate::config::PerfRunMode;
+
+/// The flags of this topic, in the order of the help.
+pub(super) const FLAGS: &[Flag] = &[
+    Flag {
+        name: "--perf",
+        env: "BENCHGRIND_PERF",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "sample every benchmark with Linux perf's counters too (yes), or none (no), \
+               whatever the code configures",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            cli.perf = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-events",
+        env: "BENCHGRIND_PERF_EVENTS",
+        takes: Takes::Value,
+        value: "=SET",
+        help: "count this perf event set (cycles,instructions), replacing the code's; \
+               repeatable, each set sampled in a run of its own",
+        repeats: true,
+        category: Category::Tools,
+        set: |cli, g| {
+            crate::perf::events::parse_set(&g.value).map_err(|e| g.invalid(&e))?;
+            cli.perf_events.push(g.value.clone());
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-limits",
+        env: "BENCHGRIND_PERF_LIMITS",
+        takes: Takes::Value,
+        value: "=LIMITS",
+        help: "limits over perf's metrics, PATTERN=SOFT%|HARD,... (task-clock*=40%|2.5ms): a \
+               significant change beyond SOFT or a mean above HARD fails",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            cli.perf_limits = crate::perf::limits::parse(&g.value).map_err(|e| g.invalid(&e))?;
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-sampling",
+        env: "BENCHGRIND_PERF_SAMPLING",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no|DURATION]",
+        help: "sample perf for DURATION (yes: 2s; no: one sample), replacing sample_duration",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            let value = g.value.trim();
+            cli.perf_sampling = Some(match value {
+                "yes" | "true" | "on" => std::time::Duration::from_secs(2),
+                "no" | "false" | "off" => std::time::Duration::ZERO,
+                _ => crate::duration::parse(value)
+                    .map_err(|e| g.invalid(&format!("{e}; or yes, no")))?,
+            });
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-run-mode",
+        env: "BENCHGRIND_PERF_RUN_MODE",
+        takes: Takes::Value,
+        value: "=MODE",
+        help: "direct, or calibrate[=DURATION]: the empty window measured first (1s) and its \
+               mean taken off",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            let value = g.value.trim();
+            cli.perf_run_mode = Some(match value.split_once('=') {
+                None if value == "direct" => PerfRunMode::Direct,
+                None if value == "calibrate" => PerfRunMode::DefaultCalibrate,
+                Some(("calibrate", d)) => PerfRunMode::Calibrate(
+                    crate::duration::parse(d).map_err(|e| g.invalid(&e.to_string()))?,
+                ),
+                _ => return Err(g.invalid("write direct, calibrate or calibrate=DURATION")),
+            });
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-args",
+        env: "BENCHGRIND_PERF_ARGS",
+        takes: Takes::Value,
+        value: "=ARGS",
+        help: "perf stat's arguments that apply: --all-user (-u), --event (-e) SET",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            cli.perf_args = shell_words(g)?;
+            Ok(())
+        },
+    },
+];

@@ -1,0 +1,266 @@
+//! What passes between the harness and the bench process it starts under `--benchgrind-perf`:
+//! the spec (in [`crate::protocol::PERF_SPEC_ENV`]) and the samples file the process writes.
+
+use std::time::Duration;
+
+/// The first line of a samples file.
+pub const FORMAT: &str = "benchgrind-perf 1";
+
+/// What one perf run of a bench counts and for how long.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// One event set (`cycles,instructions`).
+    pub events: String,
+    /// Samples are taken until this much time passed (at least one).
+    pub duration: Duration,
+    /// The counters run in the window of the benchmark function (else between the user's
+    /// `perf_enable!` and `perf_disable!`).
+    pub default_entry: bool,
+    /// Samples in which a counter ran less of its time enabled are dropped.
+    pub min_pcnt_running: f64,
+    /// How long the empty window is measured first, its mean subtracted (0: not).
+    pub calibrate: Duration,
+    /// Patterns of metrics whose zero drops a sample.
+    pub nonzero: Vec<String>,
+}
+
+impl Spec {
+    /// The spec as the variable carries it: `key=value` lines.
+    pub fn encode(&self) -> String {
+        format!(
+            "events={}\nduration_ns={}\nentry={}\nmin_pcnt={}\ncalibrate_ns={}\nnonzero={}",
+            self.events,
+            self.duration.as_nanos(),
+            if self.default_entry {
+                "default"
+            } else {
+                "none"
+            },
+            self.min_pcnt_running,
+            self.calibrate.as_nanos(),
+            self.nonzero.join("\u{1f}")
+        )
+    }
+
+    /// Reads [`Spec::encode`]'s text.
+    pub fn parse(text: &str) -> Result<Spec, String> {
+        let mut spec = Spec {
+            events: String::new(),
+            duration: Duration::from_secs(1),
+            default_entry: true,
+            min_pcnt_running: 100.0,
+            calibrate: Duration::ZERO,
+            nonzero: Vec::new(),
+        };
+        for line in text.lines() {
+            let (key, value) = line.split_once('=').unwrap_or((line, ""));
+            let nanos = || value.parse::<u64>().map(Duration::from_nanos);
+            let bad = |e: &dyn std::fmt::Display| format!("perf spec: {key}: {e}");
+            match key {
+                "events" => spec.events = value.to_owned(),
+                "duration_ns" => spec.duration = nanos().map_err(|e| bad(&e))?,
+                "calibrate_ns" => spec.calibrate = nanos().map_err(|e| bad(&e))?,
+                "entry" => spec.default_entry = value != "none",
+                "min_pcnt" => spec.min_pcnt_running = value.parse().map_err(|e| bad(&e))?,
+                "nonzero" => {
+                    spec.nonzero = value
+                        .split('\u{1f}')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned)
+                        .collect()
+                }
+                _ => {}
+            }
+        }
+        Ok(spec)
+    }
+}
+
+/// One run's samples as the bench process wrote them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Samples {
+    /// The metrics counted, in order.
+    pub events: Vec<String>,
+    /// Which of them are times in nanoseconds.
+    pub time: Vec<bool>,
+    /// The events this machine cannot count.
+    pub unsupported: Vec<String>,
+    /// Kernel time was left out (perf_event_paranoid).
+    pub user_only: bool,
+    /// How often the bench ran.
+    pub runs: usize,
+    /// Samples dropped because a counter was multiplexed below the minimum.
+    pub multiplexed: usize,
+    /// Samples dropped because a metric that must not be zero was.
+    pub zero: usize,
+    /// The empty window's mean per metric, if calibrated.
+    pub calibration: Option<Vec<f64>>,
+    /// Per sample, a value per metric.
+    pub samples: Vec<Vec<f64>>,
+}
+
+/// Why a samples file gave no samples.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// perf is not allowed for this user: what to change.
+    Denied(String),
+    /// Anything else.
+    Other(String),
+}
+
+impl Samples {
+    /// Reads a samples file's text.
+    pub fn parse(text: &str) -> Result<Samples, Failure> {
+        let mut lines = text.lines();
+        if lines.next() != Some(FORMAT) {
+            return Err(Failure::Other("not a benchgrind perf samples file".into()));
+        }
+        let mut out = Samples::default();
+        for (n, line) in lines.enumerate() {
+            let mut cells = line.split('\t');
+            let label = cells.next().unwrap_or_default();
+            let rest: Vec<&str> = cells.collect();
+            let numbers = || -> Result<Vec<f64>, Failure> {
+                rest.iter()
+                    .map(|c| c.parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| Failure::Other(format!("line {}: {e}", n + 2)))
+            };
+            let count = || rest.first().and_then(|c| c.parse().ok()).unwrap_or(0);
+            match label {
+                "error" if rest.first() == Some(&"denied") => {
+                    return Err(Failure::Denied(rest[1..].join("\t")))
+                }
+                "error" => return Err(Failure::Other(rest.join("\t"))),
+                "events" => {
+                    out.events = rest
+                        .iter()
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.to_string())
+                        .collect()
+                }
+                "time" => out.time = rest.iter().map(|s| *s == "1").collect(),
+                "unsupported" => {
+                    out.unsupported = rest
+                        .iter()
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.to_string())
+                        .collect()
+                }
+                "user-only" => out.user_only = true,
+                "runs" => out.runs = count(),
+                "multiplexed" => out.multiplexed = count(),
+                "zero" => out.zero = count(),
+                "calibration" => out.calibration = Some(numbers()?),
+                "sample" => {
+                    let values = numbers()?;
+                    if values.len() != out.events.len() {
+                        return Err(Failure::Other(format!(
+                            "line {}: {} values for {} metrics",
+                            n + 2,
+                            values.len(),
+                            out.events.len()
+                        )));
+                    }
+                    out.samples.push(values);
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// The samples of metric `i`, the calibration's mean taken off (never below 0).
+    pub fn column(&self, i: usize) -> Vec<f64> {
+        let off = self.calibration.as_ref().map_or(0.0, |c| c[i]);
+        self.samples.iter().map(|s| (s[i] - off).max(0.0)).collect()
+    }
+
+    /// Several runs' samples per metric, in the order first counted: each metric's samples per
+    /// run (each event set runs in several rounds, each a process of its own).
+    pub fn rounds(files: &[Samples]) -> Vec<Metric> {
+        let mut out: Vec<Metric> = Vec::new();
+        for file in files {
+            for (i, name) in file.events.iter().enumerate() {
+                let values = file.column(i);
+                if values.is_empty() {
+                    continue;
+                }
+                match out.iter_mut().find(|m| m.name == *name) {
+                    Some(metric) => metric.rounds.push(values),
+                    None => out.push(Metric {
+                        name: name.clone(),
+                        time: file.time.get(i).copied().unwrap_or(false),
+                        rounds: vec![values],
+                    }),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One metric's samples, per round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metric {
+    /// perf's name.
+    pub name: String,
+    /// Whether the values are nanoseconds.
+    pub time: bool,
+    /// The samples of each round.
+    pub rounds: Vec<Vec<f64>>,
+}
+
+impl Metric {
+    /// Every sample.
+    pub fn all(&self) -> Vec<f64> {
+        self.rounds.concat()
+    }
+
+    /// Each round's mean.
+    pub fn means(&self) -> Vec<f64> {
+        self.rounds
+            .iter()
+            .map(|r| r.iter().sum::<f64>() / r.len() as f64)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip() {
+        let spec = Spec {
+            events: "task-clock,cycles".into(),
+            duration: Duration::from_millis(250),
+            default_entry: false,
+            min_pcnt_running: 80.0,
+            calibrate: Duration::from_millis(5),
+            nonzero: vec!["task-clock*".into(), "*instructions*".into()],
+        };
+        assert_eq!(Spec::parse(&spec.encode()).unwrap(), spec);
+    }
+
+    #[test]
+    fn samples_files_are_read_and_calibrated() {
+        let text = format!(
+            "{FORMAT}\nevents\ttask-clock\tpage-faults\ntime\t1\t0\nunsupported\tcycles\n\
+             runs\t3\nmultiplexed\t0\nzero\t0\ncalibration\t100\t0\nsample\t1100\t2\n\
+             sample\t50\t3\n"
+        );
+        let s = Samples::parse(&text).unwrap();
+        assert_eq!(s.events, ["task-clock", "page-faults"]);
+        assert_eq!(s.unsupported, ["cycles"]);
+        assert_eq!(s.column(0), [1000.0, 0.0]);
+        assert_eq!(s.column(1), [2.0, 3.0]);
+        let bad = format!("{FORMAT}\nevents\ta\nsample\t1\t2\n");
+        assert!(matches!(Samples::parse(&bad), Err(Failure::Other(m)) if m.contains("line 3")));
+        let denied = format!("{FORMAT}\nerror\tdenied\tperf is not allowed\n");
+        assert_eq!(
+            Samples::parse(&denied),
+            Err(Failure::Denied("perf is not allowed".into()))
+        );
+    }
+}
