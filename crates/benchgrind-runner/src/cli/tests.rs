@@ -124,6 +124,12 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--valgrind-bin", "/opt/valgrind/bin/valgrind"),
         ("--no-capture", "stderr"),
         ("--parallel", "3"),
+        ("--perf", "yes"),
+        ("--perf-events", "cycles,instructions"),
+        ("--perf-limits", "task-clock*=40%|2.5ms"),
+        ("--perf-sampling", "250ms"),
+        ("--perf-run-mode", "calibrate=2s"),
+        ("--perf-args", "--all-user"),
     ];
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {

@@ -49,9 +49,11 @@ fn glob(p: &[char], s: &[char]) -> bool {
     }
 }
 
-/// The class after `[`: its ranges, whether negated, and how many characters it took (the `]`
-/// included); `None` when it is not closed.
-fn class(p: &[char]) -> Option<(Vec<(char, char)>, bool, usize)> {
+/// A character class: its ranges, whether negated, and how many characters it took.
+type Class = (Vec<(char, char)>, bool, usize);
+
+/// The class after `[` (the `]` counted in its length); `None` when it is not closed.
+fn class(p: &[char]) -> Option<Class> {
     let negated = p.first() == Some(&'!');
     let mut i = usize::from(negated);
     let mut set = Vec::new();

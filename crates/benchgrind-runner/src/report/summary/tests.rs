@@ -93,7 +93,7 @@ fn a_layout_only_change_and_a_spread_read_back_as_written() {
     result.spread = Some(spread.clone());
     let json = Summary::from_result(&result).to_json(false);
     let read: Summary = serde_json::from_str(&json).unwrap();
-    assert_eq!(read.version, 6);
+    assert_eq!(read.version, VERSION);
     let back = read.to_result().unwrap();
     assert_eq!(back.layout_only, Some(only));
     assert_eq!(back.spread, Some(spread));
