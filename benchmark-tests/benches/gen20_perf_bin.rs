@@ -1,5 +1,5 @@
-//! gungraun 0.20's `Perf` in a binary benchmark's config, only the crate path changed: it builds
-//! and runs; benchgrind samples library benchmarks with perf, and says so for this one.
+//! gungraun 0.20's `Perf` in a binary benchmark's config, only the crate path changed: the
+//! command is sampled natively, each run from its exec to its end.
 //! `benchmark-tests/tests/gen20.rs` runs it.
 
 use benchgrind::prelude::*;

@@ -53,12 +53,25 @@ impl Executor for ProcessExecutor {
         let start = Instant::now();
         let (status, output) = match &job.kind {
             JobKind::Library(index) => self.sample_perf(job, *index, spec, out),
+            #[cfg(all(
+                target_os = "linux",
+                any(
+                    target_arch = "x86_64",
+                    target_arch = "aarch64",
+                    target_arch = "riscv64"
+                )
+            ))]
+            JobKind::Binary(binary) => super::binary::perf::run(self, job, binary, spec, out),
+            #[cfg(not(all(
+                target_os = "linux",
+                any(
+                    target_arch = "x86_64",
+                    target_arch = "aarch64",
+                    target_arch = "riscv64"
+                )
+            )))]
             JobKind::Binary(_) => (
-                Status::Failed(
-                    "perf samples library benchmarks (a binary benchmark's command runs under \
-                     Valgrind only)"
-                        .into(),
-                ),
+                Status::Failed("perf counts on Linux only".into()),
                 Captured::default(),
             ),
         };
@@ -210,23 +223,7 @@ impl ProcessExecutor {
             Some(dir) => base.join(dir),
             None => base.to_path_buf(),
         };
-        let mut cmd = std::process::Command::new(&self.exe);
-        if job.config.env_clear {
-            cmd.env_clear();
-            self.launcher.home_of_its_own(&mut cmd);
-        }
-        for (key, value) in &job.config.envs {
-            match value {
-                Some(v) => {
-                    cmd.env(key, v);
-                }
-                None => {
-                    if let Some(v) = std::env::var_os(key) {
-                        cmd.env(key, v);
-                    }
-                }
-            }
-        }
+        let mut cmd = self.native_command(job, &self.exe);
         cmd.arg(crate::protocol::PERF_FLAG)
             .arg(out)
             .args(index.map(|i| i.to_string()))

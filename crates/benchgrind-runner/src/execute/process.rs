@@ -71,6 +71,29 @@ impl ProcessExecutor {
     }
 
     /// [`Self::valgrind_command`] with the complete Valgrind arguments given.
+    /// `program` natively, never under Valgrind, in the benchmark's environment (cleared, or
+    /// configured): perf's sampling runs.
+    pub(crate) fn native_command(&self, job: &Job, program: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        if job.config.env_clear {
+            cmd.env_clear();
+            self.launcher.home_of_its_own(&mut cmd);
+        }
+        for (key, value) in &job.config.envs {
+            match value {
+                Some(v) => {
+                    cmd.env(key, v);
+                }
+                None => {
+                    if let Some(v) = std::env::var_os(key) {
+                        cmd.env(key, v);
+                    }
+                }
+            }
+        }
+        cmd
+    }
+
     pub(crate) fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
         // Callgrind's runs start uninstrumented where the window opens, and so do Cachegrind's
         // where Valgrind gave it start and stop requests (3.22); the other tools have no such

@@ -11,7 +11,7 @@ use crate::perf::limits::{hard_value, Rule};
 use crate::perf::samples::{Failure, Samples, Spec, FORMAT};
 use crate::perf::stats::{welch, Summary};
 use crate::perf::{events, pattern};
-use crate::plan::{Job, JobKind};
+use crate::plan::Job;
 use crate::result::{PerfMetricResult, PerfResult, Source};
 use crate::store::Which;
 
@@ -54,14 +54,6 @@ pub(super) fn run(
         file: paths.file(FILE, Which::Current),
         ..PerfResult::default()
     };
-    if matches!(job.kind, JobKind::Binary(_)) {
-        result.notes.push(
-            "not sampled: perf samples library benchmarks; a binary benchmark's command runs \
-             under Valgrind only"
-                .into(),
-        );
-        return Some(result);
-    }
     if !crate::perf::SUPPORTED {
         result.failed = Some("perf counts on Linux (x86-64, aarch64, riscv64) only".into());
         return Some(result);
@@ -272,7 +264,7 @@ fn read_all(text: &str) -> Vec<Samples> {
 
 /// What a samples file says about the machine and the samples.
 fn file_notes(file: &Samples) -> Vec<String> {
-    let mut notes = Vec::new();
+    let mut notes = file.notes.clone();
     if !file.unsupported.is_empty() {
         notes.push(format!(
             "not counted here: {} (this machine exposes no PMU for them, as most virtual \

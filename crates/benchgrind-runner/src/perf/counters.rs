@@ -31,7 +31,7 @@ pub struct Reading {
 }
 
 /// The open counters.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Counters {
     /// The events counted, in order.
     pub events: Vec<Event>,
@@ -61,31 +61,315 @@ pub fn paranoid() -> Option<i32> {
 
 /// Opens a counter per event, disabled, on this process and the threads it will start.
 pub fn open(events: &[Event]) -> Result<Counters, OpenError> {
+    let (fds, opened) = open_each(events, false)?;
+    for fd in fds {
+        if COUNT.load(Ordering::Relaxed) >= MAX {
+            return Err(OpenError::Other(format!("more than {MAX} perf events")));
+        }
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        FDS[n].store(fd, Ordering::Relaxed);
+    }
+    Ok(opened)
+}
+
+/// Counters of a program the harness spawns, as `perf stat COMMAND` counts it: the child opens
+/// them on itself between its fork and its `exec` (a `pre_exec` hook, [`OnExec::hook`]),
+/// disabled until the `exec` (`enable_on_exec`) and inherited by the processes the program
+/// starts, and passes the descriptors to the harness over a socket ([`OnExec::collect`]), which
+/// reads them once the program ended. Counters opened on the harness's own thread and inherited
+/// by the child instead counted only some runs (measured: 2 of 6 spawns of `/bin/true` counted
+/// anything): the kernel swaps the contexts of a parent and its vfork child that are clones.
+pub struct OnExec {
+    events: Vec<Event>,
+    attrs: Vec<sys::bindings::perf_event_attr>,
+    /// The socket pair: the harness receives on `[0]`, the child sends on `[1]`.
+    sockets: [c_int; 2],
+}
+
+/// What a child opened: statuses per event (0: counted, 1: user space only, a negative errno:
+/// not opened), then the descriptors of the opened ones by `SCM_RIGHTS`.
+const STATUS_BYTES: usize = MAX * 4;
+
+impl OnExec {
+    /// The counters of `events` for the programs spawned with [`OnExec::hook`].
+    pub fn new(events: &[Event]) -> std::io::Result<OnExec> {
+        if events.len() > MAX {
+            return Err(std::io::Error::other(format!(
+                "more than {MAX} perf events"
+            )));
+        }
+        let mut sockets = [-1; 2];
+        // SAFETY: socketpair writes two descriptors into the array it is given.
+        let made = unsafe {
+            libc::socketpair(
+                libc::AF_UNIX,
+                libc::SOCK_DGRAM | libc::SOCK_CLOEXEC,
+                0,
+                sockets.as_mut_ptr(),
+            )
+        };
+        if made != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let attrs = events.iter().map(|e| attr(e, e.user_only, true)).collect();
+        Ok(OnExec {
+            events: events.to_vec(),
+            attrs,
+            sockets,
+        })
+    }
+
+    /// The `pre_exec` hook that opens the counters in the child and sends them: only system
+    /// calls on memory prepared before the fork (no allocation, no lock).
+    pub fn hook(&self) -> impl FnMut() -> std::io::Result<()> + Send + Sync + 'static {
+        let mut attrs = self.attrs.clone();
+        let kernel_only: Vec<bool> = self.events.iter().map(|e| e.kernel_only).collect();
+        let socket = self.sockets[1];
+        move || {
+            let mut status = [0i32; MAX];
+            let mut fds = [0 as c_int; MAX];
+            let mut n = 0;
+            for (i, attr) in attrs.iter_mut().enumerate() {
+                // SAFETY: `attr` is initialized; the counter watches this process (pid 0).
+                let mut fd = unsafe {
+                    sys::perf_event_open(attr, 0, -1, -1, sys::bindings::PERF_FLAG_FD_CLOEXEC as _)
+                };
+                let mut errno = if fd < 0 { errno_now() } else { 0 };
+                if fd < 0 && (errno == libc::EACCES || errno == libc::EPERM) && !kernel_only[i] {
+                    attr.set_exclude_kernel(1);
+                    attr.set_exclude_hv(1);
+                    // SAFETY: as above.
+                    fd = unsafe {
+                        sys::perf_event_open(
+                            attr,
+                            0,
+                            -1,
+                            -1,
+                            sys::bindings::PERF_FLAG_FD_CLOEXEC as _,
+                        )
+                    };
+                    errno = if fd < 0 { errno_now() } else { 0 };
+                    if fd >= 0 {
+                        status[i] = 1;
+                    }
+                }
+                if fd < 0 {
+                    status[i] = -errno;
+                } else {
+                    fds[n] = fd;
+                    n += 1;
+                }
+            }
+            send(socket, &status, &fds[..n])
+        }
+    }
+
+    /// The counters the child that ran the hook opened (after its `exec`, which `spawn` waits
+    /// for); the machine's lacks and refusals as [`open`]'s.
+    pub fn collect(&self) -> Result<Spawned, OpenError> {
+        let mut status = [0i32; MAX];
+        let mut received = [0 as c_int; MAX];
+        let n = receive(self.sockets[0], &mut status, &mut received).map_err(|e| {
+            OpenError::Other(format!(
+                "the perf counters of the command did not arrive: {e}"
+            ))
+        })?;
+        let mut spawned = Spawned {
+            fds: received[..n].to_vec(),
+            counters: Counters {
+                events: Vec::new(),
+                unsupported: Vec::new(),
+                user_only: false,
+            },
+        };
+        for (event, &st) in self.events.iter().zip(&status) {
+            match st {
+                0 | 1 => {
+                    spawned.counters.user_only |= st == 1 && !event.user_only;
+                    spawned.counters.events.push(event.clone());
+                }
+                e if -e == libc::EACCES || -e == libc::EPERM => {
+                    return Err(OpenError::Denied(denied(event, -e)))
+                }
+                e if event.kind != Kind::Software
+                    && [libc::ENOENT, libc::EOPNOTSUPP, libc::ENODEV, libc::EINVAL]
+                        .contains(&-e) =>
+                {
+                    spawned.counters.unsupported.push(event.name.clone())
+                }
+                e => {
+                    return Err(OpenError::Other(format!(
+                        "perf_event_open of `{}` failed: {}",
+                        event.name,
+                        std::io::Error::from_raw_os_error(-e)
+                    )))
+                }
+            }
+        }
+        Ok(spawned)
+    }
+}
+
+impl Drop for OnExec {
+    fn drop(&mut self) {
+        for fd in self.sockets {
+            // SAFETY: the socket pair's descriptors, closed once.
+            unsafe { libc::close(fd) };
+        }
+    }
+}
+
+/// The counters of one spawned program; closed when dropped.
+#[derive(Debug)]
+pub struct Spawned {
+    fds: Vec<c_int>,
+    /// What was opened.
+    pub counters: Counters,
+}
+
+impl Spawned {
+    /// Reads every counter, in the order of [`Counters::events`].
+    pub fn read(&self, out: &mut Vec<Reading>) {
+        out.clear();
+        out.extend(self.fds.iter().map(|&fd| read_one(fd)));
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        for &fd in &self.fds {
+            // SAFETY: descriptors received from the child, closed once.
+            unsafe { libc::close(fd) };
+        }
+    }
+}
+
+fn errno_now() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// Control-message room for [`MAX`] descriptors, aligned for `cmsghdr`.
+#[repr(C, align(8))]
+struct Control([u8; 512]);
+
+/// Sends the statuses and descriptors as one datagram.
+fn send(socket: c_int, status: &[i32; MAX], fds: &[c_int]) -> std::io::Result<()> {
+    let mut control = Control([0; 512]);
+    let mut iov = libc::iovec {
+        iov_base: status.as_ptr() as *mut libc::c_void,
+        iov_len: STATUS_BYTES,
+    };
+    // SAFETY: msghdr is plain data; zeroes are a valid empty header, filled in below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    if !fds.is_empty() {
+        let bytes = std::mem::size_of_val(fds) as u32;
+        msg.msg_control = control.0.as_mut_ptr().cast();
+        // SAFETY: CMSG_SPACE only computes a size; 64 descriptors need 272 bytes of the 512.
+        msg.msg_controllen = unsafe { libc::CMSG_SPACE(bytes) } as _;
+        // SAFETY: the control buffer is large enough and aligned; the header and the
+        // descriptors are written inside it.
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(bytes) as _;
+            std::ptr::copy_nonoverlapping(
+                fds.as_ptr().cast::<u8>(),
+                libc::CMSG_DATA(cmsg),
+                bytes as usize,
+            );
+        }
+    }
+    // SAFETY: `msg` points at live buffers for the length given.
+    if unsafe { libc::sendmsg(socket, &msg, 0) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Receives what [`send`] sent, without waiting (the child sent it before its `exec`); the
+/// number of descriptors received.
+fn receive(
+    socket: c_int,
+    status: &mut [i32; MAX],
+    fds: &mut [c_int; MAX],
+) -> std::io::Result<usize> {
+    let mut control = Control([0; 512]);
+    let mut iov = libc::iovec {
+        iov_base: status.as_mut_ptr().cast(),
+        iov_len: STATUS_BYTES,
+    };
+    // SAFETY: as in `send`.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.0.as_mut_ptr().cast();
+    msg.msg_controllen = control.0.len() as _;
+    // SAFETY: the buffers are live and as long as said; received descriptors are close-on-exec.
+    let got = unsafe {
+        libc::recvmsg(
+            socket,
+            &mut msg,
+            libc::MSG_DONTWAIT | libc::MSG_CMSG_CLOEXEC,
+        )
+    };
+    if got < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let mut n = 0;
+    // SAFETY: walking the control messages the kernel wrote into `control`.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let bytes = (*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize;
+                let count = (bytes / 4).min(MAX - n);
+                std::ptr::copy_nonoverlapping(
+                    libc::CMSG_DATA(cmsg).cast::<c_int>(),
+                    fds[n..].as_mut_ptr(),
+                    count,
+                );
+                n += count;
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+    }
+    Ok(n)
+}
+
+/// A counter per event; the descriptors in event order.
+fn open_each(events: &[Event], on_exec: bool) -> Result<(Vec<c_int>, Counters), OpenError> {
     let mut opened = Counters {
         events: Vec::new(),
         unsupported: Vec::new(),
         user_only: false,
     };
-    for event in events {
-        if COUNT.load(Ordering::Relaxed) >= MAX {
-            return Err(OpenError::Other(format!("more than {MAX} perf events")));
+    let mut fds = Vec::new();
+    let close = |fds: &[c_int]| {
+        for &fd in fds {
+            // SAFETY: descriptors opened here, closed once on the way out.
+            unsafe { libc::close(fd) };
         }
-        let mut result = open_one(event, event.user_only);
+    };
+    for event in events {
+        let mut result = open_one(event, event.user_only, on_exec);
         if matches!(result, Err(e) if e == libc::EACCES || e == libc::EPERM) && !event.kernel_only {
             // perf_event_paranoid 2 (the default) lets users count their own processes in user
             // space only.
-            result = open_one(event, true);
+            result = open_one(event, true, on_exec);
             if result.is_ok() && !event.user_only {
                 opened.user_only = true;
             }
         }
         match result {
             Ok(fd) => {
-                let n = COUNT.fetch_add(1, Ordering::Relaxed);
-                FDS[n].store(fd, Ordering::Relaxed);
+                fds.push(fd);
                 opened.events.push(event.clone());
             }
             Err(e) if e == libc::EACCES || e == libc::EPERM => {
+                close(&fds);
                 return Err(OpenError::Denied(denied(event, e)));
             }
             Err(e)
@@ -96,15 +380,16 @@ pub fn open(events: &[Event]) -> Result<Counters, OpenError> {
                 opened.unsupported.push(event.name.clone());
             }
             Err(e) => {
+                close(&fds);
                 return Err(OpenError::Other(format!(
                     "perf_event_open of `{}` failed: {}",
                     event.name,
                     std::io::Error::from_raw_os_error(e)
-                )))
+                )));
             }
         }
     }
-    Ok(opened)
+    Ok((fds, opened))
 }
 
 fn denied(event: &Event, errno: i32) -> String {
@@ -132,7 +417,9 @@ fn denied(event: &Event, errno: i32) -> String {
     }
 }
 
-fn open_one(event: &Event, user_only: bool) -> Result<c_int, i32> {
+/// The attributes of `event`'s counter: disabled, inherited, with the times enabled and
+/// running; kernel time left out for `user_only`; on at the next `exec` for `on_exec`.
+fn attr(event: &Event, user_only: bool, on_exec: bool) -> sys::bindings::perf_event_attr {
     // SAFETY: perf_event_attr is plain data for which all zeroes is a valid value.
     let mut attr: sys::bindings::perf_event_attr = unsafe { std::mem::zeroed() };
     attr.type_ = match event.kind {
@@ -146,6 +433,9 @@ fn open_one(event: &Event, user_only: bool) -> Result<c_int, i32> {
         | sys::bindings::PERF_FORMAT_TOTAL_TIME_RUNNING) as u64;
     attr.set_disabled(1);
     attr.set_inherit(1);
+    if on_exec {
+        attr.set_enable_on_exec(1);
+    }
     if user_only {
         attr.set_exclude_kernel(1);
         attr.set_exclude_hv(1);
@@ -153,6 +443,11 @@ fn open_one(event: &Event, user_only: bool) -> Result<c_int, i32> {
     if event.kernel_only {
         attr.set_exclude_user(1);
     }
+    attr
+}
+
+fn open_one(event: &Event, user_only: bool, on_exec: bool) -> Result<c_int, i32> {
+    let mut attr = attr(event, user_only, on_exec);
     // SAFETY: `attr` is initialized; the counter watches this process (pid 0) on any CPU.
     let fd = unsafe {
         sys::perf_event_open(
@@ -164,7 +459,7 @@ fn open_one(event: &Event, user_only: bool) -> Result<c_int, i32> {
         )
     };
     if fd < 0 {
-        return Err(std::io::Error::last_os_error().raw_os_error().unwrap_or(0));
+        return Err(errno_now());
     }
     Ok(fd)
 }
@@ -199,19 +494,25 @@ pub fn switch(on: bool) {
 pub fn read_all(out: &mut Vec<Reading>) {
     out.clear();
     let n = COUNT.load(Ordering::Relaxed);
-    for slot in &FDS[..n] {
-        let mut buf = [0u64; 3];
-        // SAFETY: reading 24 bytes (value, time enabled, time running: the read format asked
-        // for) into a buffer of that size from a perf event descriptor.
-        let got = unsafe { libc::read(slot.load(Ordering::Relaxed), buf.as_mut_ptr().cast(), 24) };
-        out.push(if got == 24 {
-            Reading {
-                value: buf[0],
-                enabled: buf[1],
-                running: buf[2],
-            }
-        } else {
-            Reading::default()
-        });
+    out.extend(
+        FDS[..n]
+            .iter()
+            .map(|slot| read_one(slot.load(Ordering::Relaxed))),
+    );
+}
+
+fn read_one(fd: c_int) -> Reading {
+    let mut buf = [0u64; 3];
+    // SAFETY: reading 24 bytes (value, time enabled, time running: the read format asked for)
+    // into a buffer of that size from a perf event descriptor.
+    let got = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), 24) };
+    if got == 24 {
+        Reading {
+            value: buf[0],
+            enabled: buf[1],
+            running: buf[2],
+        }
+    } else {
+        Reading::default()
     }
 }

@@ -1,19 +1,22 @@
-//! The bench process under `--benchgrind-perf G F B`: opens the counters of one event set,
-//! runs the bench (setup, body, teardown) again and again for the sample duration, one sample
-//! per run with the counters on in the window only, and writes the samples to the file the
-//! harness named ([`super::samples`] reads it). Runs natively, never under Valgrind.
+//! Sampling: the bench process under `--benchgrind-perf G F B` opens the counters of one event
+//! set, runs the bench (setup, body, teardown) again and again for the sample duration, one
+//! sample per run with the counters on in the window only, and writes the samples to the file
+//! the harness named ([`super::samples`] reads it). Runs natively, never under Valgrind. A
+//! binary benchmark's command is sampled by the harness itself ([`Collector`] is shared).
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
+use super::counters::{self, Counters, Reading};
 use super::samples::{Spec, FORMAT};
-use super::{counters, events, pattern};
+use super::{events, pattern};
 
 /// At most this many samples are kept, however short the body.
 pub const MAX_SAMPLES: usize = 100_000;
 
 /// Runs `bench` as the spec in the environment says and exits.
-pub fn run(bench: fn(), out: &std::path::Path) -> ! {
+pub fn run(bench: fn(), out: &Path) -> ! {
     let code = match sample(bench, out) {
         Ok(()) => 0,
         Err(e) => {
@@ -25,7 +28,145 @@ pub fn run(bench: fn(), out: &std::path::Path) -> ! {
     std::process::exit(code);
 }
 
-fn sample(bench: fn(), out: &std::path::Path) -> Result<(), String> {
+/// The samples of one run, as they are taken.
+#[derive(Debug)]
+pub struct Collector {
+    opened: Counters,
+    min_pcnt_running: f64,
+    nonzero: Vec<bool>,
+    runs: usize,
+    multiplexed: usize,
+    zero: usize,
+    first_kept: bool,
+    samples: Vec<Vec<f64>>,
+    calibration: Option<Vec<f64>>,
+    notes: Vec<String>,
+}
+
+impl Collector {
+    /// A collector of the counters `opened`, as `spec` says.
+    pub fn new(opened: Counters, spec: &Spec) -> Collector {
+        let nonzero = opened
+            .events
+            .iter()
+            .map(|e| spec.nonzero.iter().any(|p| pattern::matches(p, &e.name)))
+            .collect();
+        Collector {
+            opened,
+            min_pcnt_running: spec.min_pcnt_running,
+            nonzero,
+            runs: 0,
+            multiplexed: 0,
+            zero: 0,
+            first_kept: false,
+            samples: Vec::new(),
+            calibration: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Whether nothing can be counted (every event unsupported here).
+    pub fn is_empty(&self) -> bool {
+        self.opened.events.is_empty()
+    }
+
+    /// How many samples are kept so far.
+    pub fn kept(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// Adds a note for the report.
+    pub fn note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
+    /// The run between the readings `before` and `after`: kept, or dropped when a counter ran
+    /// less than the minimum of its time (multiplexed) or a metric that must not be zero is.
+    pub fn add(&mut self, before: &[Reading], after: &[Reading]) {
+        self.runs += 1;
+        let mut values = Vec::with_capacity(before.len());
+        let mut low = false;
+        for (b, a) in before.iter().zip(after) {
+            let value = a.value.saturating_sub(b.value) as f64;
+            let enabled = a.enabled.saturating_sub(b.enabled);
+            let running = a.running.saturating_sub(b.running);
+            let pcnt = if enabled == 0 {
+                100.0
+            } else {
+                running as f64 * 100.0 / enabled as f64
+            };
+            low |= pcnt < self.min_pcnt_running;
+            // perf stat's scaling of a multiplexed count to the whole time enabled.
+            values.push(if running > 0 && running < enabled {
+                value * enabled as f64 / running as f64
+            } else {
+                value
+            });
+        }
+        if low {
+            self.multiplexed += 1;
+        } else if values
+            .iter()
+            .zip(&self.nonzero)
+            .any(|(v, nz)| *nz && *v == 0.0)
+        {
+            self.zero += 1;
+        } else {
+            self.first_kept |= self.runs == 1;
+            self.samples.push(values);
+        }
+    }
+
+    /// The empty window's mean per metric, taken off every sample by the harness.
+    pub fn calibrated(&mut self, means: Vec<f64>) {
+        self.calibration = Some(means);
+    }
+
+    /// Writes the samples file: the first run dropped where others were kept (it warms caches
+    /// and pages code in).
+    pub fn write(mut self, out: &Path) -> Result<(), String> {
+        if self.first_kept && self.samples.len() > 1 {
+            self.samples.remove(0);
+        }
+        let row = |label: &str, cells: Vec<String>| format!("{label}\t{}\n", cells.join("\t"));
+        let events = &self.opened.events;
+        let mut text = format!("{FORMAT}\n");
+        text += &row("events", events.iter().map(|e| e.name.clone()).collect());
+        text += &row(
+            "time",
+            events
+                .iter()
+                .map(|e| u8::from(e.is_time()).to_string())
+                .collect(),
+        );
+        if !self.opened.unsupported.is_empty() {
+            text += &row("unsupported", self.opened.unsupported.clone());
+        }
+        if self.opened.user_only {
+            text.push_str("user-only\t1\n");
+        }
+        for note in &self.notes {
+            text += &format!("note\t{}\n", note.replace(['\t', '\n'], " "));
+        }
+        text += &format!(
+            "runs\t{}\nmultiplexed\t{}\nzero\t{}\n",
+            self.runs, self.multiplexed, self.zero
+        );
+        if let Some(calibration) = &self.calibration {
+            text += &row(
+                "calibration",
+                calibration.iter().map(f64::to_string).collect(),
+            );
+        }
+        for values in &self.samples {
+            text += &row("sample", values.iter().map(f64::to_string).collect());
+        }
+        crate::store::write_atomic(out, text.as_bytes())
+            .map_err(|e| format!("cannot write the perf samples to {}: {e}", out.display()))
+    }
+}
+
+fn sample(bench: fn(), out: &Path) -> Result<(), String> {
     let spec = std::env::var(crate::protocol::PERF_SPEC_ENV)
         .map_err(|_| format!("{} is not set", crate::protocol::PERF_SPEC_ENV))
         .and_then(|s| Spec::parse(&s))?;
@@ -35,20 +176,15 @@ fn sample(bench: fn(), out: &std::path::Path) -> Result<(), String> {
         Err(counters::OpenError::Denied(why)) => return Err(format!("denied\t{why}")),
         Err(counters::OpenError::Other(why)) => return Err(why),
     };
-    if opened.events.is_empty() {
+    let n = opened.events.len();
+    let mut collector = Collector::new(opened, &spec);
+    if collector.is_empty() {
         // Nothing to sample: the harness notes the events this machine lacks.
-        let text = format!(
-            "{FORMAT}\nevents\t\nunsupported\t{}\nruns\t0\n",
-            opened.unsupported.join("\t")
-        );
-        return crate::store::write_atomic(out, text.as_bytes())
-            .map_err(|e| format!("cannot write the perf samples to {}: {e}", out.display()));
+        return collector.write(out);
     }
     super::set_active(spec.default_entry);
-    let n = opened.events.len();
     let (mut before, mut after) = (Vec::with_capacity(n), Vec::with_capacity(n));
 
-    let mut calibration = vec![0f64; n];
     if !spec.calibrate.is_zero() {
         let (start, mut runs) = (Instant::now(), 0u64);
         let mut sums = vec![0u64; n];
@@ -62,95 +198,22 @@ fn sample(bench: fn(), out: &std::path::Path) -> Result<(), String> {
             }
             runs += 1;
         }
-        calibration = sums.iter().map(|&s| s as f64 / runs as f64).collect();
+        collector.calibrated(sums.iter().map(|&s| s as f64 / runs as f64).collect());
     }
 
-    let nonzero: Vec<bool> = opened
-        .events
-        .iter()
-        .map(|e| spec.nonzero.iter().any(|p| pattern::matches(p, &e.name)))
-        .collect();
-    let mut samples: Vec<Vec<f64>> = Vec::new();
-    let (mut multiplexed, mut zero, mut runs) = (0usize, 0usize, 0usize);
-    let mut first_kept = false;
     let start = Instant::now();
+    let mut runs = 0usize;
     loop {
         counters::read_all(&mut before);
         bench();
         counters::read_all(&mut after);
         runs += 1;
-        let mut values = Vec::with_capacity(n);
-        let mut low = false;
-        for (b, a) in before.iter().zip(&after) {
-            let value = a.value.saturating_sub(b.value) as f64;
-            let enabled = a.enabled.saturating_sub(b.enabled);
-            let running = a.running.saturating_sub(b.running);
-            let pcnt = if enabled == 0 {
-                100.0
-            } else {
-                running as f64 * 100.0 / enabled as f64
-            };
-            low |= pcnt < spec.min_pcnt_running;
-            // perf stat's scaling of a multiplexed count to the whole time enabled.
-            let scaled = if running > 0 && running < enabled {
-                value * enabled as f64 / running as f64
-            } else {
-                value
-            };
-            values.push(scaled);
-        }
-        if low {
-            multiplexed += 1;
-        } else if values.iter().zip(&nonzero).any(|(v, nz)| *nz && *v == 0.0) {
-            zero += 1;
-        } else {
-            if runs == 1 {
-                first_kept = true;
-            }
-            samples.push(values);
-        }
-        let done = start.elapsed() >= spec.duration || samples.len() >= MAX_SAMPLES;
-        if done && (!samples.is_empty() || runs >= 1000 || start.elapsed() > spec.duration * 10) {
+        collector.add(&before, &after);
+        let elapsed = start.elapsed();
+        let done = elapsed >= spec.duration || collector.kept() >= MAX_SAMPLES;
+        if done && (collector.kept() > 0 || runs >= 1000 || elapsed > spec.duration * 10) {
             break;
         }
     }
-    // The first run warms caches and pages in code: dropped where others were kept.
-    if first_kept && samples.len() > 1 {
-        samples.remove(0);
-    }
-
-    let mut text = String::new();
-    let row = |label: &str, cells: &mut dyn Iterator<Item = String>| {
-        let cells: Vec<String> = cells.collect();
-        format!("{label}\t{}\n", cells.join("\t"))
-    };
-    text.push_str(FORMAT);
-    text.push('\n');
-    text += &row("events", &mut opened.events.iter().map(|e| e.name.clone()));
-    text += &row(
-        "time",
-        &mut opened
-            .events
-            .iter()
-            .map(|e| (e.is_time() as u8).to_string()),
-    );
-    if !opened.unsupported.is_empty() {
-        text += &row("unsupported", &mut opened.unsupported.iter().cloned());
-    }
-    if opened.user_only {
-        text.push_str("user-only\t1\n");
-    }
-    text += &format!("runs\t{runs}\nmultiplexed\t{multiplexed}\nzero\t{zero}\n");
-    if !spec.calibrate.is_zero() {
-        text += &row(
-            "calibration",
-            &mut calibration.iter().map(|c| c.to_string()),
-        );
-    }
-    for values in &samples {
-        text += &row("sample", &mut values.iter().map(|v| v.to_string()));
-    }
-    crate::store::write_atomic(out, text.as_bytes())
-        .map_err(|e| format!("cannot write the perf samples to {}: {e}", out.display()))?;
-    Ok(())
+    collector.write(out)
 }

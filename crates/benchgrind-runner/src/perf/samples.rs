@@ -87,6 +87,8 @@ pub struct Samples {
     pub unsupported: Vec<String>,
     /// Kernel time was left out (perf_event_paranoid).
     pub user_only: bool,
+    /// What the sampling process noted for the report.
+    pub notes: Vec<String>,
     /// How often the bench ran.
     pub runs: usize,
     /// Samples dropped because a counter was multiplexed below the minimum.
@@ -148,6 +150,7 @@ impl Samples {
                         .collect()
                 }
                 "user-only" => out.user_only = true,
+                "note" => out.notes.push(rest.join(" ")),
                 "runs" => out.runs = count(),
                 "multiplexed" => out.multiplexed = count(),
                 "zero" => out.zero = count(),

@@ -26,6 +26,15 @@ use crate::store::Which;
 use hooks::{run_hook, Hooks, SetupChild};
 
 mod hooks;
+#[cfg(all(
+    target_os = "linux",
+    any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv64"
+    )
+))]
+pub(super) mod perf;
 
 /// How many lines of the command's stderr a failure shows.
 const STDERR_TAIL: usize = 10;
