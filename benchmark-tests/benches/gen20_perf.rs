@@ -48,6 +48,8 @@ fn every_perf_method(n: u64) -> u64 {
     Perf::default()
         .disable_entry_point(true)
         .run_mode(PerfRunMode::DefaultCalibrate)
+        .record(true)
+        .record_args(["--freq=499"])
         .sample_duration(Duration::from_millis(200))
 ))]
 #[bench::bracketed(20_000)]

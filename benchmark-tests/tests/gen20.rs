@@ -133,6 +133,18 @@ fn the_perf_api_of_gungraun_runs() {
     assert!(every.contains("  page-faults:u: "), "{every}");
     let macros = section("gen20_perf::perf_library::macros bracketed");
     assert!(macros.contains("  task-clock: "), "{macros}");
+    // `record(true)`: a profile from the perf program, or why there is none.
+    let profile = home
+        .path()
+        .join("benchgrind-compat-tests/gen20_perf/perf_library/macros.bracketed/perf.data");
+    let recorded = macros.contains(&format!(
+        "  perf: record: {} (read it with",
+        profile.display()
+    ));
+    assert!(
+        (recorded && profile.exists()) || macros.contains("  perf: record: no profile: "),
+        "{macros}"
+    );
     let off = section("gen20_perf::perf_library::perf_off off");
     assert!(!off.contains("PERF"), "{off}");
     for lacking in ["cycles:u, instructions:u", "cycles, instructions"] {

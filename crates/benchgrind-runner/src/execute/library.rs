@@ -223,7 +223,19 @@ impl ProcessExecutor {
             Some(dir) => base.join(dir),
             None => base.to_path_buf(),
         };
-        let mut cmd = self.native_command(job, &self.exe);
+        // `perf record` runs the sampling process under the perf program.
+        let record = crate::perf::samples::Spec::parse(spec)
+            .ok()
+            .and_then(|s| s.record);
+        let mut cmd = match &record {
+            Some((path, args)) => {
+                let mut cmd = self.native_command(job, Path::new("perf"));
+                cmd.arg("record").arg("-o").arg(path).args(args).arg("--");
+                cmd.arg(&self.exe);
+                cmd
+            }
+            None => self.native_command(job, &self.exe),
+        };
         cmd.arg(crate::protocol::PERF_FLAG)
             .arg(out)
             .args(index.map(|i| i.to_string()))

@@ -60,13 +60,6 @@ pub(super) fn run(
     }
     let (sets, notes) = event_sets(&perf, cli);
     result.notes.extend(notes);
-    if perf.record == Some(true) {
-        result.notes.push(
-            "record: no `perf record` profile is taken (benchgrind counts with perf_event_open); \
-             run `perf record` on the bench binary for one"
-                .into(),
-        );
-    }
     let duration = cli
         .perf_sampling
         .or(perf.sample_duration)
@@ -92,6 +85,7 @@ pub(super) fn run(
                 min_pcnt_running: perf.min_pcnt_running.unwrap_or(100.0),
                 calibrate: run_mode.calibration() / rounds as u32,
                 nonzero: nonzero.clone(),
+                record: None,
             };
             let out = paths.file(FILE, Which::New);
             let _ = std::fs::remove_file(&out);
@@ -175,6 +169,19 @@ pub(super) fn run(
     rules.extend(cli.perf_limits.iter().cloned());
     result.regressions = check(&rules, &result.metrics, &mut result.notes);
 
+    if perf.record == Some(true) {
+        let spec = Spec {
+            events: sets[0].clone(),
+            duration,
+            default_entry: perf.default_entry.unwrap_or(true),
+            min_pcnt_running: 0.0,
+            calibrate: std::time::Duration::ZERO,
+            nonzero: Vec::new(),
+            record: Some((paths.dir.join("perf.data"), perf.record_args.clone())),
+        };
+        result.notes.push(record(job, executor, &spec));
+    }
+
     // The new samples become the current ones (the current, old), and a baseline if asked.
     let new = paths.file(FILE, Which::New);
     if let Err(e) = crate::store::write_atomic(&new, text.as_bytes()) {
@@ -189,6 +196,32 @@ pub(super) fn run(
         }
     }
     Some(result)
+}
+
+/// `perf record`'s run (the perf program's): a profile of the benchmark for `perf report`, as
+/// a note that says where it is or why there is none.
+fn record(job: &Job, executor: &mut dyn Executor, spec: &Spec) -> String {
+    let Some((path, _)) = &spec.record else {
+        return String::new();
+    };
+    if crate::execute::valgrind::find_in_path("perf").is_none() {
+        return "record: no profile: the perf program is not on PATH (Debian and Ubuntu: \
+                `apt-get install linux-perf`)"
+            .into();
+    }
+    let scratch = job.paths.dir.join("perf.record.samples");
+    let ran = executor.run_perf(job, &spec.encode(), &scratch);
+    let _ = std::fs::remove_file(&scratch);
+    match ran.status {
+        Status::Ok if path.exists() => {
+            format!(
+                "record: {} (read it with `perf report -i {0}`)",
+                path.display()
+            )
+        }
+        Status::Ok => "record: perf record wrote no profile".into(),
+        Status::Failed(why) => format!("record: no profile: {why}"),
+    }
 }
 
 /// The event sets to sample and what was not applied: the command line's, else the code's,

@@ -22,24 +22,32 @@ pub struct Spec {
     pub calibrate: Duration,
     /// Patterns of metrics whose zero drops a sample.
     pub nonzero: Vec<String>,
+    /// A `perf record` run instead of sampling: the profile's path and the perf program's
+    /// further arguments.
+    pub record: Option<(std::path::PathBuf, Vec<String>)>,
 }
 
 impl Spec {
     /// The spec as the variable carries it: `key=value` lines.
     pub fn encode(&self) -> String {
-        format!(
-            "events={}\nduration_ns={}\nentry={}\nmin_pcnt={}\ncalibrate_ns={}\nnonzero={}",
+        let entry = if self.default_entry {
+            "default"
+        } else {
+            "none"
+        };
+        let mut text = format!(
+            "events={}\nduration_ns={}\nentry={entry}\nmin_pcnt={}\ncalibrate_ns={}\nnonzero={}",
             self.events,
             self.duration.as_nanos(),
-            if self.default_entry {
-                "default"
-            } else {
-                "none"
-            },
             self.min_pcnt_running,
             self.calibrate.as_nanos(),
             self.nonzero.join("\u{1f}")
-        )
+        );
+        if let Some((path, args)) = &self.record {
+            text += &format!("\nrecord={}", path.display());
+            text += &format!("\nrecord_args={}", args.join("\u{1f}"));
+        }
+        text
     }
 
     /// Reads [`Spec::encode`]'s text.
@@ -51,6 +59,7 @@ impl Spec {
             min_pcnt_running: 100.0,
             calibrate: Duration::ZERO,
             nonzero: Vec::new(),
+            record: None,
         };
         for line in text.lines() {
             let (key, value) = line.split_once('=').unwrap_or((line, ""));
@@ -62,6 +71,16 @@ impl Spec {
                 "calibrate_ns" => spec.calibrate = nanos().map_err(|e| bad(&e))?,
                 "entry" => spec.default_entry = value != "none",
                 "min_pcnt" => spec.min_pcnt_running = value.parse().map_err(|e| bad(&e))?,
+                "record" => spec.record = Some((value.into(), Vec::new())),
+                "record_args" => {
+                    if let Some((_, args)) = &mut spec.record {
+                        *args = value
+                            .split('\u{1f}')
+                            .filter(|a| !a.is_empty())
+                            .map(str::to_owned)
+                            .collect();
+                    }
+                }
                 "nonzero" => {
                     spec.nonzero = value
                         .split('\u{1f}')
@@ -242,6 +261,10 @@ mod tests {
             min_pcnt_running: 80.0,
             calibrate: Duration::from_millis(5),
             nonzero: vec!["task-clock*".into(), "*instructions*".into()],
+            record: Some((
+                "/tmp/perf.data".into(),
+                vec!["--freq=999".into(), "-g".into()],
+            )),
         };
         assert_eq!(Spec::parse(&spec.encode()).unwrap(), spec);
     }
