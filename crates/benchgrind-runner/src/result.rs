@@ -148,6 +148,8 @@ pub struct PerfResult {
     pub failed: Option<String>,
     /// The significance level of the t-test.
     pub alpha: f64,
+    /// What separate runs differ by, in percent of the mean, in the t-test (`--perf-noise`).
+    pub noise_pct: f64,
     /// The samples file.
     pub file: PathBuf,
     /// What the bench processes printed (`perf_log!` among it).

@@ -130,6 +130,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--perf-sampling", "250ms"),
         ("--perf-run-mode", "calibrate=2s"),
         ("--perf-args", "--all-user"),
+        ("--perf-noise", "0.5"),
     ];
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {

@@ -160,6 +160,8 @@ pub struct Cli {
     pub perf_run_mode: Option<crate::config::PerfRunMode>,
     /// `--perf-args`: `perf stat` arguments, added to the code's.
     pub perf_args: Vec<String>,
+    /// `--perf-noise`: what separate runs differ by, in percent, in the t-test.
+    pub perf_noise: Option<f64>,
     /// `--show-grid`: grid marks in the terminal report.
     pub show_grid: Option<bool>,
     /// `--show-only-comparison`: of a benchmark with `compare_by_id` comparisons, only those.

@@ -42,16 +42,32 @@ impl Summary {
 /// without spread give 1, different ones 0; fewer than two samples on a side with spread on the
 /// other give `None` (nothing can be said).
 pub fn welch(a: &Summary, b: &Summary) -> Option<f64> {
+    welch_with_floor(a, b, 0.0)
+}
+
+/// [`welch`] with a known spread between runs added to each side's: a standard deviation of
+/// `floor` times its mean (0.015: 1.5 %), which separate runs of the same code differ by
+/// whatever their own samples say (where their code and pages landed, the machine's other
+/// load). Known, it adds nothing to the degrees of freedom's uncertainty
+/// (Welch-Satterthwaite with that term exact).
+pub fn welch_with_floor(a: &Summary, b: &Summary, floor: f64) -> Option<f64> {
     let (va, vb) = (a.var_of_mean(), b.var_of_mean());
-    let se2 = va + vb;
+    let known = (floor * a.mean).powi(2) + (floor * b.mean).powi(2);
+    let se2 = va + vb + known;
     if se2 == 0.0 || !se2.is_finite() {
         return Some(if a.mean == b.mean { 1.0 } else { 0.0 });
     }
-    if a.n < 2 || b.n < 2 {
+    if (a.n < 2 && va + vb > 0.0 && known == 0.0) || (b.n < 2 && va + vb > 0.0 && known == 0.0) {
         return None;
     }
     let t = (a.mean - b.mean) / se2.sqrt();
-    let df = se2 * se2 / (va * va / (a.n - 1) as f64 + vb * vb / (b.n - 1) as f64);
+    let unknown = |v: f64, n: usize| if n > 1 { v * v / (n - 1) as f64 } else { 0.0 };
+    let denominator = unknown(va, a.n) + unknown(vb, b.n);
+    let df = if denominator > 0.0 {
+        (se2 * se2 / denominator).min(1e6)
+    } else {
+        1e6
+    };
     Some(incomplete_beta(df / 2.0, 0.5, df / (df + t * t)).clamp(0.0, 1.0))
 }
 
@@ -190,5 +206,35 @@ mod tests {
         assert_eq!(welch(&flat, &flat), Some(1.0));
         assert_eq!(welch(&flat, &Summary { mean: 4.0, ..flat }), Some(0.0));
         assert_eq!(welch(&flat, &a), None);
+    }
+
+    #[test]
+    fn a_floor_between_runs_widens_the_test() {
+        // Five rounds each, means 1 % apart with a tiny spread: significant alone, not with a
+        // floor of 1.5 % (t = 1 / (1.5 * √2) ≈ 0.47); twice the mean is significant either way.
+        let a = Summary {
+            mean: 101.0,
+            sd: 0.1,
+            n: 5,
+        };
+        let b = Summary {
+            mean: 100.0,
+            sd: 0.1,
+            n: 5,
+        };
+        assert!(welch(&a, &b).unwrap() < 0.001);
+        let p = welch_with_floor(&a, &b, 0.015).unwrap();
+        assert!(p > 0.5, "{p}");
+        let double = Summary { mean: 200.0, ..a };
+        assert!(welch_with_floor(&double, &b, 0.015).unwrap() < 1e-6);
+        // Normal limit: |t| = 1.96 has p = 0.05.
+        let near = Summary {
+            mean: 100.0 + 1.96 * (0.015f64.powi(2) * 2.0 * 100.0f64.powi(2)).sqrt(),
+            sd: 0.0,
+            n: 5,
+        };
+        let flat_b = Summary { sd: 0.0, ..b };
+        let p = welch_with_floor(&near, &flat_b, 0.015).unwrap();
+        assert!((p - 0.05).abs() < 0.005, "{p}");
     }
 }

@@ -1,5 +1,5 @@
 //! The flags of Linux perf ([`crate::perf`]), gungraun 0.20's names: `--perf`, `--perf-events`,
-//! `--perf-limits`, `--perf-sampling`, `--perf-run-mode`, `--perf-args`.
+//! `--perf-limits`, `--perf-sampling`, `--perf-run-mode`, `--perf-args`; and `--perf-noise`.
 
 use super::flag::{shell_words, yes_no, Category, Flag, Takes};
 use crate::config::PerfRunMode;
@@ -87,6 +87,27 @@ pub(super) const FLAGS: &[Flag] = &[
                 ),
                 _ => return Err(g.invalid("write direct, calibrate or calibrate=DURATION")),
             });
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-noise",
+        env: "BENCHGRIND_PERF_NOISE",
+        takes: Takes::Value,
+        value: "=PERCENT",
+        help: "what separate runs of the same code differ by (default 1.5), added to the \
+               rounds' spread in perf's significance test; 0: the rounds' alone",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            let pct = g
+                .value
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite() && *p >= 0.0);
+            cli.perf_noise =
+                Some(pct.ok_or_else(|| g.invalid("write a percentage such as 1.5, or 0"))?);
             Ok(())
         },
     },

@@ -149,6 +149,8 @@ pub struct Summary {
 pub struct WirePerf {
     /// The significance level of the t-test.
     pub alpha: f64,
+    /// What separate runs differ by, in percent of the mean, in the t-test.
+    pub noise_pct: f64,
     /// Per metric (perf's names), in the order counted.
     pub metrics: Vec<WirePerfMetric>,
     /// The limits passed, in words.
@@ -198,6 +200,7 @@ fn wire_perf(perf: &crate::result::PerfResult) -> WirePerf {
     };
     WirePerf {
         alpha: perf.alpha,
+        noise_pct: perf.noise_pct,
         metrics: perf
             .metrics
             .iter()
