@@ -53,6 +53,14 @@ fn preload(rustc: &str, target: &str) {
 }
 
 fn main() {
+    // perf's counters (`crate::perf`): the bindings of perf_event_open exist for these Linux
+    // targets (the dependency in Cargo.toml names the same).
+    println!("cargo::rustc-check-cfg=cfg(perf_counters)");
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    if os == "linux" && ["x86_64", "aarch64", "riscv64"].contains(&arch.as_str()) {
+        println!("cargo:rustc-cfg=perf_counters");
+    }
     let target = std::env::var("TARGET").unwrap_or_else(|_| "unknown".into());
     println!("cargo:rustc-env=BENCHGRIND_TARGET_TRIPLE={target}");
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());

@@ -208,13 +208,7 @@ fn perf_without_permission_says_so_and_what_to_change() {
         std::fs::write(paranoid, "2").unwrap();
         Restore(before)
     });
-    let home = tempfile::tempdir().unwrap();
-    let chown = Command::new("chown")
-        .arg(format!("{USER}:{USER}"))
-        .arg(home.path())
-        .status()
-        .unwrap();
-    assert!(chown.success());
+    let home = common::owned_by(USER);
     let as_user = |args: &[&str]| {
         let out = Command::new("setpriv")
             .args(["--reuid", USER, "--regid", USER, "--clear-groups"])

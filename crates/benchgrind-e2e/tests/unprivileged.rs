@@ -120,14 +120,7 @@ fn run_as_user(bin: &str, home: &Path, grant: Grant) -> String {
 
 /// A home the user owns.
 fn user_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    let chown = Command::new("chown")
-        .arg(format!("{USER}:{USER}"))
-        .arg(home.path())
-        .status()
-        .unwrap();
-    assert!(chown.success());
-    home
+    common::owned_by(USER)
 }
 
 /// The counts of each run, for the test's output.

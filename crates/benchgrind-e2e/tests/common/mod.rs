@@ -208,3 +208,15 @@ pub fn cmark_gfm(markdown: &str) -> String {
     assert!(output.status.success());
     String::from_utf8(output.stdout).unwrap()
 }
+
+/// A temporary directory that `user` owns: a home for a benchmark run as that user.
+pub fn owned_by(user: &str) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let chown = std::process::Command::new("chown")
+        .arg(format!("{user}:{user}"))
+        .arg(home.path())
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    home
+}

@@ -53,23 +53,9 @@ impl Executor for ProcessExecutor {
         let start = Instant::now();
         let (status, output) = match &job.kind {
             JobKind::Library(index) => self.sample_perf(job, *index, spec, out),
-            #[cfg(all(
-                target_os = "linux",
-                any(
-                    target_arch = "x86_64",
-                    target_arch = "aarch64",
-                    target_arch = "riscv64"
-                )
-            ))]
+            #[cfg(perf_counters)]
             JobKind::Binary(binary) => super::binary::perf::run(self, job, binary, spec, out),
-            #[cfg(not(all(
-                target_os = "linux",
-                any(
-                    target_arch = "x86_64",
-                    target_arch = "aarch64",
-                    target_arch = "riscv64"
-                )
-            )))]
+            #[cfg(not(perf_counters))]
             JobKind::Binary(_) => (
                 Status::Failed("perf counts on Linux only".into()),
                 Captured::default(),
@@ -122,27 +108,9 @@ impl ProcessExecutor {
         (expected, log): (Option<&Path>, &Path),
         tool: Option<&Tool>,
     ) -> (Status, Captured) {
-        let created = std::fs::create_dir_all(&job.paths.dir)
-            .file_op("create the output directory", &job.paths.dir);
-        if let Err(e) = created {
-            return (Status::Failed(e.to_string()), Captured::default());
-        }
-        // The sandbox, removed when the run ends; the working directory in it or the package's.
-        let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
-            Some(config) => {
-                match super::sandbox::SandboxDir::create(config, &self.workspace_root) {
-                    Ok(dir) => Some(dir),
-                    Err(e) => return (Status::Failed(e.into()), Captured::default()),
-                }
-            }
-            None => None,
-        };
-        let base = sandbox
-            .as_ref()
-            .map_or(self.cwd.as_path(), |s| s.path.as_path());
-        let cwd = match &job.config.current_dir {
-            Some(dir) => base.join(dir),
-            None => base.to_path_buf(),
+        let (_sandbox, cwd) = match self.place(job) {
+            Ok(place) => place,
+            Err(why) => return (Status::Failed(why), Captured::default()),
         };
         let mut cmd = self.command(job, args, &self.exe);
         cmd.arg(crate::protocol::FLAG)
@@ -202,26 +170,9 @@ impl ProcessExecutor {
         spec: &str,
         out: &Path,
     ) -> (Status, Captured) {
-        let created = std::fs::create_dir_all(&job.paths.dir)
-            .file_op("create the output directory", &job.paths.dir);
-        if let Err(e) = created {
-            return (Status::Failed(e.to_string()), Captured::default());
-        }
-        let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
-            Some(config) => {
-                match super::sandbox::SandboxDir::create(config, &self.workspace_root) {
-                    Ok(dir) => Some(dir),
-                    Err(e) => return (Status::Failed(e.into()), Captured::default()),
-                }
-            }
-            None => None,
-        };
-        let base = sandbox
-            .as_ref()
-            .map_or(self.cwd.as_path(), |s| s.path.as_path());
-        let cwd = match &job.config.current_dir {
-            Some(dir) => base.join(dir),
-            None => base.to_path_buf(),
+        let (_sandbox, cwd) = match self.place(job) {
+            Ok(place) => place,
+            Err(why) => return (Status::Failed(why), Captured::default()),
         };
         // `perf record` runs the sampling process under the perf program.
         let record = crate::perf::samples::Spec::parse(spec)
@@ -268,6 +219,32 @@ impl ProcessExecutor {
             ))
         };
         (status, captured)
+    }
+
+    /// Where a library benchmark's process runs: its output directory made, its sandbox (if any,
+    /// removed when dropped) and the working directory in it or the package's.
+    fn place(
+        &self,
+        job: &Job,
+    ) -> Result<(Option<super::sandbox::SandboxDir>, std::path::PathBuf), String> {
+        std::fs::create_dir_all(&job.paths.dir)
+            .file_op("create the output directory", &job.paths.dir)
+            .map_err(|e| e.to_string())?;
+        let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
+            Some(config) => Some(
+                super::sandbox::SandboxDir::create(config, &self.workspace_root)
+                    .map_err(String::from)?,
+            ),
+            None => None,
+        };
+        let base = sandbox
+            .as_ref()
+            .map_or(self.cwd.as_path(), |s| s.path.as_path());
+        let cwd = match &job.config.current_dir {
+            Some(dir) => base.join(dir),
+            None => base.to_path_buf(),
+        };
+        Ok((sandbox, cwd))
     }
 
     /// How a measured process ended: `expected`, if given, must exist.

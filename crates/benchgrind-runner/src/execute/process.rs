@@ -75,9 +75,16 @@ impl ProcessExecutor {
     /// configured): perf's sampling runs.
     pub(crate) fn native_command(&self, job: &Job, program: &Path) -> Command {
         let mut cmd = Command::new(program);
+        self.environment(job, &mut cmd);
+        cmd
+    }
+
+    /// The benchmark's environment on `cmd`: cleared (with a home of its own) unless the code
+    /// keeps it, then the code's variables, `None` ones passed through from the harness's.
+    fn environment(&self, job: &Job, cmd: &mut Command) {
         if job.config.env_clear {
             cmd.env_clear();
-            self.launcher.home_of_its_own(&mut cmd);
+            self.launcher.home_of_its_own(cmd);
         }
         for (key, value) in &job.config.envs {
             match value {
@@ -91,7 +98,6 @@ impl ProcessExecutor {
                 }
             }
         }
-        cmd
     }
 
     pub(crate) fn command(&self, job: &Job, valgrind_args: Vec<String>, program: &Path) -> Command {
@@ -101,22 +107,7 @@ impl ProcessExecutor {
         let callgrind = valgrind_args.iter().any(|a| a == "--tool=callgrind");
         let cachegrind = valgrind_args.iter().any(|a| a == "--tool=cachegrind");
         let mut cmd = self.launcher.command(&valgrind_args, program);
-        if job.config.env_clear {
-            cmd.env_clear();
-            self.launcher.home_of_its_own(&mut cmd);
-        }
-        for (key, value) in &job.config.envs {
-            match value {
-                Some(v) => {
-                    cmd.env(key, v);
-                }
-                None => {
-                    if let Some(v) = std::env::var_os(key) {
-                        cmd.env(key, v);
-                    }
-                }
-            }
-        }
+        self.environment(job, &mut cmd);
         if !self.launcher.is_native() && super::args::starts_uninstrumented(job) {
             if callgrind {
                 cmd.env(

@@ -256,14 +256,7 @@ fn run_perf(table: Table, rest: [Option<&[u8]>; 5]) -> ! {
         lookup(table, index)
     });
     match (out, bench) {
-        #[cfg(all(
-            target_os = "linux",
-            any(
-                target_arch = "x86_64",
-                target_arch = "aarch64",
-                target_arch = "riscv64"
-            )
-        ))]
+        #[cfg(perf_counters)]
         (Some(out), Some(bench)) => crate::perf::sampler::run(bench, &out),
         _ => {
             crate::messages::error!(
@@ -292,19 +285,7 @@ fn parse_index(rest: &[Option<&[u8]>]) -> Option<([usize; 3], Option<u64>)> {
 
 /// `--benchgrind-run G F B [--benchgrind-seed=N]`: runs one bench and exits.
 fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
-    let number = |a: Option<&[u8]>| std::str::from_utf8(a?).ok()?.parse::<u64>().ok();
-    let parsed = (|| {
-        let [g, f, b] = [number(rest[0])?, number(rest[1])?, number(rest[2])?].map(|n| n as usize);
-        let seed = match rest[3] {
-            None => None,
-            Some(arg) => {
-                let value = arg.strip_prefix(SEED_FLAG.as_bytes())?.strip_prefix(b"=")?;
-                Some(number(Some(value))?)
-            }
-        };
-        Some(([g, f, b], seed))
-    })();
-    let Some((index, seed)) = parsed else {
+    let Some((index, seed)) = parse_index(&rest) else {
         crate::messages::error!("{FLAG} needs three indices and an optional {SEED_FLAG}=N");
         std::process::exit(2);
     };

@@ -16,23 +16,9 @@ pub mod pattern;
 pub mod samples;
 pub mod stats;
 
-#[cfg(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-))]
+#[cfg(perf_counters)]
 pub mod counters;
-#[cfg(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-))]
+#[cfg(perf_counters)]
 pub mod sampler;
 
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -42,14 +28,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 static STATE: AtomicU8 = AtomicU8::new(0);
 
 /// Whether this platform counts with perf.
-pub const SUPPORTED: bool = cfg!(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-));
+pub const SUPPORTED: bool = cfg!(perf_counters);
 
 #[allow(dead_code)]
 fn set_active(default_entry: bool) {
@@ -67,23 +46,9 @@ pub fn window_edge(open: bool) {
 
 #[inline]
 fn switch(on: bool) {
-    #[cfg(all(
-        target_os = "linux",
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            target_arch = "riscv64"
-        )
-    ))]
+    #[cfg(perf_counters)]
     counters::switch(on);
-    #[cfg(not(all(
-        target_os = "linux",
-        any(
-            target_arch = "x86_64",
-            target_arch = "aarch64",
-            target_arch = "riscv64"
-        )
-    )))]
+    #[cfg(not(perf_counters))]
     let _ = on;
 }
 

@@ -57,7 +57,7 @@ pub fn welch_with_floor(a: &Summary, b: &Summary, floor: f64) -> Option<f64> {
     if se2 == 0.0 || !se2.is_finite() {
         return Some(if a.mean == b.mean { 1.0 } else { 0.0 });
     }
-    if (a.n < 2 && va + vb > 0.0 && known == 0.0) || (b.n < 2 && va + vb > 0.0 && known == 0.0) {
+    if (a.n < 2 || b.n < 2) && va + vb > 0.0 && known == 0.0 {
         return None;
     }
     let t = (a.mean - b.mean) / se2.sqrt();

@@ -26,14 +26,7 @@ use crate::store::Which;
 use hooks::{run_hook, Hooks, SetupChild};
 
 mod hooks;
-#[cfg(all(
-    target_os = "linux",
-    any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv64"
-    )
-))]
+#[cfg(perf_counters)]
 pub(super) mod perf;
 
 /// How many lines of the command's stderr a failure shows.
@@ -110,20 +103,9 @@ fn run_inner(
     files: &Files,
     captured: &mut Captured,
 ) -> Result<Verdict, Problem> {
-    std::fs::create_dir_all(&job.paths.dir)
-        .file_op("create the output directory", &job.paths.dir)?;
     // Removed when this function returns, whatever happened; the group's shared sandbox is the
     // harness's to remove.
-    let sandbox = match &binary.sandbox {
-        Some(_) if binary.shared_sandbox => None,
-        Some(config) => Some(SandboxDir::create(config, &exec.workspace_root)?),
-        None => None,
-    };
-    let base = match &sandbox {
-        _ if binary.shared_sandbox => super::sandbox::shared(job.group)?,
-        Some(sandbox) => sandbox.path.clone(),
-        None => exec.cwd.clone(),
-    };
+    let (sandbox, base) = place(exec, job, binary)?;
     let command = &binary.command;
     let cwd = match &command.current_dir {
         Some(dir) => base.join(dir),
@@ -225,6 +207,29 @@ fn run_inner(
     }
     drop(sandbox);
     Ok(verdict)
+}
+
+/// Where a binary benchmark runs: its output directory made, its own sandbox (if any, removed
+/// when dropped) and the directory its command and hooks start from (the sandbox, the group's
+/// shared one, or the package's directory).
+fn place(
+    exec: &ProcessExecutor,
+    job: &Job,
+    binary: &BinaryJob,
+) -> Result<(Option<SandboxDir>, PathBuf), Problem> {
+    std::fs::create_dir_all(&job.paths.dir)
+        .file_op("create the output directory", &job.paths.dir)?;
+    let sandbox = match &binary.sandbox {
+        Some(_) if binary.shared_sandbox => None,
+        Some(config) => Some(SandboxDir::create(config, &exec.workspace_root)?),
+        None => None,
+    };
+    let base = match &sandbox {
+        _ if binary.shared_sandbox => super::sandbox::shared(job.group)?,
+        Some(sandbox) => sandbox.path.clone(),
+        None => exec.cwd.clone(),
+    };
+    Ok((sandbox, base))
 }
 
 /// The command under Valgrind (or natively in test mode), with its arguments, environment,

@@ -15,7 +15,6 @@ use crate::config::Stdin;
 use crate::error::{FileResult, Problem};
 use crate::execute::executor::{Captured, Status};
 use crate::execute::process::ProcessExecutor;
-use crate::execute::sandbox::SandboxDir;
 use crate::perf::counters::{OnExec, OpenError, Reading};
 use crate::perf::sampler::{Collector, MAX_SAMPLES};
 use crate::perf::samples::{Spec, FORMAT};
@@ -62,18 +61,7 @@ fn sample(
             .map_err(Problem::from);
     }
     let wanted = crate::perf::events::parse_set(&spec.events).map_err(Problem::new)?;
-    std::fs::create_dir_all(&job.paths.dir)
-        .file_op("create the output directory", &job.paths.dir)?;
-    let sandbox = match &binary.sandbox {
-        Some(_) if binary.shared_sandbox => None,
-        Some(config) => Some(SandboxDir::create(config, &exec.workspace_root)?),
-        None => None,
-    };
-    let base = match &sandbox {
-        _ if binary.shared_sandbox => crate::execute::sandbox::shared(job.group)?,
-        Some(sandbox) => sandbox.path.clone(),
-        None => exec.cwd.clone(),
-    };
+    let (sandbox, base) = super::place(exec, job, binary)?;
     let cwd = match &command.current_dir {
         Some(dir) => base.join(dir),
         None => base.clone(),
