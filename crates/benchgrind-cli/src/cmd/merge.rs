@@ -315,7 +315,7 @@ mod tests {
     const V1: &str = r#"{"version":1,"id":"f::g::func","package":"p","file":"f","group":"g","function":"func","bench_id":null,"args":"","command":null,"tool":"callgrind","status":"ok","error":null,"new_source":"run","old_source":"previous run","metrics":{"Ir":{"new":90,"old":100,"diff_pct":-10.0,"factor":-1.1}},"regressions":[],"files":{"dir":"d","profile":"d/callgrind.out","log":null},"duration_secs":0.5}"#;
 
     #[test]
-    fn versions_1_to_6_load_and_a_newer_one_is_named() {
+    fn versions_1_to_7_load_and_a_newer_one_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("runs.json");
         let v2 = V1.replace(r#""version":1"#, r#""version":2"#);
@@ -323,18 +323,19 @@ mod tests {
         let v4 = V1.replace(r#""version":1"#, r#""version":4"#);
         let v5 = V1.replace(r#""version":1"#, r#""version":5"#);
         let v6 = V1.replace(r#""version":1"#, r#""version":6"#);
-        std::fs::write(&file, format!("{V1}\n{v2}\n{v3}\n{v4}\n{v5}\n{v6}\n")).unwrap();
+        let v7 = V1.replace(r#""version":1"#, r#""version":7"#);
+        std::fs::write(&file, format!("{V1}\n{v2}\n{v3}\n{v4}\n{v5}\n{v6}\n{v7}\n")).unwrap();
         let mut out = Vec::new();
         load(&file, &mut out).unwrap();
-        assert_eq!(out.len(), 6);
+        assert_eq!(out.len(), 7);
         assert!(out.iter().all(|(s, _)| s.to_result().is_ok()));
 
-        let v7 = V1.replace(r#""version":1"#, r#""version":7"#);
-        std::fs::write(&file, format!("{V1}\n{v7}\n")).unwrap();
+        let v8 = V1.replace(r#""version":1"#, r#""version":8"#);
+        std::fs::write(&file, format!("{V1}\n{v8}\n")).unwrap();
         let err = format!("{:#}", load(&file, &mut Vec::new()).unwrap_err());
         assert!(
             err.starts_with(&format!(
-                "{}:2: summary version 7 is newer than this benchgrind understands",
+                "{}:2: summary version 8 is newer than this benchgrind understands",
                 file.display()
             )) && err.contains("update benchgrind"),
             "{err}"

@@ -53,7 +53,12 @@ impl Emitter<'_> {
         self.history.add(&result);
         self.tally(job, &result);
         self.progress.done(&job.id.full());
-        result.regressed() && job.config.regression_fail_fast
+        let perf_fail_fast = (job.config.perf.as_ref()).is_some_and(|p| p.fail_fast == Some(true))
+            && result
+                .perf
+                .as_ref()
+                .is_some_and(|p| !p.regressions.is_empty());
+        (result.regressed() && job.config.regression_fail_fast) || perf_fail_fast
     }
 
     /// Relates the result to the earlier benches of its group with the same id, and keeps it

@@ -289,10 +289,13 @@ mod tests {
         let bench = convert(&serde_json::from_str(&v6).unwrap(), "x").unwrap();
         assert_eq!(bench.metrics.len(), 3);
         let v7 = LINE.replace(r#""version":1"#, r#""version":7"#);
-        let err = convert(&serde_json::from_str(&v7).unwrap(), "f.json").unwrap_err();
+        let bench = convert(&serde_json::from_str(&v7).unwrap(), "x").unwrap();
+        assert_eq!(bench.metrics.len(), 3);
+        let v8 = LINE.replace(r#""version":1"#, r#""version":8"#);
+        let err = convert(&serde_json::from_str(&v8).unwrap(), "f.json").unwrap_err();
         let err = format!("{err:#}");
         assert!(
-            err.contains("f.json: benchgrind: summary version 7 is newer than this benchgrind")
+            err.contains("f.json: benchgrind: summary version 8 is newer than this benchgrind")
                 && err.contains("update benchgrind"),
             "{err}"
         );
