@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use super::tool_values::ToolSpec;
 use super::Limit;
 
 /// How a perf measurement is taken.
@@ -381,23 +380,5 @@ impl Perf {
     /// Whether it runs.
     pub fn enabled(&self) -> bool {
         self.enable.unwrap_or(true)
-    }
-}
-
-impl From<Perf> for ToolSpec {
-    fn from(value: Perf) -> ToolSpec {
-        ToolSpec::Perf(Box::new(value))
-    }
-}
-
-impl From<&Perf> for ToolSpec {
-    fn from(value: &Perf) -> ToolSpec {
-        ToolSpec::Perf(Box::new(value.clone()))
-    }
-}
-
-impl From<&mut Perf> for ToolSpec {
-    fn from(value: &mut Perf) -> ToolSpec {
-        ToolSpec::Perf(Box::new(value.clone()))
     }
 }

@@ -391,6 +391,24 @@ pub enum ToolSpec {
     Perf(Box<super::perf::Perf>),
 }
 
+impl From<super::perf::Perf> for ToolSpec {
+    fn from(value: super::perf::Perf) -> ToolSpec {
+        ToolSpec::Perf(Box::new(value))
+    }
+}
+
+impl From<&super::perf::Perf> for ToolSpec {
+    fn from(value: &super::perf::Perf) -> ToolSpec {
+        ToolSpec::Perf(Box::new(value.clone()))
+    }
+}
+
+impl From<&mut super::perf::Perf> for ToolSpec {
+    fn from(value: &mut super::perf::Perf) -> ToolSpec {
+        ToolSpec::Perf(Box::new(value.clone()))
+    }
+}
+
 impl From<Tool> for ToolSpec {
     fn from(tool: Tool) -> ToolSpec {
         ToolSpec::Other(tool)
