@@ -149,7 +149,7 @@ fn a_helper_two_calls_deep_is_named_first_with_the_exact_difference() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(summary["version"], 6);
+    assert_eq!(summary["version"], 7);
     let e = &summary["explanation"];
     assert_eq!(e["total"]["Ir"]["diff"], total);
     assert_eq!(e["unattributed"]["Ir"], 0);

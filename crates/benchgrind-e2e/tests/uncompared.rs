@@ -89,7 +89,7 @@ fn benchmarks_without_a_baseline_of_their_machine_and_revision_are_counted_and_c
     );
     let strict = summaries.iter().find(|s| s["id"] == STRICT).unwrap();
     assert_eq!(strict["old_fingerprint"]["revision"], base_rev);
-    assert_eq!(strict["version"], 6);
+    assert_eq!(strict["version"], 7);
     // The variable sets the same policy.
     let by_variable = run(
         BIN,
