@@ -174,7 +174,7 @@ impl Unit {
 ///
 /// ```rust
 /// use std::time::Duration;
-/// use benchgrind::{LibraryBenchmarkConfig, Perf};
+/// use benchgrind_runner::config::{LibraryBenchmarkConfig, Perf};
 ///
 /// let mut config = LibraryBenchmarkConfig::default();
 /// config.tool(
