@@ -107,7 +107,12 @@ pub trait Executor {
     fn run_tool(&mut self, job: &Job, tool: &Tool) -> RunOutput;
     /// Samples one job with perf's counters, natively, as `spec` ([`crate::perf::samples`])
     /// says, the samples written to `out`. By default it cannot.
-    fn run_perf(&mut self, job: &Job, spec: &str, out: &std::path::Path) -> RunOutput {
+    fn run_perf(
+        &mut self,
+        job: &Job,
+        spec: &crate::perf::samples::Spec,
+        out: &std::path::Path,
+    ) -> RunOutput {
         let _ = (job, spec, out);
         RunOutput {
             status: Status::Failed("this executor does not run perf".into()),

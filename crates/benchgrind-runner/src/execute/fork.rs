@@ -415,7 +415,12 @@ impl Executor for ForkExecutor {
         self.process.run_tool(job, tool)
     }
 
-    fn run_perf(&mut self, job: &Job, spec: &str, out: &std::path::Path) -> RunOutput {
+    fn run_perf(
+        &mut self,
+        job: &Job,
+        spec: &crate::perf::samples::Spec,
+        out: &std::path::Path,
+    ) -> RunOutput {
         self.process.run_perf(job, spec, out)
     }
 

@@ -13,6 +13,7 @@ use super::ended::{describe_end, valgrind_error};
 use super::executor::{Captured, Executor, RunOutput, Status};
 use super::process::ProcessExecutor;
 use crate::config::Tool;
+use crate::perf::samples::Spec;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
 
@@ -49,7 +50,7 @@ impl Executor for ProcessExecutor {
         }
     }
 
-    fn run_perf(&mut self, job: &Job, spec: &str, out: &Path) -> RunOutput {
+    fn run_perf(&mut self, job: &Job, spec: &Spec, out: &Path) -> RunOutput {
         let start = Instant::now();
         let (status, output) = match &job.kind {
             JobKind::Library(index) => self.sample_perf(job, *index, spec, out),
@@ -167,7 +168,7 @@ impl ProcessExecutor {
         &self,
         job: &Job,
         index: [usize; 3],
-        spec: &str,
+        spec: &Spec,
         out: &Path,
     ) -> (Status, Captured) {
         let (_sandbox, cwd) = match self.place(job) {
@@ -175,10 +176,7 @@ impl ProcessExecutor {
             Err(why) => return (Status::Failed(why), Captured::default()),
         };
         // `perf record` runs the sampling process under the perf program.
-        let record = crate::perf::samples::Spec::parse(spec)
-            .ok()
-            .and_then(|s| s.record);
-        let mut cmd = match &record {
+        let mut cmd = match &spec.record {
             Some((path, args)) => {
                 let mut cmd = self.native_command(job, Path::new("perf"));
                 cmd.arg("record").arg("-o").arg(path).args(args).arg("--");
@@ -194,7 +192,7 @@ impl ProcessExecutor {
                 (job.config.deterministic_random)
                     .then(|| format!("{}={}", crate::protocol::SEED_FLAG, job.config.random_seed)),
             )
-            .env(crate::protocol::PERF_SPEC_ENV, spec)
+            .env(crate::protocol::PERF_SPEC_ENV, spec.encode())
             .current_dir(&cwd)
             .stdin(Stdio::null());
         crate::messages::debug!("{} perf: {:?}", job.id.full(), cmd);

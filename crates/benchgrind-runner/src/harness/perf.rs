@@ -98,7 +98,7 @@ pub(super) fn run(
             };
             let out = paths.file(FILE, Which::New);
             let _ = std::fs::remove_file(&out);
-            let ran = executor.run_perf(job, &spec.encode(), &out);
+            let ran = executor.run_perf(job, &spec, &out);
             result.output.append(&ran.output.stdout, &ran.output.stderr);
             if let Status::Failed(why) = ran.status {
                 result.failed = Some(why);
@@ -220,7 +220,7 @@ fn record(job: &Job, executor: &mut dyn Executor, spec: &Spec) -> String {
             .into();
     }
     let scratch = job.paths.dir.join("perf.record.samples");
-    let ran = executor.run_perf(job, &spec.encode(), &scratch);
+    let ran = executor.run_perf(job, spec, &scratch);
     let _ = std::fs::remove_file(&scratch);
     match ran.status {
         Status::Ok if path.exists() => {

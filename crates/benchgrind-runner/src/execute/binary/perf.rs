@@ -26,7 +26,7 @@ pub(crate) fn run(
     exec: &ProcessExecutor,
     job: &Job,
     binary: &BinaryJob,
-    spec: &str,
+    spec: &Spec,
     out: &Path,
 ) -> (Status, Captured) {
     let mut captured = Captured::default();
@@ -41,11 +41,10 @@ fn sample(
     exec: &ProcessExecutor,
     job: &Job,
     binary: &BinaryJob,
-    spec: &str,
+    spec: &Spec,
     out: &Path,
     captured: &mut Captured,
 ) -> Result<(), Problem> {
-    let spec = Spec::parse(spec).map_err(Problem::new)?;
     let command = &binary.command;
     let unfit = match (&binary.hook, &command.stdin) {
         (Some(_), _) => Some("a measured hook is sampled by Valgrind only"),
@@ -123,7 +122,7 @@ fn sample(
             ));
         }
         let collector = collector.get_or_insert_with(|| {
-            let mut c = Collector::new(spawned.counters.clone(), &spec);
+            let mut c = Collector::new(spawned.counters.clone(), spec);
             if !spec.calibrate.is_zero() {
                 c.note(
                     "the calibrating run modes apply to library benchmarks; a command is \
