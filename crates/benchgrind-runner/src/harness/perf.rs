@@ -316,8 +316,7 @@ fn file_notes(file: &Samples) -> Vec<String> {
         ));
     }
     if file.user_only {
-        let level = std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-            .map_or("?".into(), |p| p.trim().to_owned());
+        let level = crate::perf::paranoid().map_or("?".into(), |p| p.to_string());
         notes.push(format!(
             "user space only: perf_event_paranoid is {level}, which lets this user count no \
              kernel time"

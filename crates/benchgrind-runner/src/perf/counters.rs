@@ -50,18 +50,9 @@ pub enum OpenError {
     Other(String),
 }
 
-/// The value of `/proc/sys/kernel/perf_event_paranoid`, if readable.
-pub fn paranoid() -> Option<i32> {
-    std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
-
 /// Opens a counter per event, disabled, on this process and the threads it will start.
 pub fn open(events: &[Event]) -> Result<Counters, OpenError> {
-    let (fds, opened) = open_each(events, false)?;
+    let (fds, opened) = open_each(events)?;
     for fd in fds {
         if COUNT.load(Ordering::Relaxed) >= MAX {
             return Err(OpenError::Other(format!("more than {MAX} perf events")));
@@ -188,21 +179,9 @@ impl OnExec {
                     spawned.counters.user_only |= st == 1 && !event.user_only;
                     spawned.counters.events.push(event.clone());
                 }
-                e if -e == libc::EACCES || -e == libc::EPERM => {
-                    return Err(OpenError::Denied(denied(event, -e)))
-                }
-                e if event.kind != Kind::Software
-                    && [libc::ENOENT, libc::EOPNOTSUPP, libc::ENODEV, libc::EINVAL]
-                        .contains(&-e) =>
-                {
-                    spawned.counters.unsupported.push(event.name.clone())
-                }
                 e => {
-                    return Err(OpenError::Other(format!(
-                        "perf_event_open of `{}` failed: {}",
-                        event.name,
-                        std::io::Error::from_raw_os_error(-e)
-                    )))
+                    lacking(event, -e)?;
+                    spawned.counters.unsupported.push(event.name.clone());
                 }
             }
         }
@@ -340,7 +319,7 @@ fn receive(
 }
 
 /// A counter per event; the descriptors in event order.
-fn open_each(events: &[Event], on_exec: bool) -> Result<(Vec<c_int>, Counters), OpenError> {
+fn open_each(events: &[Event]) -> Result<(Vec<c_int>, Counters), OpenError> {
     let mut opened = Counters {
         events: Vec::new(),
         unsupported: Vec::new(),
@@ -354,11 +333,11 @@ fn open_each(events: &[Event], on_exec: bool) -> Result<(Vec<c_int>, Counters), 
         }
     };
     for event in events {
-        let mut result = open_one(event, event.user_only, on_exec);
+        let mut result = open_one(event, event.user_only);
         if matches!(result, Err(e) if e == libc::EACCES || e == libc::EPERM) && !event.kernel_only {
             // perf_event_paranoid 2 (the default) lets users count their own processes in user
             // space only.
-            result = open_one(event, true, on_exec);
+            result = open_one(event, true);
             if result.is_ok() && !event.user_only {
                 opened.user_only = true;
             }
@@ -368,35 +347,40 @@ fn open_each(events: &[Event], on_exec: bool) -> Result<(Vec<c_int>, Counters), 
                 fds.push(fd);
                 opened.events.push(event.clone());
             }
-            Err(e) if e == libc::EACCES || e == libc::EPERM => {
-                close(&fds);
-                return Err(OpenError::Denied(denied(event, e)));
-            }
-            Err(e)
-                if event.kind != Kind::Software
-                    && [libc::ENOENT, libc::EOPNOTSUPP, libc::ENODEV, libc::EINVAL]
-                        .contains(&e) =>
-            {
-                opened.unsupported.push(event.name.clone());
-            }
             Err(e) => {
-                close(&fds);
-                return Err(OpenError::Other(format!(
-                    "perf_event_open of `{}` failed: {}",
-                    event.name,
-                    std::io::Error::from_raw_os_error(e)
-                )));
+                if let Err(error) = lacking(event, e) {
+                    close(&fds);
+                    return Err(error);
+                }
+                opened.unsupported.push(event.name.clone());
             }
         }
     }
     Ok((fds, opened))
 }
 
+/// What a failed opening of `event` (`errno`) means: `Ok` where the machine lacks the event (a
+/// hardware or raw one it has no counter for: named in the report), else why perf cannot run.
+fn lacking(event: &Event, errno: i32) -> Result<(), OpenError> {
+    if errno == libc::EACCES || errno == libc::EPERM {
+        return Err(OpenError::Denied(denied(event, errno)));
+    }
+    let lacks = [libc::ENOENT, libc::EOPNOTSUPP, libc::ENODEV, libc::EINVAL].contains(&errno);
+    if event.kind != Kind::Software && lacks {
+        return Ok(());
+    }
+    Err(OpenError::Other(format!(
+        "perf_event_open of `{}` failed: {}",
+        event.name,
+        std::io::Error::from_raw_os_error(errno)
+    )))
+}
+
 fn denied(event: &Event, errno: i32) -> String {
     let error = std::io::Error::from_raw_os_error(errno);
     // Users may count their own processes in user space at 2, the kernel too at 1.
     let needed = if event.kernel_only { 1 } else { 2 };
-    match paranoid() {
+    match super::paranoid() {
         Some(level) if level > needed => format!(
             "perf is not allowed for this user: counting `{}` failed ({error}): \
              /proc/sys/kernel/perf_event_paranoid is {level}, and this event needs {needed} or \
@@ -446,8 +430,8 @@ fn attr(event: &Event, user_only: bool, on_exec: bool) -> sys::bindings::perf_ev
     attr
 }
 
-fn open_one(event: &Event, user_only: bool, on_exec: bool) -> Result<c_int, i32> {
-    let mut attr = attr(event, user_only, on_exec);
+fn open_one(event: &Event, user_only: bool) -> Result<c_int, i32> {
+    let mut attr = attr(event, user_only, false);
     // SAFETY: `attr` is initialized; the counter watches this process (pid 0) on any CPU.
     let fd = unsafe {
         sys::perf_event_open(

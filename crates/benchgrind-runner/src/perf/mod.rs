@@ -27,6 +27,16 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// counters on between `perf_enable!` and `perf_disable!` only.
 static STATE: AtomicU8 = AtomicU8::new(0);
 
+/// The value of `/proc/sys/kernel/perf_event_paranoid`, if readable: how much the kernel lets
+/// users count.
+pub fn paranoid() -> Option<i32> {
+    std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// Whether this platform counts with perf.
 pub const SUPPORTED: bool = cfg!(perf_counters);
 
