@@ -33,6 +33,7 @@ pub fn run(bench: fn(), out: &Path) -> ! {
 pub struct Collector {
     opened: Counters,
     min_pcnt_running: f64,
+    duration: std::time::Duration,
     nonzero: Vec<bool>,
     runs: usize,
     multiplexed: usize,
@@ -54,6 +55,7 @@ impl Collector {
         Collector {
             opened,
             min_pcnt_running: spec.min_pcnt_running,
+            duration: spec.duration,
             nonzero,
             runs: 0,
             multiplexed: 0,
@@ -70,9 +72,19 @@ impl Collector {
         self.opened.events.is_empty()
     }
 
-    /// How many samples are kept so far.
-    pub fn kept(&self) -> usize {
-        self.samples.len()
+    /// Whether sampling is over `elapsed` after its start: after one run at least, the
+    /// duration passed (or [`MAX_SAMPLES`] kept) and a sample kept, or, where none could be,
+    /// after 1,000 runs or ten times the duration.
+    pub fn done(&self, elapsed: std::time::Duration) -> bool {
+        let kept = self.samples.len();
+        self.runs > 0
+            && (elapsed >= self.duration || kept >= MAX_SAMPLES)
+            && (kept > 0 || self.runs >= 1000 || elapsed > self.duration * 10)
+    }
+
+    /// Whether no run was added yet.
+    pub fn first(&self) -> bool {
+        self.runs == 0
     }
 
     /// Adds a note for the report.
@@ -202,18 +214,73 @@ fn sample(bench: fn(), out: &Path) -> Result<(), String> {
     }
 
     let start = Instant::now();
-    let mut runs = 0usize;
-    loop {
+    while !collector.done(start.elapsed()) {
         counters::read_all(&mut before);
         bench();
         counters::read_all(&mut after);
-        runs += 1;
         collector.add(&before, &after);
-        let elapsed = start.elapsed();
-        let done = elapsed >= spec.duration || collector.kept() >= MAX_SAMPLES;
-        if done && (collector.kept() > 0 || runs >= 1000 || elapsed > spec.duration * 10) {
-            break;
-        }
     }
     collector.write(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn collector(duration: Duration) -> Collector {
+        let events = events::parse_set("task-clock").unwrap();
+        let opened = Counters {
+            events,
+            unsupported: Vec::new(),
+            user_only: false,
+        };
+        let spec = Spec {
+            events: "task-clock".into(),
+            duration,
+            default_entry: true,
+            min_pcnt_running: 100.0,
+            calibrate: Duration::ZERO,
+            nonzero: vec!["task-clock*".into()],
+            record: None,
+        };
+        Collector::new(opened, &spec)
+    }
+
+    fn run(value: u64, running: u64) -> [Reading; 2] {
+        [
+            Reading::default(),
+            Reading {
+                value,
+                enabled: 100,
+                running,
+            },
+        ]
+    }
+
+    #[test]
+    fn sampling_ends_after_a_run_and_the_duration_with_a_sample_kept() {
+        let second = Duration::from_secs(1);
+        // No sampling duration: one run, however long it took.
+        let mut c = collector(Duration::ZERO);
+        assert!(!c.done(second));
+        let [before, after] = run(10, 100);
+        c.add(&[before], &[after]);
+        assert!(c.done(Duration::ZERO));
+
+        let mut c = collector(second);
+        c.add(&[before], &[after]);
+        assert!(!c.done(second / 2));
+        assert!(c.done(second));
+
+        // Runs dropped (a zero task-clock; multiplexed to half its time) do not end it until
+        // ten times the duration.
+        let mut c = collector(second);
+        let [b, a] = run(0, 100);
+        c.add(&[b], &[a]);
+        let [b, a] = run(10, 50);
+        c.add(&[b], &[a]);
+        assert!(!c.done(second * 2));
+        assert!(c.done(second * 11));
+    }
 }

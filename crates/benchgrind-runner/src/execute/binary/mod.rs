@@ -313,17 +313,7 @@ fn check_end(
             command.display()
         ));
     }
-    let (ended, accepted) = match (output.status.code(), super::ended::signal(&output.status)) {
-        (Some(code), _) => (
-            format!("exited with code {code}"),
-            binary.exit_with.accepts(code),
-        ),
-        (None, signal) => {
-            let signal = signal.unwrap_or(0);
-            let accepted = binary.exit_with.accepts_signal(signal);
-            (format!("was killed by signal {signal}"), accepted)
-        }
-    };
+    let (ended, accepted) = ending(binary, &output.status);
     if !accepted {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let tail: Vec<&str> = stderr.lines().rev().take(STDERR_TAIL).collect();
@@ -340,6 +330,22 @@ fn check_end(
         return Err(Problem::new("Valgrind wrote no profile"));
     }
     Ok(())
+}
+
+/// How the command ended, in words (`exited with code 2`, `was killed by signal 6`), and whether
+/// that is the end the benchmark expects.
+fn ending(binary: &BinaryJob, status: &std::process::ExitStatus) -> (String, bool) {
+    match (status.code(), super::ended::signal(status)) {
+        (Some(code), _) => (
+            format!("exited with code {code}"),
+            binary.exit_with.accepts(code),
+        ),
+        (None, signal) => {
+            let signal = signal.unwrap_or(0);
+            let accepted = binary.exit_with.accepts_signal(signal);
+            (format!("was killed by signal {signal}"), accepted)
+        }
+    }
 }
 
 /// Where one of the command's output streams goes. `Stdio::Inherit` is captured too, and shown

@@ -16,7 +16,7 @@ use crate::error::{FileResult, Problem};
 use crate::execute::executor::{Captured, Status};
 use crate::execute::process::ProcessExecutor;
 use crate::perf::counters::{OnExec, OpenError, Reading};
-use crate::perf::sampler::{Collector, MAX_SAMPLES};
+use crate::perf::sampler::Collector;
 use crate::perf::samples::{Spec, FORMAT};
 use crate::plan::{BinaryJob, Job};
 use crate::problem;
@@ -75,7 +75,6 @@ fn sample(
     let zero = vec![Reading::default(); wanted.len()];
     let mut after = Vec::new();
     let start = Instant::now();
-    let mut runs = 0usize;
     loop {
         let mut cmd = exec.native_command(job, &program);
         cmd.args(&command.args).current_dir(&cwd);
@@ -104,20 +103,14 @@ fn sample(
             }
             Err(OpenError::Other(why)) => return Err(Problem::new(why)),
         };
-        runs += 1;
-        if runs == 1 {
+        if collector.as_ref().map_or(true, Collector::first) {
             captured.append(&output.stdout, &output.stderr);
         }
-        let accepted = match output.status.code() {
-            Some(code) => binary.exit_with.accepts(code),
-            None => super::super::ended::signal(&output.status)
-                .is_some_and(|s| binary.exit_with.accepts_signal(s)),
-        };
+        let (ended, accepted) = super::ending(binary, &output.status);
         if !accepted {
             return Err(problem!(
-                "`{}` ended with {} natively, expected {}",
+                "`{}` {ended} natively, expected {}",
                 command.display(),
-                output.status,
                 binary.exit_with.describe()
             ));
         }
@@ -138,9 +131,7 @@ fn sample(
         // Each run's counters start at zero: they were opened in its process.
         spawned.read(&mut after);
         collector.add(&zero[..after.len()], &after);
-        let elapsed = start.elapsed();
-        let done = elapsed >= spec.duration || collector.kept() >= MAX_SAMPLES;
-        if done && (collector.kept() > 0 || runs >= 1000 || elapsed > spec.duration * 10) {
+        if collector.done(start.elapsed()) {
             break;
         }
     }
