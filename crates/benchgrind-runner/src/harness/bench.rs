@@ -157,12 +157,11 @@ pub(super) fn finish(
     let compare_with = prepared.compare_with.clone();
     let mut result = finish_valgrind(job, (cli, records), executor, prepared);
     if !result.failed() {
-        result.perf = super::perf::run(job, cli, executor, &compare_with);
-        if let Some(perf) = &mut result.perf {
-            // What the sampling processes printed (`perf_log!`), after the measured run's.
-            let printed = std::mem::take(&mut perf.output).shown(cli.nocapture, cli.log);
-            result.output.append(&printed.stdout, &printed.stderr);
-        }
+        let mut printed = Captured::default();
+        result.perf = super::perf::run(job, cli, executor, &compare_with, &mut printed);
+        // What the sampling processes printed (`perf_log!`), after the measured run's.
+        let printed = printed.shown(cli.nocapture, cli.log);
+        result.output.append(&printed.stdout, &printed.stderr);
     }
     result
 }

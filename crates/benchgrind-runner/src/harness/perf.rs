@@ -6,7 +6,7 @@
 use super::baseline::{old_file, promote_and_save};
 use crate::cli::Cli;
 use crate::config::perf::{Perf, DEFAULT_ALPHA, DEFAULT_NON_ZERO, DEFAULT_SAMPLE_DURATION};
-use crate::execute::{Executor, Status};
+use crate::execute::{Captured, Executor, Status};
 use crate::perf::limits::{hard_value, Rule};
 use crate::perf::samples::{Failure, Samples, Spec, FORMAT};
 use crate::perf::stats::{welch_with_floor, Summary};
@@ -29,33 +29,32 @@ const ROUNDS: usize = 5;
 /// with 1.5 % none.
 pub(crate) const DEFAULT_NOISE_PCT: f64 = 1.5;
 
-/// The perf configuration a benchmark is sampled with, if it is: where the code configures
-/// perf (or `--perf`), unless `--perf=no`, loading a baseline or in test mode.
-fn configured(job: &Job, cli: &Cli) -> Option<Perf> {
-    if cli.load_baseline.is_some() || cli.test_mode {
-        return None;
-    }
-    match (cli.perf, job.config.perf.clone()) {
-        (Some(false), _) => None,
-        (Some(true), None) => Some(Perf::default()),
-        (_, Some(perf)) if perf.enabled() || cli.perf == Some(true) => Some(perf),
-        _ => None,
-    }
-}
-
-/// Whether perf samples the benchmark.
+/// Whether perf samples the benchmark: where the code configures perf (or `--perf`), unless
+/// `--perf=no`, loading a baseline or in test mode.
 pub(super) fn samples(job: &Job, cli: &Cli) -> bool {
-    configured(job, cli).is_some()
+    if cli.load_baseline.is_some() || cli.test_mode {
+        return false;
+    }
+    match (cli.perf, &job.config.perf) {
+        (Some(on), _) => on,
+        (None, Some(perf)) => perf.enabled(),
+        (None, None) => false,
+    }
 }
 
-/// Samples the benchmark where perf is configured (or `--perf`), unless loading a baseline.
+/// Samples the benchmark where perf is configured (or `--perf`), unless loading a baseline;
+/// what the sampling processes print goes to `printed`.
 pub(super) fn run(
     job: &Job,
     cli: &Cli,
     executor: &mut dyn Executor,
     compare_with: &Source,
+    printed: &mut Captured,
 ) -> Option<PerfResult> {
-    let perf = configured(job, cli)?;
+    if !samples(job, cli) {
+        return None;
+    }
+    let perf = job.config.perf.clone().unwrap_or_default();
     let paths = &job.paths;
     let mut result = PerfResult {
         alpha: perf.alpha.unwrap_or(DEFAULT_ALPHA),
@@ -99,7 +98,7 @@ pub(super) fn run(
             let out = paths.file(FILE, Which::New);
             let _ = std::fs::remove_file(&out);
             let ran = executor.run_perf(job, &spec, &out);
-            result.output.append(&ran.output.stdout, &ran.output.stderr);
+            printed.append(&ran.output.stdout, &ran.output.stderr);
             if let Status::Failed(why) = ran.status {
                 result.failed = Some(why);
                 return Some(result);
@@ -198,12 +197,9 @@ pub(super) fn run(
         result.failed = Some(format!("cannot write {}: {e}", new.display()));
         return Some(result);
     }
-    let rotate = cli.load_baseline.is_none();
-    if rotate {
-        let save = cli.save_baseline.as_deref();
-        if let Err(e) = promote_and_save(paths, &[FILE.to_owned()], FILE, save) {
-            result.failed = Some(e.to_string());
-        }
+    let save = cli.save_baseline.as_deref();
+    if let Err(e) = promote_and_save(paths, &[FILE.to_owned()], FILE, save) {
+        result.failed = Some(e.to_string());
     }
     Some(result)
 }

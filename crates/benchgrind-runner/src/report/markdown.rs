@@ -149,7 +149,7 @@ pub fn perf_table(rows: &[(String, crate::result::PerfResult)]) -> String {
         return String::new();
     }
     let mut out = String::from(
-        "\n### perf: time on this machine\n\nMeans ± standard deviation (samples); a change \
+        "\n### perf: time on this machine\n\nMeans ± standard deviation (n: samples); a change \
          counts where Welch's t-test finds it significant.\n\n\
          | Benchmark | Metric | New | Old | Change |\n|---|---|---:|---:|---|\n",
     );
@@ -158,9 +158,7 @@ pub fn perf_table(rows: &[(String, crate::result::PerfResult)]) -> String {
             out += &format!("| `{id}` | | failed: {} | | |\n", why.replace('|', "\\|"));
         }
         for m in &perf.metrics {
-            let side = |s: &crate::perf::stats::Summary| {
-                format!("{} ± {} ({})", m.format(s.mean), m.format(s.sd), s.n)
-            };
+            let side = |s: &crate::perf::stats::Summary| m.describe(s);
             let old = m.old.as_ref().map_or("".to_owned(), side);
             let change = match (m.change_pct(), m.p_value) {
                 (Some(c), Some(p)) if m.significant => format!("**{c:+.2}%** (p = {p:.4})"),

@@ -410,9 +410,7 @@ fn perf_section(
         writeln!(out, "{line}")?;
     }
     for m in &perf.metrics {
-        let side = |s: &crate::perf::stats::Summary| {
-            format!("{} ± {} (n={})", m.format(s.mean), m.format(s.sd), s.n)
-        };
+        let side = |s: &crate::perf::stats::Summary| m.describe(s);
         let old = m.old.as_ref().map_or("N/A".to_owned(), side);
         let change = match (m.change_pct(), m.p_value) {
             (None, _) => style.paint("90", "(*********)"),
