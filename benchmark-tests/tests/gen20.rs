@@ -180,4 +180,11 @@ fn the_perf_api_of_gungraun_runs() {
         .and_then(|m| m.parse().ok())
         .unwrap_or_else(|| panic!("{faults}"));
     assert!(mean > 0.0, "{faults}");
+    assert!(
+        report.contains(
+            "perf: not sampled: its command reads its setup's output, which runs once per sample \
+             only under Valgrind"
+        ) && report.contains("2 measured, 0 failed"),
+        "{report}"
+    );
 }
