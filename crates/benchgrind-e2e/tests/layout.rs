@@ -213,8 +213,11 @@ fn an_added_benchmark_moves_only_addresses_and_one_more_instruction_is_a_change(
             .iter()
             .filter(|l| l.contains("Layout only:"))
             .collect();
+        // A shown cache metric that moved makes the benchmark layout only; so may one the
+        // report does not show (I1mr, DLmw, ...: the line names them), as where this package's
+        // code lands depends on benchgrind's own code and the build's paths.
         let cache_moved = old.iter().zip(new).any(|(o, n)| o.1 != n.1);
-        if cache_moved {
+        if cache_moved || !layout.is_empty() {
             moved += 1;
             assert!(
                 layout
@@ -232,13 +235,11 @@ fn an_added_benchmark_moves_only_addresses_and_one_more_instruction_is_a_change(
             // What a limit of 0.001 % would have failed, held back and said so.
             let held = json["layout_only"]["held"].as_array().unwrap();
             assert_eq!(layout.len(), 1 + held.len(), "{lines:?}");
-        } else {
-            assert!(layout.is_empty(), "{header}: nothing moved: {lines:?}");
         }
     }
     assert_eq!(
         moved, 4,
-        "the layout moved the cache metrics of all four: {after:?}"
+        "the layout moved cache metrics of all four: {after:?}"
     );
     assert!(
         stderr.contains(&format!("{moved} layout only"))
