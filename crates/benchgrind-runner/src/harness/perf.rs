@@ -317,7 +317,7 @@ fn file_notes(file: &Samples) -> Vec<String> {
         ));
     }
     if file.user_only {
-        let level = crate::perf::paranoid().map_or("?".into(), |p| p.to_string());
+        let level = crate::perf::access::paranoid().map_or("?".into(), |p| p.to_string());
         notes.push(format!(
             "user space only: perf_event_paranoid is {level}, which lets this user count no \
              kernel time"

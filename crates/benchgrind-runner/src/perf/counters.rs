@@ -380,7 +380,7 @@ fn denied(event: &Event, errno: i32) -> String {
     let error = std::io::Error::from_raw_os_error(errno);
     // Users may count their own processes in user space at 2, the kernel too at 1.
     let needed = if event.kernel_only { 1 } else { 2 };
-    match super::paranoid() {
+    match super::access::paranoid() {
         Some(level) if level > needed => format!(
             "perf is not allowed for this user: counting `{}` failed ({error}): \
              /proc/sys/kernel/perf_event_paranoid is {level}, and this event needs {needed} or \

@@ -10,6 +10,7 @@
 //! `--benchgrind-perf` the bench process samples ([`sampler`]); the harness reads the samples,
 //! compares and reports ([`crate::harness`]'s perf step).
 
+pub mod access;
 pub mod events;
 pub mod limits;
 pub mod pattern;
@@ -26,16 +27,6 @@ use std::sync::atomic::{AtomicU8, Ordering};
 /// 0: not sampling; 1: sampling, counters on in the benchmark function's window; 2: sampling,
 /// counters on between `perf_enable!` and `perf_disable!` only.
 static STATE: AtomicU8 = AtomicU8::new(0);
-
-/// The value of `/proc/sys/kernel/perf_event_paranoid`, if readable: how much the kernel lets
-/// users count.
-pub fn paranoid() -> Option<i32> {
-    std::fs::read_to_string("/proc/sys/kernel/perf_event_paranoid")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
 
 /// Whether this platform counts with perf.
 pub const SUPPORTED: bool = cfg!(perf_counters);
