@@ -17,7 +17,7 @@ use crate::compare::config::Resolved;
 use crate::compare::report::{
     csv::Csv, json::Json, markdown::Markdown, terminal::Terminal, Format, Reporter, Style,
 };
-use crate::compare::{diff, sides, threshold};
+use crate::compare::{compare_py, diff, sides, threshold};
 use crate::exit::{Exit, Outcome};
 use crate::usage::{self, UsageError};
 
@@ -43,10 +43,14 @@ OLD, NEW and INPUT are each one of:
     a Google Benchmark binary, which is run with those options, the filter of its side, and
         BENCHMARK_OPTIONS (e.g. `-- --benchmark_repetitions=9`)
 
-Benchmarks are matched by name (benchgrind: the id `file::group::function::id`); names found on
-one side only are listed. `filters` compares two sets of benchmarks of one input;
-`benchmarksfiltered` one set from each input. In both, the part of each name that its filter (a
-regex) matches is replaced by `[FILTER_OLD vs. FILTER_NEW]`, so that the two sets line up.
+Benchmarks are matched by name (benchgrind: the id `file::group::function::id`) and kind: runs
+with runs, each aggregate with the aggregate of the same statistic; what one side lacks is
+listed. On Google Benchmark JSON, the report also lists where compare.py's would differ (it pairs
+a name's entries by position) with compare.py's numbers; see docs/command.md.
+
+`filters` compares two sets of benchmarks of one input; `benchmarksfiltered` one set from each
+input. In both, the part of each name that its filter (a regex) matches is replaced by
+`[FILTER_OLD vs. FILTER_NEW]`, so that the two sets line up.
 
 Per metric: old, new and the change (new-old)/|old|. benchgrind summaries: every metric of the
 summary (Ir, L1hits, LLhits, RamHits, TotalRW, EstimatedCycles, other tools' events), each side's
@@ -54,7 +58,7 @@ summary (Ir, L1hits, LLhits, RamHits, TotalRW, EstimatedCycles, other tools' eve
 and EstimatedCycles. Google Benchmark (time, cpu, bytes_per_second, items_per_second, user
 counters): with repetitions, each pair by index, the medians, and a two-sided Mann-Whitney U test
 (9 or more repetitions per side recommended); aggregates (_mean, _median, ...) one to one; an
-OVERALL_GEOMEAN line for the times.
+OVERALL_GEOMEAN line for the times of the runs compared; a change from 0 is n/a.
 
 OPTIONS:
     --format FORMAT        terminal (default), json, markdown or csv
@@ -113,7 +117,9 @@ pub fn run(config: &Config) -> Result<Outcome> {
     let resolved = Resolved::resolve(&config.raw).map_err(|e| usage::hint(e, HINT))?;
     let (old, new) = sides::load(&resolved)?;
     warn_machines(&old, &new);
-    let comparison = diff::compare(&old, &new, resolved.options);
+    let mut comparison = diff::compare(&old, &new, resolved.options);
+    comparison.compare_py =
+        compare_py::differences(&old, &new, &comparison, resolved.options.utest);
     let violations = threshold::check(&comparison, &resolved.limits);
     let reporter = reporter(resolved.format, resolved.style);
     let mut out = io::stdout().lock();

@@ -1,8 +1,10 @@
 //! The comparison core: two [`ResultSet`]s in, a [`Comparison`] out. A pure function of its
 //! inputs, whatever format they came from.
 //!
-//! Benchmarks are matched by name; names on one side only and failed benchmarks are listed, not
-//! dropped. Per metric: the change of every repetition pair (paired by index), a summary change
+//! Benchmarks are matched by name and kind: runs with runs, each aggregate with the aggregate of
+//! the same name and statistic, the k-th of those with the k-th when a file holds several (as
+//! Google Benchmark's own test files do). What one side has and the other lacks, and failed
+//! benchmarks, are listed, not dropped. Per metric: the change of every repetition pair (paired by index), a summary change
 //! (of the medians when a side has several samples), and the two-sided Mann-Whitney U test when
 //! both sides have at least two samples. The overall line compares the geometric means of all the
 //! samples of the geomean metrics (times) of the matched runs.
@@ -88,6 +90,12 @@ pub struct MetricDiff {
 pub struct BenchDiff {
     /// The matched name.
     pub name: String,
+    /// The name as reports show it: the name, and for an aggregate whose name is also another
+    /// benchmark's, which aggregate (`BM_x (aggregate)`, `BM_x (aggregate mean #1)`).
+    pub label: String,
+    /// Google Benchmark input: the ids of the file entries compared, old and new, one per
+    /// sample.
+    pub entries: (Vec<usize>, Vec<usize>),
     /// Run or aggregate (from the old side).
     pub kind: Kind,
     /// Metrics present on both sides.
@@ -141,32 +149,109 @@ pub struct Comparison {
     pub benchmarks: Vec<BenchDiff>,
     /// One entry per geomean metric (time, cpu), when there are samples to average.
     pub geomean: Vec<MetricDiff>,
-    /// Names only the old side has.
+    /// Benchmarks only the old side has (their labels).
     pub only_old: Vec<String>,
-    /// Names only the new side has.
+    /// Benchmarks only the new side has (their labels).
     pub only_new: Vec<String>,
     /// Benchmarks that failed on a side.
     pub failures: Vec<Failure>,
+    /// Google Benchmark inputs: where compare.py's report of the same inputs differs, and why
+    /// (filled in by [`super::compare_py::differences`]).
+    pub compare_py: Vec<Difference>,
 }
 
+/// What a benchmark is matched by: its name, its statistic (aggregates), and which of the
+/// benchmarks of that name and statistic on its side it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key<'a> {
+    name: &'a str,
+    stat: Option<&'a str>,
+    occurrence: usize,
+}
+
+/// The keys of a side's benchmarks, in its order.
+fn keys(set: &ResultSet) -> Vec<Key<'_>> {
+    let mut seen: HashMap<(&str, Option<&str>), usize> = HashMap::new();
+    set.benchmarks
+        .iter()
+        .map(|b| {
+            let count = seen.entry((b.name.as_str(), b.kind.stat())).or_insert(0);
+            *count += 1;
+            Key {
+                name: &b.name,
+                stat: b.kind.stat(),
+                occurrence: *count - 1,
+            }
+        })
+        .collect()
+}
+
+/// How reports name the benchmarks of both sides: the bare name, unless the name stands for more
+/// than one benchmark on a side or across the sides; then aggregates say which, and the k-th of
+/// several of a kind says `#k`.
+struct Labels<'a> {
+    /// Per name, its distinct statistics (`None` for runs) over both sides.
+    stats: HashMap<&'a str, HashSet<Option<&'a str>>>,
+    /// The (name, statistic) pairs that occur more than once on a side.
+    several: HashSet<(&'a str, Option<&'a str>)>,
+}
+
+impl<'a> Labels<'a> {
+    fn new(old: &[Key<'a>], new: &[Key<'a>]) -> Labels<'a> {
+        let mut stats: HashMap<&str, HashSet<Option<&str>>> = HashMap::new();
+        let mut several = HashSet::new();
+        for k in old.iter().chain(new) {
+            stats.entry(k.name).or_default().insert(k.stat);
+            if k.occurrence > 0 {
+                several.insert((k.name, k.stat));
+            }
+        }
+        Labels { stats, several }
+    }
+
+    fn label(&self, key: &Key<'_>) -> String {
+        let several = self.several.contains(&(key.name, key.stat));
+        let shared = self.stats.get(key.name).is_some_and(|s| s.len() > 1);
+        let mut parts = Vec::new();
+        if let Some(stat) = key.stat {
+            if shared || several {
+                parts.push("aggregate".to_string());
+                if stat != UNNAMED_AGGREGATE {
+                    parts.push(stat.to_string());
+                }
+            }
+        }
+        if several {
+            parts.push(format!("#{}", key.occurrence));
+        }
+        if parts.is_empty() {
+            key.name.to_string()
+        } else {
+            format!("{} ({})", key.name, parts.join(" "))
+        }
+    }
+}
+
+/// The statistic of an aggregate whose input does not name it.
+pub const UNNAMED_AGGREGATE: &str = "aggregate";
+
 /// Compares `old` with `new`.
-pub fn compare<'a>(old: &'a ResultSet, new: &'a ResultSet, options: Options) -> Comparison {
+pub fn compare(old: &ResultSet, new: &ResultSet, options: Options) -> Comparison {
     let mut benchmarks = Vec::new();
     let mut failures = Vec::new();
     let mut geo: Vec<(Metric, Vec<f64>, Vec<f64>)> = Vec::new();
-    // Lookups by name, not searches: a result file may hold many thousands of benchmarks.
-    let by_name = |set: &'a ResultSet| -> HashMap<&'a str, &'a Benchmark> {
-        let mut map = HashMap::new();
-        for b in set.benchmarks.iter().rev() {
-            map.insert(b.name.as_str(), b); // the first of a name wins, as a search would find
-        }
-        map
-    };
-    let (old_names, new_names) = (by_name(old), by_name(new));
-    for o in &old.benchmarks {
-        let Some(&n) = new_names.get(o.name.as_str()) else {
+    let (old_keys, new_keys) = (keys(old), keys(new));
+    let labels = Labels::new(&old_keys, &new_keys);
+    // Lookups, not searches: a result file may hold many thousands of benchmarks.
+    let old_index: HashSet<Key<'_>> = old_keys.iter().copied().collect();
+    let new_index: HashSet<Key<'_>> = new_keys.iter().copied().collect();
+    let new_by_key: HashMap<Key<'_>, &Benchmark> =
+        new_keys.iter().copied().zip(&new.benchmarks).collect();
+    for (key, o) in old_keys.iter().zip(&old.benchmarks) {
+        let Some(&n) = new_by_key.get(key) else {
             continue;
         };
+        let label = labels.label(key);
         let failed_old = o.error.as_ref().map(|e| (Side::Old, e));
         let failed_new = n.error.as_ref().map(|e| (Side::New, e));
         if failed_old.is_some() || failed_new.is_some() {
@@ -175,7 +260,7 @@ pub fn compare<'a>(old: &'a ResultSet, new: &'a ResultSet, options: Options) -> 
                     .into_iter()
                     .chain(failed_new)
                     .map(|(side, e)| Failure {
-                        name: o.name.clone(),
+                        name: label.clone(),
                         side,
                         message: e.clone(),
                     }),
@@ -185,7 +270,9 @@ pub fn compare<'a>(old: &'a ResultSet, new: &'a ResultSet, options: Options) -> 
         if o.kind == Kind::Run {
             collect_geomean(&mut geo, o, n);
         }
-        benchmarks.push(diff_benchmark(o, n, options));
+        let mut diff = diff_benchmark(o, n, options);
+        diff.label = label;
+        benchmarks.push(diff);
     }
     // A run that failed on one side has no aggregates there: its failure already says why.
     let failed: HashSet<&str> = failures.iter().map(|f| f.name.as_str()).collect();
@@ -193,15 +280,15 @@ pub fn compare<'a>(old: &'a ResultSet, new: &'a ResultSet, options: Options) -> 
         Kind::Aggregate { run, .. } => failed.contains(run.as_str()),
         Kind::Run => false,
     };
-    let unmatched = |side: &ResultSet, other: &HashMap<&str, &Benchmark>| -> Vec<String> {
-        side.benchmarks
-            .iter()
-            .filter(|b| !other.contains_key(b.name.as_str()) && !explained(b))
-            .map(|b| b.name.clone())
-            .collect()
+    let unmatched = |keys: &[Key<'_>], side: &ResultSet, other: &HashSet<Key<'_>>| {
+        keys.iter()
+            .zip(&side.benchmarks)
+            .filter(|(k, b)| !other.contains(*k) && !explained(b))
+            .map(|(k, _)| labels.label(k))
+            .collect::<Vec<String>>()
     };
-    let only_old = unmatched(old, &new_names);
-    let only_new = unmatched(new, &old_names);
+    let only_old = unmatched(&old_keys, old, &new_index);
+    let only_new = unmatched(&new_keys, new, &old_index);
     let geomean = geo
         .into_iter()
         .filter_map(|(m, olds, news)| {
@@ -227,6 +314,7 @@ pub fn compare<'a>(old: &'a ResultSet, new: &'a ResultSet, options: Options) -> 
         only_old,
         only_new,
         failures,
+        compare_py: Vec::new(),
     }
 }
 
@@ -254,6 +342,8 @@ fn diff_benchmark(old: &Benchmark, new: &Benchmark, options: Options) -> BenchDi
         .collect();
     BenchDiff {
         name: old.name.clone(),
+        label: old.name.clone(),
+        entries: (old.entries.clone(), new.entries.clone()),
         kind: old.kind.clone(),
         metrics,
         metrics_only_old: names_missing(&old.metrics, |n| find(new, n)),
@@ -322,6 +412,47 @@ fn collect_geomean(acc: &mut Vec<(Metric, Vec<f64>, Vec<f64>)>, old: &Benchmark,
     }
 }
 
+/// Which row of compare.py's report a difference is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    /// The i-th row of a name (its i-th pair of entries).
+    Pair(usize),
+    /// The name's U test row (`NAME_pvalue`).
+    UTest,
+    /// `OVERALL_GEOMEAN`.
+    Geomean,
+    /// A row of this comparison that compare.py's report does not have.
+    Absent,
+}
+
+impl Row {
+    /// The name used in machine-readable output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Row::Pair(_) => "pair",
+            Row::UTest => "u_test",
+            Row::Geomean => "geomean",
+            Row::Absent => "absent",
+        }
+    }
+}
+
+/// One place where compare.py's report differs from this comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difference {
+    /// compare.py's name for the row (for [`Row::Absent`], this comparison's label).
+    pub name: String,
+    /// Which row.
+    pub row: Row,
+    /// compare.py's numbers for the row: the time and CPU changes (fractions), or for a U test
+    /// row the two p-values; `None` where compare.py shows nothing.
+    pub time: Option<f64>,
+    /// See `time`.
+    pub cpu: Option<f64>,
+    /// Why the two differ.
+    pub reason: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,6 +469,7 @@ mod tests {
                 geomean: true,
             }],
             error: None,
+            entries: Vec::new(),
         }
     }
 
@@ -420,6 +552,40 @@ mod tests {
         let c = compare(&old, &new, OPTIONS);
         assert_eq!(c.benchmarks[0].metrics[0].summary.change, Some(0.2));
         assert!(c.geomean.is_empty());
+    }
+
+    // Issue 54: the first entry of a name won whatever its kind, so a run was compared with a
+    // same-named aggregate and a second aggregate with the other side's first.
+    #[test]
+    fn runs_pair_with_runs_and_aggregates_with_the_same_aggregate() {
+        let agg = |stat: &str| Kind::Aggregate {
+            run: "a".into(),
+            stat: stat.into(),
+            spread: false,
+        };
+        let old = set(vec![
+            bench("a", Kind::Run, &[9.0, 8.0]),
+            bench("a", agg("aggregate"), &[8.0]),
+            bench("a", agg("aggregate"), &[7.0]),
+            bench("b", agg("mean"), &[10.0]),
+        ]);
+        let new = set(vec![
+            bench("a", agg("aggregate"), &[4.0]),
+            bench("a", Kind::Run, &[7.0, 6.0]),
+            bench("a", agg("aggregate"), &[3.5]),
+            bench("b", Kind::Run, &[9.0]),
+        ]);
+        let c = compare(&old, &new, OPTIONS);
+        let labels: Vec<_> = c.benchmarks.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, ["a", "a (aggregate #0)", "a (aggregate #1)"]);
+        let change = |i: usize| c.benchmarks[i].metrics[0].summary.change.unwrap();
+        assert!((change(0) - (6.5 - 8.5) / 8.5).abs() < 1e-12);
+        assert!((change(1) - -0.5).abs() < 1e-12);
+        assert!((change(2) - -0.5).abs() < 1e-12);
+        assert_eq!(c.only_old, ["b (aggregate mean)"]);
+        assert_eq!(c.only_new, ["b"]);
+        // The geometric mean: runs on both sides only (a, not b).
+        assert_eq!(c.geomean[0].samples, (2, 2));
     }
 
     // Found by fuzzing (fuzz/fuzz_targets/summary_json.rs): matching each benchmark of one side

@@ -17,6 +17,13 @@ pub fn apply(mut set: ResultSet, filter: &Regex, marker: &str) -> ResultSet {
     for b in &mut set.benchmarks {
         b.name = filter.replace_all(&b.name, NoExpand(marker)).into_owned();
     }
+    // The file's entries as compare.py filters them: the same entries, the same names.
+    if let Some(entries) = &mut set.gbench {
+        entries.retain(|e| filter.is_match(&e.name));
+        for e in entries {
+            e.name = filter.replace_all(&e.name, NoExpand(marker)).into_owned();
+        }
+    }
     set
 }
 
@@ -32,6 +39,7 @@ mod tests {
             kind: Kind::Run,
             metrics: Vec::new(),
             error: None,
+            entries: Vec::new(),
         };
         let set = ResultSet {
             label: "x".into(),

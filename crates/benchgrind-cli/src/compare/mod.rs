@@ -8,6 +8,7 @@
 //! came from.
 
 pub mod args;
+pub mod compare_py;
 pub mod config;
 pub mod diff;
 pub mod filter;

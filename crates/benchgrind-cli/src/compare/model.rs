@@ -88,6 +88,9 @@ pub struct Benchmark {
     pub metrics: Vec<Metric>,
     /// Set when the benchmark failed; a failure is reported, not compared.
     pub error: Option<String>,
+    /// Google Benchmark input: the ids ([`GbEntry::id`]) of the file's entries it was made of,
+    /// one per sample, in sample order; empty for other inputs.
+    pub entries: Vec<usize>,
 }
 
 /// All the benchmarks of one side of a comparison.
@@ -100,6 +103,33 @@ pub struct ResultSet {
     /// The machines that produced benchgrind summaries' values (their fingerprints, each once),
     /// so that a comparison can say when the two sides come from different machines.
     pub machines: Vec<benchgrind_runner::fingerprint::Fingerprint>,
+    /// Google Benchmark JSON input (a file, or a binary's output): its entries as compare.py
+    /// reads them, so that a comparison can say where compare.py's report would differ.
+    pub gbench: Option<Vec<GbEntry>>,
+}
+
+/// One entry of a Google Benchmark file's `benchmarks` array, with what compare.py uses of it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GbEntry {
+    /// Its index in the file's `benchmarks` array.
+    pub id: usize,
+    /// Its name (after a filtered mode's renaming).
+    pub name: String,
+    /// `run_type` is `aggregate`: what compare.py takes for an aggregate.
+    pub aggregate: bool,
+    /// `aggregate_name`, if any.
+    pub aggregate_name: Option<String>,
+    /// `time_unit`, if any.
+    pub time_unit: Option<String>,
+    /// `real_time` in `time_unit`.
+    pub real_time: Option<f64>,
+    /// `cpu_time` in `time_unit`.
+    pub cpu_time: Option<f64>,
+    /// `family_index`, `per_family_instance_index` and `repetition_index`, which compare.py sorts
+    /// by.
+    pub order: [Option<i64>; 3],
+    /// `error_occurred`.
+    pub failed: bool,
 }
 
 impl Kind {

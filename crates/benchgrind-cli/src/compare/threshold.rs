@@ -154,6 +154,7 @@ mod tests {
                     metric("user", Better::Unknown, user),
                 ],
                 error: None,
+                entries: Vec::new(),
             }],
             ..ResultSet::default()
         }

@@ -247,6 +247,7 @@ pub fn result_set(m: &Measurement, first: EventKind, label: &str) -> ResultSet {
                 kind: Kind::Run,
                 metrics,
                 error: b.outcome.as_ref().err().cloned(),
+                entries: Vec::new(),
             }
         })
         .collect();

@@ -80,6 +80,7 @@ pub fn benchmark(id: String, profile: &Profile) -> Benchmark {
             .map(|&(kind, value)| Metric::count(kind, value as f64))
             .collect(),
         error: None,
+        entries: Vec::new(),
     }
 }
 

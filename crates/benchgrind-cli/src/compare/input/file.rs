@@ -56,6 +56,7 @@ pub fn parse(path: &Path, bytes: Vec<u8>, label: String) -> Result<ResultSet> {
             label,
             benchmarks: vec![bench],
             machines,
+            gbench: None,
         });
     }
     bail!(

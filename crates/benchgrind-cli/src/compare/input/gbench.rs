@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::lenient;
-use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
+use crate::compare::model::{Benchmark, Better, GbEntry, Kind, Metric, ResultSet, Unit};
 
 /// Numbers in a benchmark entry that describe the run rather than measure it.
 const NOT_METRICS: &[&str] = &[
@@ -61,10 +61,13 @@ pub fn convert(doc: &Value, label: String) -> Result<ResultSet> {
     let mut benchmarks: Vec<Benchmark> = Vec::new();
     // The runs by name: a lookup per entry, not a search (a file may hold many thousands).
     let mut runs: HashMap<String, usize> = HashMap::new();
+    let mut gbench = Vec::with_capacity(entries.len());
     for (index, entry) in entries.iter().enumerate() {
         let wire = WireBenchmark::deserialize(entry)
             .with_context(|| format!("`benchmarks[{index}]` is not a Google Benchmark run"))?;
-        let bench = convert_entry(wire).with_context(|| format!("in `benchmarks[{index}]`"))?;
+        gbench.push(gb_entry(index, &wire));
+        let mut bench = convert_entry(wire).with_context(|| format!("in `benchmarks[{index}]`"))?;
+        bench.entries.push(index);
         // Repetitions of a run follow each other under one name: merge them into samples.
         let run = (bench.kind == Kind::Run).then(|| runs.get(&bench.name).copied());
         match run {
@@ -79,8 +82,30 @@ pub fn convert(doc: &Value, label: String) -> Result<ResultSet> {
     Ok(ResultSet {
         label,
         benchmarks,
+        gbench: Some(gbench),
         ..ResultSet::default()
     })
+}
+
+/// What compare.py reads of an entry.
+fn gb_entry(id: usize, wire: &WireBenchmark) -> GbEntry {
+    let number = |key: &str| wire.rest.get(key).and_then(lenient::number);
+    let index = |key: &str| wire.rest.get(key).and_then(Value::as_i64);
+    GbEntry {
+        id,
+        name: wire.name.clone(),
+        aggregate: wire.run_type.as_deref() == Some("aggregate"),
+        aggregate_name: wire.aggregate_name.clone(),
+        time_unit: wire.time_unit.clone(),
+        real_time: number("real_time"),
+        cpu_time: number("cpu_time"),
+        order: [
+            index("family_index"),
+            index("per_family_instance_index"),
+            index("repetition_index"),
+        ],
+        failed: wire.error_occurred,
+    }
 }
 
 /// One entry of Google Benchmark's `benchmarks` array as a benchmark with its metrics.
@@ -89,7 +114,9 @@ fn convert_entry(wire: WireBenchmark) -> Result<Benchmark> {
     let kind = match (aggregate, &wire.aggregate_name) {
         (false, _) => Kind::Run,
         (true, stat) => {
-            let stat = stat.clone().unwrap_or_else(|| "aggregate".into());
+            let stat = stat
+                .clone()
+                .unwrap_or_else(|| crate::compare::diff::UNNAMED_AGGREGATE.into());
             let run = match wire.rest.get("run_name").and_then(Value::as_str) {
                 Some(run) => run.to_string(),
                 None => wire
@@ -155,6 +182,7 @@ fn convert_entry(wire: WireBenchmark) -> Result<Benchmark> {
         kind,
         metrics,
         error,
+        entries: Vec::new(),
     })
 }
 
@@ -171,6 +199,7 @@ fn metric(name: &str, unit: Unit, better: Better, value: f64, geomean: bool) -> 
 
 /// Adds a repetition's values to the benchmark that already has the earlier ones.
 fn merge_repetition(into: &mut Benchmark, repetition: Benchmark) {
+    into.entries.extend(repetition.entries);
     if into.error.is_none() {
         into.error = repetition.error;
     }

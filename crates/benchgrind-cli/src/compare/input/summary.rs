@@ -82,6 +82,7 @@ fn benchmark(summary: Summary) -> Benchmark {
         kind: Kind::Run,
         metrics,
         error,
+        entries: Vec::new(),
     }
 }
 
@@ -119,6 +120,7 @@ pub fn convert_lines(path: &Path, text: &str, label: String) -> Result<ResultSet
         label,
         benchmarks,
         machines,
+        gbench: None,
     })
 }
 
@@ -163,6 +165,7 @@ pub fn load_dir(dir: &Path, label: String) -> Result<ResultSet> {
         label,
         benchmarks,
         machines,
+        gbench: None,
     })
 }
 

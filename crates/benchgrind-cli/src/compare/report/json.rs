@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::Reporter;
+use crate::compare::diff::Row;
 use crate::compare::diff::{Change, Comparison, MetricDiff, SummaryOf};
 use crate::compare::model::Kind;
 use crate::compare::threshold::Violation;
@@ -35,12 +36,26 @@ struct WireReport<'a> {
     only_new: &'a [String],
     failures: Vec<WireFailure<'a>>,
     violations: Vec<WireViolation<'a>>,
+    compare_py: Vec<WireDifference<'a>>,
+}
+
+/// Where compare.py's report of the same Google Benchmark files differs, and why.
+#[derive(Serialize)]
+struct WireDifference<'a> {
+    name: &'a str,
+    row: &'static str,
+    /// The row's index among the rows of its name, for `pair`.
+    index: Option<usize>,
+    time: Option<f64>,
+    cpu: Option<f64>,
+    reason: &'a str,
 }
 
 /// One benchmark found on both sides.
 #[derive(Serialize)]
 struct WireBench<'a> {
     name: &'a str,
+    label: &'a str,
     kind: &'static str,
     aggregate: Option<&'a str>,
     metrics: Vec<WireMetric<'a>>,
@@ -118,6 +133,7 @@ impl Reporter for Json {
                 .iter()
                 .map(|b| WireBench {
                     name: &b.name,
+                    label: &b.label,
                     kind: match b.kind {
                         Kind::Run => "run",
                         Kind::Aggregate { .. } => "aggregate",
@@ -141,6 +157,21 @@ impl Reporter for Json {
                 })
                 .collect(),
             violations: violations.iter().map(violation).collect(),
+            compare_py: cmp
+                .compare_py
+                .iter()
+                .map(|d| WireDifference {
+                    name: &d.name,
+                    row: d.row.as_str(),
+                    index: match d.row {
+                        Row::Pair(i) => Some(i),
+                        _ => None,
+                    },
+                    time: d.time.filter(|v| v.is_finite()),
+                    cpu: d.cpu.filter(|v| v.is_finite()),
+                    reason: &d.reason,
+                })
+                .collect(),
         };
         serde_json::to_writer_pretty(&mut *out, &report).map_err(io::Error::from)?;
         writeln!(out)

@@ -9,6 +9,7 @@ pub mod terminal;
 
 use std::io::{self, Write};
 
+use super::compare_py::{Difference, Row as PyRow};
 use super::diff::{Change, Comparison, MetricDiff, SummaryOf, UTest, GEOMEAN_NAME};
 use super::model::{Better, Unit};
 use super::threshold::Violation;
@@ -107,7 +108,7 @@ pub fn rows(cmp: &Comparison, repetitions: bool) -> Vec<Row<'_>> {
                 for metric in &bench.metrics {
                     if let Some(change) = metric.repetitions.get(i) {
                         out.push(Row {
-                            benchmark: &bench.name,
+                            benchmark: &bench.label,
                             kind: RowKind::Repetition(i),
                             metric,
                             change: *change,
@@ -119,7 +120,7 @@ pub fn rows(cmp: &Comparison, repetitions: bool) -> Vec<Row<'_>> {
         }
         for metric in &bench.metrics {
             out.push(Row {
-                benchmark: &bench.name,
+                benchmark: &bench.label,
                 kind: RowKind::Summary,
                 metric,
                 change: metric.summary,
@@ -242,7 +243,7 @@ pub fn notes(cmp: &Comparison, violations: &[Violation]) -> Vec<String> {
                 .metrics
                 .iter()
                 .find(|m| m.utest.is_some_and(|u| !u.reliable))?;
-            Some(format!("{} ({} vs {})", b.name, m.samples.0, m.samples.1))
+            Some(format!("{} ({} vs {})", b.label, m.samples.0, m.samples.1))
         })
         .collect();
     if !unreliable.is_empty() {
@@ -261,14 +262,14 @@ pub fn notes(cmp: &Comparison, violations: &[Violation]) -> Vec<String> {
         if !b.metrics_only_old.is_empty() {
             notes.push(format!(
                 "{}: metrics only in old: {}",
-                b.name,
+                b.label,
                 b.metrics_only_old.join(", ")
             ));
         }
         if !b.metrics_only_new.is_empty() {
             notes.push(format!(
                 "{}: metrics only in new: {}",
-                b.name,
+                b.label,
                 b.metrics_only_new.join(", ")
             ));
         }
@@ -280,6 +281,12 @@ pub fn notes(cmp: &Comparison, violations: &[Violation]) -> Vec<String> {
             f.name,
             f.message
         ));
+    }
+    if !cmp.compare_py.is_empty() {
+        notes.push("where compare.py's report of these files differs:".into());
+    }
+    for d in &cmp.compare_py {
+        notes.push(format!("  {}", compare_py_note(d)));
     }
     for v in violations {
         notes.push(match v {
@@ -298,6 +305,26 @@ pub fn notes(cmp: &Comparison, violations: &[Violation]) -> Vec<String> {
         });
     }
     notes
+}
+
+/// One difference from compare.py as a line: its row, its numbers, why.
+fn compare_py_note(d: &Difference) -> String {
+    let pair = |f: fn(Option<f64>) -> String| format!("time {}, cpu {}", f(d.time), f(d.cpu));
+    let p = |v: Option<f64>| v.map_or("none".into(), |v| format!("{v:.4}"));
+    match d.row {
+        PyRow::Pair(i) => format!("{} #{i}: {}: {}", d.name, pair(format_change_py), d.reason),
+        PyRow::UTest => format!("{}: p {}: {}", d.name, pair(p), d.reason),
+        PyRow::Geomean if d.time.is_none() && d.cpu.is_none() => {
+            format!("{}: none: {}", d.name, d.reason)
+        }
+        PyRow::Geomean => format!("{}: {}: {}", d.name, pair(format_change_py), d.reason),
+        PyRow::Absent => format!("{}: not in compare.py's report: {}", d.name, d.reason),
+    }
+}
+
+/// A change of compare.py's as this report shows changes (`none` where it shows nothing).
+fn format_change_py(change: Option<f64>) -> String {
+    change.map_or("none".into(), |c| format_change(Some(c)))
 }
 
 #[cfg(test)]
