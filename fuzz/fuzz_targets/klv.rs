@@ -36,6 +36,7 @@ fuzz_target!(|data: &[u8]| {
             .filter(|(k, _)| k == "pattern")
             .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
             .collect(),
+        regex_path: None,
         case_insensitive: text("case-insensitive") == "true",
         unicode: text("unicode") == "true",
         haystack: Arc::from(
@@ -44,6 +45,7 @@ fuzz_target!(|data: &[u8]| {
                 .find(|(k, _)| k == "haystack")
                 .map_or(&[][..], |(_, v)| v.as_slice()),
         ),
+        haystack_path: None,
         counts: Vec::new(),
         engines: Vec::new(),
         analysis: None,

@@ -18,15 +18,23 @@ pub fn line_count(data: &[u8]) -> usize {
 
 /// A runner parser's error names the file it was given and a line the input has.
 pub fn check_parse_error(e: &ParseError, path: &Path, data: &[u8]) {
-    assert_eq!(e.path, path, "the error names another file: {e}");
-    if let Some(line) = e.line {
+    let ParseError::At {
+        path: named,
+        line,
+        message,
+    } = e
+    else {
+        panic!("a parser given bytes read a file: {e}");
+    };
+    assert_eq!(named, path, "the error names another file: {e}");
+    if let Some(line) = *line {
         assert!(
             (1..=line_count(data)).contains(&line),
             "line {line} of {} lines: {e}",
             line_count(data)
         );
     }
-    assert!(!e.message.is_empty(), "an error without a message");
+    assert!(!message.is_empty(), "an error without a message");
     let shown = e.to_string();
     assert!(shown.starts_with(&path.display().to_string()), "{shown}");
 }

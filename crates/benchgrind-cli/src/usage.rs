@@ -90,6 +90,19 @@ pub fn string(p: &mut lexopt::Parser, flag: &str) -> Result<String, UsageError> 
         .map_err(|_| UsageError::new(format!("{flag}: the value is not valid UTF-8")))
 }
 
+/// The one benchmark name a `suite` command takes (`klv`, `haystack`): `value` stored in `name`,
+/// refused when it is not UTF-8 or a name was given already.
+pub fn one_name(value: std::ffi::OsString, name: &mut Option<String>) -> Result<(), UsageError> {
+    if name.is_some() {
+        return Err(UsageError::new("only one benchmark name is accepted"));
+    }
+    let value = value
+        .into_string()
+        .map_err(|_| UsageError::new("the benchmark name is not valid UTF-8"))?;
+    *name = Some(value);
+    Ok(())
+}
+
 /// Reads the value of `flag` and parses it; a bad value is a usage error naming the flag.
 pub fn parse<T>(p: &mut lexopt::Parser, flag: &str) -> Result<T, UsageError>
 where
@@ -101,9 +114,68 @@ where
         .map_err(|e| UsageError::new(format!("{flag}: invalid value '{s}': {e}")))
 }
 
+/// One option of a help page: the flag with its value, and what it does (a description of
+/// several lines continues each line under the first).
+#[derive(Clone, Copy, Debug)]
+pub struct Opt {
+    /// The flag as typed, e.g. `-s, --statistic <name>`.
+    pub flag: &'static str,
+    /// What it does; `\n` starts a continuation line.
+    pub help: &'static str,
+}
+
+impl Opt {
+    /// An option line.
+    pub const fn new(flag: &'static str, help: &'static str) -> Opt {
+        Opt { flag, help }
+    }
+}
+
+/// A help page: `intro` (ending with a blank line), then `OPTIONS:` and every option of
+/// `groups` in order, each flag indented by four spaces and every description in one column,
+/// two spaces past the widest flag of the page, so that options shared by several commands
+/// line up with each command's own.
+pub fn page(intro: &str, groups: &[&[Opt]]) -> String {
+    let opts: Vec<&Opt> = groups.iter().flat_map(|g| g.iter()).collect();
+    let width = opts
+        .iter()
+        .map(|o| o.flag.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let mut out = format!("{intro}OPTIONS:\n");
+    for o in opts {
+        let mut lines = o.help.lines();
+        let first = lines.next().unwrap_or_default();
+        out.push_str(&format!("    {:width$}{first}\n", o.flag));
+        for line in lines {
+            out.push_str(&format!("    {:width$}{}\n", "", line.trim_start()));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_align_every_description() {
+        const SHARED: &[Opt] = &[Opt::new("-f, --filter <regex>", "include\nrepeatable")];
+        let got = page(
+            "Do it.\n\n",
+            &[
+                SHARED,
+                &[Opt::new("--max-warmup-time <duration>", "budget")],
+            ],
+        );
+        let want = format!(
+            "Do it.\n\nOPTIONS:\n    -f, --filter <regex>          include\n{}repeatable\n    \
+             --max-warmup-time <duration>  budget\n",
+            " ".repeat(4 + 28 + 2)
+        );
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn what_is_printed() {

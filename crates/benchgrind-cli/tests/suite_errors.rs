@@ -208,3 +208,62 @@ fn klv_applies_regex_and_haystack_options_byte_for_byte() {
 max-warmup-iters:1:0\nmax-time:7:1000000\nmax-warmup-time:4:2000\npattern:1:a\npattern:1:b\nhaystack:11:>two\nthree<\n"
     );
 }
+
+#[test]
+fn verify_alone_prints_the_failures_and_verbose_adds_the_rest() {
+    // Without the hanging engine, to keep the test short.
+    let not_hang = ["-E", "hang", "--timeout", "5s"];
+    let o = output(
+        benchgrind(&misbehave())
+            .args(["measure", "--verify"])
+            .args(not_hang),
+    );
+    assert_code(&o, 1);
+    let out = stdout(&o);
+    assert!(!out.contains(",OK"), "{out}");
+    assert!(
+        line_for(&out, "words/fox,count,py/wrong-count,")
+            .contains("count mismatch: expected 3, got 4"),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 5, "{out}");
+    let o = output(
+        benchgrind(&misbehave())
+            .args(["measure", "--verify", "--verbose"])
+            .args(not_hang),
+    );
+    assert_code(&o, 1);
+    let verbose = stdout(&o);
+    assert_eq!(verbose.matches(",OK\n").count(), 3, "{verbose}");
+    assert_eq!(verbose.lines().count(), 8, "{verbose}");
+    let o = output(
+        benchgrind(&misbehave())
+            .args(["measure", "-t"])
+            .args(not_hang),
+    );
+    assert_eq!(stdout(&o), verbose);
+
+    // All passing, --verify prints nothing (the exit code is 1 for the broken files).
+    let o = output(
+        benchgrind(&misbehave()).args(["measure", "--verify", "-e", "^py/ok$", "-f", "^words/"]),
+    );
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("2 problem(s) in the suite"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Measuring with --verbose passes each runner's stderr on.
+    let raw = |o: &std::process::Output| {
+        stderr(o)
+            .lines()
+            .any(|l| l.starts_with("bad KLV length for key 'name'"))
+    };
+    let measure = ["measure", "-e", "^py/bad-klv$", "-f", "^words/fox$"];
+    let o = output(benchgrind(&misbehave()).args(measure).arg("--verbose"));
+    assert_code(&o, 1);
+    assert!(raw(&o), "{}", stderr(&o));
+    let o = output(benchgrind(&misbehave()).args(measure));
+    assert!(!raw(&o), "{}", stderr(&o));
+}

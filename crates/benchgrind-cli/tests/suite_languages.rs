@@ -15,7 +15,7 @@ fn python_and_c_runners_pass_the_test_in_one_suite() {
     let o = output(benchgrind(&tmp.0).arg("build").args(engines));
     assert_code(&o, 0);
     let out = stdout(&o);
-    assert!(out.contains("c/memmem: running: cd \"runner-c\" && \"cc\" \"-O2\" \"-Wall\" \"-o\" \"build/runner\" \"main.c\"\n"), "{out}");
+    assert!(out.contains("c/memmem: running: cd \"benchmarks/../runner-c\" && \"cc\" \"-O2\" \"-Wall\" \"-o\" \"build/runner\" \"main.c\"\n"), "{out}");
     assert!(
         out.contains("c/memmem: build complete for version 0.1.0\n")
             && out.contains("python/find: build complete for version 0.1.0\n"),
@@ -66,7 +66,10 @@ memmem/very-common,iter,c/memmem,0.1.0,OK\nmemmem/very-common,iter,python/find,0
     let md = stdout(&o);
     assert!(
         md.contains("## memmem\n\nCounting every occurrence")
-            && md.contains("| Benchmark | c/memmem | python/find |"),
+            && md.contains(
+                "| Engine | sherlock-holmes | very-common |\n| - | - | - |\n| c/memmem | "
+            )
+            && md.contains("\n| python/find | "),
         "{md}"
     );
 }
@@ -147,6 +150,11 @@ fn system_python_path() -> std::ffi::OsString {
     path
 }
 
+/// The example's Python engine runs `python3 main.py` itself, no shell: with the system's
+/// interpreter first on `PATH` its runner is one process, which counts the same on every run
+/// whatever the machine (this one has the kernel's memory monitor DAMON on, where runners of
+/// several processes may move: [`a_runner_of_several_processes_is_named_where_its_count_may_move`]).
+/// Issue 53 saw steps of 120 with `python3` found as pyenv's shim, a bash script.
 #[test]
 fn a_python_engine_counts_the_same_instructions_on_five_runs() {
     let tmp = Scratch::new("python-instr");
@@ -163,10 +171,14 @@ fn a_python_engine_counts_the_same_instructions_on_five_runs() {
                     .args(engine),
             );
             assert_code(&o, 0);
+            // One process: nothing to warn about (a wrapper script on `PATH` would be named).
+            assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
             std::fs::read_to_string(tmp.0.join(name)).unwrap()
         })
         .collect();
-    println!("{}", runs[0]);
+    for (i, run) in runs.iter().enumerate() {
+        println!("run {}:\n{run}", i + 1);
+    }
     for run in &runs[1..] {
         assert_eq!(run, &runs[0], "a run differs");
     }
@@ -175,4 +187,80 @@ fn a_python_engine_counts_the_same_instructions_on_five_runs() {
     assert!(rows
         .iter()
         .all(|r| r[3] == "python/find" && r[9].parse::<u64>().unwrap() > 0));
+}
+
+/// A runner behind a wrapper script (here `sh` starting the C runner, as pyenv's shim starts
+/// Python) is several processes: where their turns are not promised to repeat (DAMON on, or no
+/// real-time scheduling) `measure --metric instructions` says so, naming the script and the
+/// program that counted most, with what its runs counted; elsewhere it says nothing.
+#[test]
+fn a_runner_of_several_processes_is_named_where_its_count_may_move() {
+    use benchgrind_runner::execute::{machine, realtime};
+    let tmp = Scratch::new("several");
+    copy_tree(&example_suite(), &tmp.0);
+    let engines = tmp.0.join("benchmarks/engines.toml");
+    let mut toml = std::fs::read_to_string(&engines).unwrap();
+    toml.push_str(
+        "\n[[engine]]\n  name = \"c/memmem/wrapped\"\n  cwd = \"runner-c\"\n  \
+         [engine.version]\n    bin = \"./build/runner\"\n    args = [\"--version\"]\n  \
+         [engine.run]\n    bin = \"./wrapped\"\n    args = [\"c/memmem\"]\n",
+    );
+    std::fs::write(&engines, toml).unwrap();
+    let defs = tmp.0.join("benchmarks/definitions/memmem.toml");
+    let text = std::fs::read_to_string(&defs).unwrap();
+    std::fs::write(
+        &defs,
+        text.replace(
+            "  \"c/memmem\",\n",
+            "  \"c/memmem\",\n  \"c/memmem/wrapped\",\n",
+        ),
+    )
+    .unwrap();
+    // No `exec`: the shell waits for the runner.
+    let script = tmp.0.join("runner-c/wrapped");
+    std::fs::write(&script, "#!/bin/sh\n./build/runner \"$@\"\n").unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    assert_code(
+        &output(benchgrind(&tmp.0).args(["build", "-e", "^c/memmem$"])),
+        0,
+    );
+
+    let o = output(benchgrind(&tmp.0).args([
+        "measure",
+        "--metric",
+        "instructions",
+        "-f",
+        "sherlock",
+        "-e",
+        "^c/memmem/wrapped$",
+        "-o",
+        "w.csv",
+    ]));
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    println!("{err}");
+    let moves = machine::damon_on() || !realtime::available();
+    if !moves {
+        assert!(!err.contains("warning"), "{err}");
+        return;
+    }
+    assert!(
+        err.contains(
+            "warning: memmem/sherlock-holmes c/memmem/wrapped: its runner ran as 2 processes under Callgrind"
+        ) && err.contains("`./wrapped` is ")
+            && err.contains("a script (`#!/bin/sh`)")
+            && err.contains("  counted ")
+            && err.contains("most of them in one process: `./build/runner c/memmem` (")
+            && err.contains("point the engine's `bin` at the program itself (`./build/runner`)"),
+        "{err}"
+    );
+    assert_eq!(
+        err.contains(
+            "turn DAMON off: `echo off | sudo tee /sys/kernel/mm/damon/admin/kdamonds/*/state`"
+        ),
+        machine::damon_on(),
+        "{err}"
+    );
 }

@@ -150,6 +150,14 @@ max-iters:1:0\nmax-warmup-iters:1:0\nmax-time:1:0\nmax-warmup-time:1:0\npattern:
          libc/memmem: running: cd \"runner\" && \"cargo\" \"build\" \"--release\"\n\
          libc/memmem: build complete for version 0.1.0\n"
     );
+    // rebar looks for `cwd` in the suite directory; the guide's `runner` is beside it, so it
+    // is taken from the current directory, with a note saying so.
+    assert_eq!(
+        stderr(&o),
+        "benchgrind suite: benchmarks/engines.toml: cwd \"runner\" (engine rust/memmem, libc/memmem): \
+         using runner, relative to the current directory, since benchmarks/runner (relative to the \
+         suite directory, as rebar takes it) does not exist; `cwd = \"../runner\"` works with rebar too\n"
+    );
     let o = output(benchgrind(&byob).args(["measure", "-t"]));
     assert_code(&o, 0);
     assert_eq!(

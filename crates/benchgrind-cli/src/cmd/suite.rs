@@ -4,7 +4,9 @@
 use std::ffi::OsString;
 
 use crate::exit::Outcome;
-use crate::suite::cmd::{build, clean, cmp, diff, klv, list, measure, rank, report};
+use crate::suite::cmd::{
+    build, clean, cmp, diff, haystack, klv, list, measure, rank, report, version,
+};
 use crate::usage::UsageError;
 
 /// The help text.
@@ -16,6 +18,7 @@ USAGE:
 
 COMMANDS:
     klv        print one benchmark in the KLV format runners read on stdin
+    haystack   print one benchmark's haystack as its runners receive it
     build      check dependencies and build every engine (engines.toml)
     clean      run every engine's clean commands
     list       list the benchmark/engine pairs that `measure` would run
@@ -24,6 +27,7 @@ COMMANDS:
     diff       compare the same engine across result files (e.g. before/after)
     rank       rank engines by the geometric mean of their speed ratios
     report     write a Markdown report from result files
+    version    print the version written in the results' rebar_version column
 
 The suite directory (-d/--dir, default ./benchmarks) holds engines.toml, definitions/**/*.toml,
 haystacks/ and regexes/. Run `benchgrind suite <COMMAND> --help` for a command's options.
@@ -38,6 +42,10 @@ const HINT: &str =
 pub enum Config {
     /// `suite klv`.
     Klv(klv::Config),
+    /// `suite haystack`.
+    Haystack(haystack::Config),
+    /// `suite version`.
+    Version(version::Config),
     /// `suite build`.
     Build(build::Config),
     /// `suite clean`.
@@ -74,6 +82,8 @@ impl Config {
         let p = &mut p;
         Ok(match name.to_str() {
             Some("klv") => Config::Klv(klv::Config::parse(p)?),
+            Some("haystack") => Config::Haystack(haystack::Config::parse(p)?),
+            Some("version") => Config::Version(version::Config::parse(p)?),
             Some("build") => Config::Build(build::Config::parse(p)?),
             Some("clean") => Config::Clean(clean::Config::parse(p)?),
             Some("list") => Config::List(list::Config::parse(p)?),
@@ -96,6 +106,8 @@ impl Config {
 pub fn run(config: &Config) -> anyhow::Result<Outcome> {
     match config {
         Config::Klv(c) => klv::run(c),
+        Config::Haystack(c) => haystack::run(c),
+        Config::Version(c) => version::run(c),
         Config::Build(c) => build::run(c),
         Config::Clean(c) => clean::run(c),
         Config::List(c) => list::run(c),

@@ -32,19 +32,35 @@ fn check_counts(samples: &[runner::Sample], expected: u64) -> Result<(), Problem
     }
 }
 
-/// Measures a job by the runner's own timings, within `limits`.
+/// Fails, saying where `cwd` is looked for, when the runner's working directory is missing.
+fn check_cwd(engine: &Engine) -> Result<(), Problem> {
+    engine
+        .run
+        .check_cwd()
+        .map_err(|e| Problem::new(format!("{e:#}")))
+}
+
+/// Measures a job by the runner's own timings, within `limits`; with `verbose`, the runner's
+/// stderr is copied to benchgrind's once it has finished.
 pub fn time(
     job: &Job,
     engine: &Engine,
     expected: u64,
     limits: &Limits,
     timeout: Duration,
+    verbose: bool,
 ) -> Result<Measurement, Problem> {
+    check_cwd(engine)?;
     let finished = runner::run(
         engine.run.to_std(),
         runner::Input::Pipe(klv::encode(job.def, limits)),
         timeout,
     )?;
+    if verbose {
+        // `--verbose`: what the runner said on stderr, passed on once it is done.
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(&finished.stderr);
+    }
     runner::check_status(&finished)?;
     let samples = runner::parse_samples(&finished.stdout)?;
     check_counts(&samples, expected)?;
@@ -65,7 +81,8 @@ pub fn time(
 }
 
 /// Measures a job by the instructions of one iteration: a run with one iteration under
-/// Callgrind, minus a run with none.
+/// Callgrind, minus a run with none; with a warning where the runner ran as several processes
+/// whose count may move ([`callgrind::Several`]).
 pub fn instructions(
     launcher: &benchgrind_runner::execute::Launcher,
     job: &Job,
@@ -73,7 +90,8 @@ pub fn instructions(
     expected: u64,
     limits: &Limits,
     timeout: Duration,
-) -> Result<Measurement, Problem> {
+) -> Result<(Measurement, Option<callgrind::Several>), Problem> {
+    check_cwd(engine)?;
     let one = Limits {
         max_iters: 1,
         max_warmup_iters: 0,
@@ -84,21 +102,22 @@ pub fn instructions(
         max_iters: 0,
         ..one
     };
-    let (base, _) = callgrind::count(launcher, &engine.run, klv::encode(job.def, &zero), timeout)?;
-    let (gross, finished) =
-        callgrind::count(launcher, &engine.run, klv::encode(job.def, &one), timeout)?;
-    let samples = runner::parse_samples(&finished.stdout)?;
+    let base = callgrind::count(launcher, &engine.run, klv::encode(job.def, &zero), timeout)?;
+    let gross = callgrind::count(launcher, &engine.run, klv::encode(job.def, &one), timeout)?;
+    let samples = runner::parse_samples(&gross.finished.stdout)?;
     check_counts(&samples, expected)?;
-    let net = gross.saturating_sub(base) as f64;
-    Ok(Measurement {
+    let several = callgrind::Several::of(launcher, &engine.run, &gross, &base);
+    let net = gross.total.saturating_sub(base.total) as f64;
+    let row = Measurement {
         metric: Metric::Instructions,
         iters: 1,
-        total: gross as f64,
+        total: gross.total as f64,
         median: net,
         mean: net,
         min: net,
         max: net,
         err: None,
         ..job.error_row(String::new())
-    })
+    };
+    Ok((row, several))
 }

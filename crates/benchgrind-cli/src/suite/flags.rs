@@ -8,7 +8,7 @@
 use benchgrind_runner::error::Problem;
 use std::{path::PathBuf, str::FromStr, time::Duration};
 
-use crate::usage::{self, UsageError};
+use crate::usage::{self, Opt, UsageError};
 
 /// A duration flag value, as every benchgrind flag takes one ([`benchgrind_runner::duration`]):
 /// rebar's `<decimal>(s|ms|us|ns)` (`3s`, `500ms`), and also seconds alone, minutes and hours.
@@ -61,6 +61,9 @@ pub struct Filters {
     pub model: Filter,
     /// `-e/--engine`, `-E/--engine-not`.
     pub engine: Filter,
+    /// `-i/--ignore-missing-engines` (`measure` and `list`): leave out, silently, the engines
+    /// whose version cannot be had (not built, say) instead of making their jobs errors.
+    pub ignore_missing_engines: bool,
 }
 
 impl Filters {
@@ -94,25 +97,47 @@ impl Filters {
         filter.add(flag, &pattern, exclude)
     }
 
+    /// Whether a benchmark is selected, as rebar selects the benchmarks it loads: its name and
+    /// model pass, and one of its engines does (or it lists none, which is then reported).
+    pub fn select(&self, name: &str, model: &str, engines: &[&str]) -> bool {
+        self.name.include(name)
+            && self.model.include(model)
+            && (engines.is_empty() || engines.iter().any(|e| self.engine.include(e)))
+    }
+
     /// Whether a (benchmark, model, engine) triple passes all three filters.
     pub fn include(&self, name: &str, model: &str, engine: &str) -> bool {
         self.name.include(name) && self.model.include(model) && self.engine.include(engine)
     }
 }
 
-/// The usage lines of the filter flags, shared by the commands' help texts (a macro, so that
-/// `concat!` can build each `USAGE` as one constant).
-macro_rules! filter_usage {
-    () => {
-        "-f, --filter <regex>        include benchmarks whose full name matches (repeatable)
-    -F, --filter-not <regex>    exclude benchmarks whose full name matches
-    -e, --engine <regex>        include engines whose name matches
-    -E, --engine-not <regex>    exclude engines whose name matches
-    -m, --model <regex>         include models that match
-    -M, --model-not <regex>     exclude models that match"
-    };
-}
-pub(crate) use filter_usage;
+/// The help lines of the filter flags, shared by the commands' help pages.
+pub const FILTER_OPTS: &[Opt] = &[
+    Opt::new(
+        "-f, --filter <regex>",
+        "include benchmarks whose full name matches (repeatable)",
+    ),
+    Opt::new(
+        "-F, --filter-not <regex>",
+        "exclude benchmarks whose full name matches",
+    ),
+    Opt::new("-e, --engine <regex>", "include engines whose name matches"),
+    Opt::new(
+        "-E, --engine-not <regex>",
+        "exclude engines whose name matches",
+    ),
+    Opt::new("-m, --model <regex>", "include models that match"),
+    Opt::new("-M, --model-not <regex>", "exclude models that match"),
+];
+
+/// The help line of `-d/--dir`.
+pub const DIR_OPT: Opt = Opt::new(
+    "-d, --dir <dir>",
+    "the suite directory (default: ./benchmarks)",
+);
+
+/// The help line of `-h/--help`, last on every page.
+pub const HELP_OPT: Opt = Opt::new("-h, --help", "print this help");
 
 /// The aggregate statistic a comparison is made on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,6 +177,49 @@ impl FromStr for Stat {
     }
 }
 
+/// `--color`: whether the best value of each row is shown in bold green, as rebar shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Color {
+    /// When stdout is a terminal (default).
+    #[default]
+    Auto,
+    /// Always, even into a pipe or a file.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl Color {
+    /// Whether to colour what goes to stdout.
+    pub fn enabled(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            Color::Auto => std::io::stdout().is_terminal(),
+            Color::Always => true,
+            Color::Never => false,
+        }
+    }
+}
+
+impl FromStr for Color {
+    type Err = Problem;
+
+    fn from_str(s: &str) -> Result<Self, Problem> {
+        match s {
+            "auto" => Ok(Color::Auto),
+            "always" => Ok(Color::Always),
+            "never" => Ok(Color::Never),
+            _ => Err(Problem::new("expected one of auto, always, never")),
+        }
+    }
+}
+
+/// The help line of `--color`.
+pub const COLOR_OPT: Opt = Opt::new(
+    "--color <when>",
+    "auto (default: when stdout is a terminal), always or never:\nthe best value of each row in bold green",
+);
+
 /// How values are shown: as throughput (when the haystack length is known) or as time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Units {
@@ -185,17 +253,19 @@ pub fn ratio(p: &mut lexopt::Parser, flag: &str) -> Result<f64, UsageError> {
     Ok(r)
 }
 
-/// The usage lines of the flags of `build` and `clean` (a macro, for `concat!`).
-macro_rules! engine_usage {
-    () => {
-        "    -d, --dir <dir>             the suite directory (default: ./benchmarks)
-    -e, --engine <regex>        only engines whose name matches (repeatable)
-    -E, --engine-not <regex>    skip engines whose name matches
-    -h, --help                  print this help
-"
-    };
-}
-pub(crate) use engine_usage;
+/// The help lines of the flags of `build` and `clean`.
+pub const ENGINE_STEP_OPTS: &[Opt] = &[
+    DIR_OPT,
+    Opt::new(
+        "-e, --engine <regex>",
+        "only engines whose name matches (repeatable)",
+    ),
+    Opt::new(
+        "-E, --engine-not <regex>",
+        "skip engines whose name matches",
+    ),
+    HELP_OPT,
+];
 
 /// The flags of `build` and `clean`: `-d/--dir` and the engine filters; `help` is the
 /// command's usage, for `-h/--help`.

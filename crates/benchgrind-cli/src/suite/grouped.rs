@@ -13,7 +13,7 @@ use super::{
     table::{human_duration, throughput},
 };
 use crate::exit::Outcome;
-use crate::usage::{self, UsageError};
+use crate::usage::{self, Opt, UsageError};
 
 /// A measurement and the file it came from.
 #[derive(Clone, Debug)]
@@ -68,6 +68,41 @@ pub fn load(paths: &[PathBuf], filters: &Filters) -> anyhow::Result<(Vec<Entry>,
     Ok((entries, metric))
 }
 
+/// Groups entries by `key`, the groups in the order their keys first appear: the order of the
+/// result files, then of their rows (rebar's order for `cmp`, `diff` and `report`).
+pub fn first_seen<'a, K: Ord + Copy>(
+    entries: &'a [Entry],
+    key: impl Fn(&'a Entry) -> K,
+) -> Vec<(K, Vec<&'a Entry>)> {
+    let mut index: std::collections::BTreeMap<K, usize> = Default::default();
+    let mut groups: Vec<(K, Vec<&Entry>)> = vec![];
+    for e in entries {
+        let k = key(e);
+        let i = *index.entry(k).or_insert_with(|| {
+            groups.push((k, vec![]));
+            groups.len() - 1
+        });
+        groups[i].1.push(e);
+    }
+    groups
+}
+
+/// `--intersection` as rebar applies it to a report: only the benchmarks measured without error
+/// by as many engines as the most-measured benchmark (so, after `-e`, by every engine kept).
+pub fn intersection(entries: &mut Vec<Entry>) {
+    let mut engines: std::collections::BTreeMap<&str, usize> = Default::default();
+    for e in entries.iter().filter(|e| e.m.err.is_none()) {
+        *engines.entry(e.m.name.as_str()).or_default() += 1;
+    }
+    let most = engines.values().copied().max().unwrap_or(0);
+    let keep: std::collections::BTreeSet<String> = engines
+        .into_iter()
+        .filter(|(_, n)| *n == most)
+        .map(|(name, _)| name.to_string())
+        .collect();
+    entries.retain(|e| keep.contains(&e.m.name));
+}
+
 /// How many times `v` is the `best` value (1.0 for the best itself).
 pub fn ratio(v: f64, best: f64) -> f64 {
     if best > 0.0 {
@@ -91,15 +126,20 @@ pub fn value(m: &Measurement, stat: Stat) -> String {
 }
 
 /// The text of one value: throughput when asked for and known, else the duration or the
-/// instruction count; followed by the ratio, e.g. `9.5 GB/s (4.09x)`.
-pub fn cell(m: &Measurement, stat: Stat, units: Units, ratio: f64) -> String {
+/// instruction count, e.g. `9.5 GB/s`. A zero duration is an infinite throughput, `inf GB/s`,
+/// as rebar prints it (a `mad` or `stddev` of zero, say).
+pub fn cell_value(m: &Measurement, stat: Stat, units: Units) -> String {
     let v = m.stat(stat);
-    let value = match (m.metric, units, m.haystack_len) {
+    match (m.metric, units, m.haystack_len) {
         (Metric::Instructions, _, _) => format!("{v} instr"),
-        (Metric::Time, Units::Throughput, Some(len)) if len > 0 && v > 0.0 => throughput(len, v),
+        (Metric::Time, Units::Throughput, Some(len)) if len > 0 => throughput(len, v),
         (Metric::Time, _, _) => human_duration(v),
-    };
-    format!("{value} ({ratio:.2}x)")
+    }
+}
+
+/// [`cell_value`] followed by the ratio, e.g. `9.5 GB/s (4.09x)`.
+pub fn cell(m: &Measurement, stat: Stat, units: Units, ratio: f64) -> String {
+    format!("{} ({ratio:.2}x)", cell_value(m, stat, units))
 }
 
 /// The closing list of error rows, or an empty string when there are none.
@@ -140,9 +180,18 @@ impl Range {
         self.min.map_or(true, |m| m <= r) && self.max.map_or(true, |m| r <= m)
     }
 
-    /// Whether a row with these non-best ratios is shown: no bounds, or one ratio within them.
-    pub fn show(&self, others: &[f64]) -> bool {
-        (self.min.is_none() && self.max.is_none()) || others.iter().any(|&r| self.contains(r))
+    /// Whether a row of `measured` values (errors left out) with these non-best ratios is
+    /// shown: no bounds, or one ratio within them. A row of one value, whose only ratio is the
+    /// best's 1.0, is shown when 1.0 is within the bounds, as in rebar (so `-T 2` keeps a
+    /// benchmark only one engine ran, and `-t 2` drops it).
+    pub fn show(&self, measured: usize, others: &[f64]) -> bool {
+        if self.min.is_none() && self.max.is_none() {
+            return true;
+        }
+        if measured == 1 {
+            return self.contains(1.0);
+        }
+        others.iter().any(|&r| self.contains(r))
     }
 }
 
@@ -165,21 +214,44 @@ pub struct CompareFlags {
     pub intersection: bool,
     /// `--row engine` (cmp only).
     pub row_engine: bool,
+    /// `--color`, resolved: whether the best value of each row is coloured.
+    pub color: bool,
 }
 
-/// The usage lines of the shared flags (a macro, for `concat!`).
-macro_rules! compare_usage {
-    () => {
-        "-s, --statistic <name>       median (default), mad, mean, stddev, min or max
-    -u, --units <unit>           throughput (default, when the haystack length is known) or time
-    -t, --threshold-min <ratio>  only rows with a non-best ratio of at least this
-    -T, --threshold-max <ratio>  only rows with a non-best ratio of at most this
-    --fail-above <ratio>         exit with code 3 when a ratio exceeds this or a row has an error"
-    };
-}
-pub(crate) use compare_usage;
+/// The help lines of the flags `cmp` and `diff` share.
+pub const COMPARE_OPTS: &[Opt] = &[
+    Opt::new(
+        "-s, --statistic <name>",
+        "median (default), mad, mean, stddev, min or max",
+    ),
+    Opt::new(
+        "-u, --units <unit>",
+        "throughput (default, when the haystack length is known) or time",
+    ),
+    Opt::new(
+        "-t, --threshold-min <ratio>",
+        "only rows with a non-best ratio of at least this",
+    ),
+    Opt::new(
+        "-T, --threshold-max <ratio>",
+        "only rows with a non-best ratio of at most this (a row of\none engine has only the ratio 1.0)",
+    ),
+    Opt::new(
+        "--fail-above <ratio>",
+        "exit with code 3 when a ratio exceeds this or a row has an error",
+    ),
+];
 
 impl CompareFlags {
+    /// The text of a row's best cell: in bold green when colour is on, as rebar shows it.
+    pub fn best(&self, cell: String) -> String {
+        if self.color {
+            super::table::bold_green(&cell)
+        } else {
+            cell
+        }
+    }
+
     /// Parses the flags; `help` is the command's usage; `cmp` accepts `cmp`'s own flags too.
     pub fn parse(
         p: &mut lexopt::Parser,
@@ -187,7 +259,10 @@ impl CompareFlags {
         cmp: bool,
     ) -> Result<CompareFlags, UsageError> {
         use lexopt::Arg::{Long, Short, Value};
-        let mut c = CompareFlags::default();
+        let mut c = CompareFlags {
+            color: flags::Color::default().enabled(),
+            ..CompareFlags::default()
+        };
         let mut paths = vec![];
         while let Some(arg) = p.next()? {
             if let Some(kind) = Filters::kind(&arg) {
@@ -208,8 +283,7 @@ impl CompareFlags {
                 Long("fail-above") => c.fail_above = Some(flags::ratio(p, "--fail-above")?),
                 Long("intersection") if cmp => c.intersection = true,
                 Long("row") if cmp => c.row_engine = row_engine(p)?,
-                // Colour is accepted for rebar compatibility; output is never coloured.
-                Long("color") => drop(usage::string(p, "--color")?),
+                Long("color") => c.color = usage::parse::<flags::Color>(p, "--color")?.enabled(),
                 other => return Err(other.unexpected().into()),
             }
         }
@@ -242,4 +316,56 @@ pub fn fail_above(violations: &[String]) -> Outcome {
         crate::messages::item!("{v}");
     }
     Outcome::PastLimit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells() {
+        let m = |median: f64, mad: f64, len: Option<u64>| Measurement {
+            median,
+            mad,
+            haystack_len: len,
+            ..Measurement::default()
+        };
+        let table = [
+            (
+                m(59_280.0, 0.0, Some(607_430)),
+                Stat::Median,
+                Units::Throughput,
+                "9.5 GB/s (1.00x)",
+            ),
+            // A zero spread is an infinite throughput, as rebar prints it, not a time.
+            (
+                m(59_280.0, 0.0, Some(607_430)),
+                Stat::Mad,
+                Units::Throughput,
+                "inf GB/s (1.00x)",
+            ),
+            (
+                m(59_280.0, 0.0, Some(607_430)),
+                Stat::Mad,
+                Units::Time,
+                "0.00ns (1.00x)",
+            ),
+            // Without a haystack length there is no throughput.
+            (
+                m(59_280.0, 0.0, None),
+                Stat::Mad,
+                Units::Throughput,
+                "0.00ns (1.00x)",
+            ),
+            (
+                m(59_280.0, 0.0, Some(0)),
+                Stat::Median,
+                Units::Throughput,
+                "59.28us (1.00x)",
+            ),
+        ];
+        for (m, stat, units, want) in table {
+            assert_eq!(cell(&m, stat, units, 1.0), want, "{stat:?} {units:?}");
+        }
+    }
 }

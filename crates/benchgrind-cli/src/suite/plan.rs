@@ -3,7 +3,8 @@
 //!
 //! Configuration problems (a broken definition file, an unknown engine, a missing count rule,
 //! an engine without a version) are gathered, not fatal: the jobs they affect become error rows
-//! and everything else still runs.
+//! and everything else still runs. With `-i/--ignore-missing-engines`, an engine without a
+//! version is left out instead, as rebar does.
 
 use std::{collections::BTreeMap, path::Path};
 
@@ -50,10 +51,17 @@ impl Job<'_> {
     }
 }
 
-/// The suite directory loaded: `engines.toml` (its problems are fatal) and the definitions.
-pub fn load(dir: &Path) -> anyhow::Result<(Engines, Definitions)> {
+/// The suite directory loaded: `engines.toml` (its problems are fatal) and the definitions the
+/// filters select (what was noticed about the others is printed as notes).
+pub fn load(dir: &Path, filters: &Filters) -> anyhow::Result<(Engines, Definitions)> {
     let engines = engines::load(dir)?;
-    Ok((engines, definitions::load(dir)))
+    let defs = definitions::load(dir, &|name, model, engines| {
+        filters.select(name, model, engines)
+    });
+    for n in &defs.notes {
+        crate::messages::note!("{n}");
+    }
+    Ok((engines, defs))
 }
 
 /// The jobs the filters select, in definition order; the problems found are added to
@@ -106,13 +114,20 @@ pub fn plan<'a>(
                     let version = versions
                         .entry(engine.name.as_str())
                         .or_insert_with(|| engine.version.get().map_err(|e| format!("{e:#}")));
+                    if version.is_err() && filters.ignore_missing_engines {
+                        continue;
+                    }
                     resolve(&mut job, engine, version, problems);
                 }
             }
             jobs.push(job);
         }
     }
-    for (name, v) in versions {
+    // Left out with -i, an engine without a version is no problem.
+    for (name, v) in versions
+        .into_iter()
+        .filter(|_| !filters.ignore_missing_engines)
+    {
         if let Err(e) = v {
             problems.push(Problem {
                 location: engines.by_name[name].location.clone(),
@@ -175,7 +190,7 @@ pub fn report_problems(problems: &[Problem]) {
 /// `suite list` (and `measure --list`): prints the (benchmark, model, engine, version) rows
 /// that `measure` would run, then the problems; whether there were none.
 pub fn list(dir: &Path, filters: &Filters) -> anyhow::Result<bool> {
-    let (engines, defs) = load(dir)?;
+    let (engines, defs) = load(dir, filters)?;
     let mut problems = defs.problems.clone();
     let jobs = plan(filters, &engines, &defs.defs, &mut problems);
     for j in &jobs {

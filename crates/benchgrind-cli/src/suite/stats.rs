@@ -10,7 +10,7 @@ pub struct Summary {
     pub mad: f64,
     /// Arithmetic mean.
     pub mean: f64,
-    /// Sample standard deviation (n - 1); 0 for a single sample.
+    /// Population standard deviation (divided by n, as rebar computes it); 0 for one sample.
     pub stddev: f64,
     /// Smallest sample.
     pub min: f64,
@@ -40,11 +40,7 @@ pub fn summarize(samples: &[f64]) -> Option<Summary> {
     dev.sort_by(f64::total_cmp);
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
-    let stddev = if xs.len() < 2 {
-        0.0
-    } else {
-        (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-    };
+    let stddev = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
     Some(Summary {
         median,
         mad: median_of_sorted(&dev),
@@ -79,8 +75,26 @@ mod tests {
             (s.median, s.mad, s.mean, s.min, s.max),
             (2.5, 1.0, 2.5, 1.0, 4.0)
         );
-        assert!((s.stddev - 1.2909944487358056).abs() < 1e-12);
+        // sqrt(((1.5² + 0.5²) * 2) / 4), the population standard deviation.
+        assert!((s.stddev - 1.118033988749895).abs() < 1e-12);
         let odd = summarize(&[10.0, 1.0, 2.0, 2.0, 3.0]).unwrap();
         assert_eq!((odd.median, odd.mad), (2.0, 1.0));
+    }
+
+    #[test]
+    fn stddev_divides_by_n_as_rebar_does() {
+        // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, squared deviations sum to 32; 32 / 8 = 4, so 2
+        // (the sample standard deviation would be sqrt(32 / 7) = 2.138...).
+        let s = summarize(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]).unwrap();
+        assert_eq!((s.mean, s.stddev), (5.0, 2.0));
+        // Eleven samples as the issue's: the population figure is sqrt(10/11) of the sample one.
+        let xs: Vec<f64> = (0..11)
+            .map(|i| 1000.0 + 37.0 * f64::from(i * i % 7))
+            .collect();
+        let s = summarize(&xs).unwrap();
+        let mean = xs.iter().sum::<f64>() / 11.0;
+        let ss: f64 = xs.iter().map(|x| (x - mean).powi(2)).sum();
+        assert!((s.stddev - (ss / 11.0).sqrt()).abs() < 1e-9);
+        assert!((s.stddev / (ss / 10.0).sqrt() - (10.0f64 / 11.0).sqrt()).abs() < 1e-12);
     }
 }

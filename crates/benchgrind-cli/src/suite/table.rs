@@ -1,13 +1,14 @@
 //! Terminal output helpers: an aligned table (columns padded to the widest cell plus two
 //! spaces, like rebar's elastic tabstops) and the human units rebar prints.
 
-/// Renders rows as aligned columns; the last column is not padded.
+/// Renders rows as aligned columns; the last column is not padded. Colour escapes take no
+/// room.
 pub fn render(rows: &[Vec<String>]) -> String {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0; cols];
     for row in rows {
         for (i, cell) in row.iter().enumerate() {
-            widths[i] = widths[i].max(cell.chars().count());
+            widths[i] = widths[i].max(width(cell));
         }
     }
     let mut out = String::new();
@@ -15,12 +16,41 @@ pub fn render(rows: &[Vec<String>]) -> String {
         for (i, cell) in row.iter().enumerate() {
             out.push_str(cell);
             if i + 1 < row.len() {
-                out.push_str(&" ".repeat(widths[i] - cell.chars().count() + 2));
+                out.push_str(&" ".repeat(widths[i] - width(cell) + 2));
             }
         }
         out.push('\n');
     }
     out
+}
+
+/// The start of rebar's colour for a row's best value: bold green.
+const BOLD_GREEN: &str = "\x1b[1;32m";
+/// The end of a colour.
+const RESET: &str = "\x1b[0m";
+
+/// `text` in bold green, as rebar shows a row's best value.
+pub fn bold_green(text: &str) -> String {
+    format!("{BOLD_GREEN}{text}{RESET}")
+}
+
+/// The columns a cell takes on a terminal: its characters, less colour escapes.
+fn width(cell: &str) -> usize {
+    let mut n = 0;
+    let mut chars = cell.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // An SGR sequence: ESC [ ... m.
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// A header row followed by a row of dashes under each header.
@@ -48,7 +78,8 @@ pub fn human_duration(ns: f64) -> String {
     }
 }
 
-/// Throughput in rebar's form (`39.0 GB/s`, `1674.4 MB/s`), from bytes and nanoseconds.
+/// Throughput in rebar's form (`39.0 GB/s`, `1674.4 MB/s`), from bytes and nanoseconds; zero
+/// nanoseconds is `inf GB/s`, as in rebar.
 pub fn throughput(bytes: u64, ns: f64) -> String {
     const KB: f64 = 1024.0;
     const MB: f64 = KB * 1024.0;
@@ -91,6 +122,7 @@ mod tests {
         assert_eq!(throughput(607_430, 345_960.0), "1674.4 MB/s");
         assert_eq!(throughput(1000, 1e9), "1000 B/s");
         assert_eq!(throughput(4096, 1e9), "4.0 KB/s");
+        assert_eq!(throughput(4096, 0.0), "inf GB/s");
     }
 
     #[test]
@@ -104,5 +136,11 @@ mod tests {
             render(&rows),
             "benchmark               libc/memmem\n---------               -----------\nmemmem/sherlock-holmes  9.5 GB/s (4.09x)\n"
         );
+        // Colour takes no room.
+        let rows = vec![
+            vec![bold_green("ab"), "x".into()],
+            vec!["abc".into(), "y".into()],
+        ];
+        assert_eq!(render(&rows), "\x1b[1;32mab\x1b[0m   x\nabc  y\n");
     }
 }

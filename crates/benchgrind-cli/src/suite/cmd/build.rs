@@ -1,28 +1,29 @@
 //! `suite build`: run each engine's dependency checks and build commands from `engines.toml`, in
 //! file order, and report per engine (see `engine_steps`).
 
-use std::path::PathBuf;
+use std::{path::PathBuf, sync::LazyLock};
 
 use crate::exit::Outcome;
 use crate::suite::{
     engine_steps,
-    flags::{self, engine_usage, Filter},
+    flags::{self, Filter},
     format::engines::Engine,
 };
-use crate::usage::UsageError;
+use crate::usage::{self, UsageError};
 
 /// The help text.
-pub const USAGE: &str = concat!(
-    "\
+pub static USAGE: LazyLock<String> = LazyLock::new(|| {
+    usage::page(
+        "\
 Check dependencies and build every engine defined in engines.toml.
 
 USAGE:
     benchgrind suite build [OPTIONS]
 
-OPTIONS:
 ",
-    engine_usage!()
-);
+        &[flags::ENGINE_STEP_OPTS],
+    )
+});
 
 /// What `suite build` was asked.
 #[derive(Debug)]
@@ -36,7 +37,7 @@ pub struct Config {
 impl Config {
     /// Parses the flags after `suite build`.
     pub fn parse(p: &mut lexopt::Parser) -> Result<Config, UsageError> {
-        let (dir, engines) = flags::dir_and_engines(p, USAGE)?;
+        let (dir, engines) = flags::dir_and_engines(p, USAGE.as_str())?;
         Ok(Config { dir, engines })
     }
 }

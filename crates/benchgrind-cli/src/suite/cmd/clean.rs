@@ -1,27 +1,28 @@
 //! `suite clean`: run each engine's clean commands from `engines.toml`, in file order, and
 //! report per engine (see `engine_steps`).
 
-use std::path::PathBuf;
+use std::{path::PathBuf, sync::LazyLock};
 
 use crate::exit::Outcome;
 use crate::suite::{
     engine_steps,
-    flags::{self, engine_usage, Filter},
+    flags::{self, Filter},
 };
-use crate::usage::UsageError;
+use crate::usage::{self, UsageError};
 
 /// The help text.
-pub const USAGE: &str = concat!(
-    "\
+pub static USAGE: LazyLock<String> = LazyLock::new(|| {
+    usage::page(
+        "\
 Run the clean commands of every engine defined in engines.toml.
 
 USAGE:
     benchgrind suite clean [OPTIONS]
 
-OPTIONS:
 ",
-    engine_usage!()
-);
+        &[flags::ENGINE_STEP_OPTS],
+    )
+});
 
 /// What `suite clean` was asked.
 #[derive(Debug)]
@@ -35,7 +36,7 @@ pub struct Config {
 impl Config {
     /// Parses the flags after `suite clean`.
     pub fn parse(p: &mut lexopt::Parser) -> Result<Config, UsageError> {
-        let (dir, engines) = flags::dir_and_engines(p, USAGE)?;
+        let (dir, engines) = flags::dir_and_engines(p, USAGE.as_str())?;
         Ok(Config { dir, engines })
     }
 }

@@ -1,21 +1,26 @@
 //! `suite cmp`: engines side by side, one row per benchmark (or per engine with `--row
 //! engine`), each cell the statistic and its ratio to the best engine of the row. Error rows
 //! show as `ERROR` and are listed below the table; `--fail-above` turns the table into a CI
-//! check (exit code 3).
+//! check (exit code 3). Rows keep the order in which benchmarks first appear in the result
+//! files, as in rebar; engines are sorted by name.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::LazyLock,
+};
 
 use crate::exit::Outcome;
 use crate::suite::{
-    flags::{filter_usage, Stat},
-    grouped::{self, compare_usage, CompareFlags, Entry},
+    flags::{self, Stat},
+    grouped::{self, CompareFlags, Entry},
     table,
 };
-use crate::usage::UsageError;
+use crate::usage::{self, Opt, UsageError};
 
 /// The help text.
-pub const USAGE: &str = concat!(
-    "\
+pub static USAGE: LazyLock<String> = LazyLock::new(|| {
+    usage::page(
+        "\
 Compare engines side by side from one or more result files.
 
 USAGE:
@@ -24,17 +29,25 @@ USAGE:
     Each cell is the statistic for that engine and, in parentheses, how many times the best
     engine's value it is (1.00x is the best). Result files may be rebar CSV, full CSV or JSON.
 
-OPTIONS:
 ",
-    filter_usage!(),
-    "\n",
-    compare_usage!(),
-    "
-    --row <benchmark|engine>     what the rows are (default: benchmark)
-    --intersection               only benchmarks that every engine measured without error
-    -h, --help                   print this help
-"
-);
+        &[
+            flags::FILTER_OPTS,
+            grouped::COMPARE_OPTS,
+            &[flags::COLOR_OPT],
+            &[
+                Opt::new(
+                    "--row <benchmark|engine>",
+                    "what the rows are (default: benchmark)",
+                ),
+                Opt::new(
+                    "--intersection",
+                    "only benchmarks that every engine measured without error",
+                ),
+                flags::HELP_OPT,
+            ],
+        ],
+    )
+});
 
 /// What `suite cmp` was asked.
 #[derive(Debug)]
@@ -46,7 +59,7 @@ pub struct Config {
 impl Config {
     /// Parses the flags after `suite cmp`.
     pub fn parse(p: &mut lexopt::Parser) -> Result<Config, UsageError> {
-        let flags = CompareFlags::parse(p, USAGE, true)?;
+        let flags = CompareFlags::parse(p, USAGE.as_str(), true)?;
         Ok(Config { flags })
     }
 }
@@ -58,15 +71,15 @@ type Row<'a> = BTreeMap<&'a str, &'a Entry>;
 pub fn run(config: &Config) -> anyhow::Result<Outcome> {
     let f = &config.flags;
     let (entries, _) = grouped::load(&f.paths, &f.filters)?;
-    let mut by_bench: BTreeMap<&str, Row> = BTreeMap::new();
-    for e in &entries {
-        if let Some(prev) = by_bench
-            .entry(&e.m.name)
-            .or_default()
-            .insert(&e.m.engine, e)
-        {
-            anyhow::bail!("benchmark '{}' with engine '{}' appears twice ({} and {}); compare one run per engine, or use `suite diff`", e.m.name, e.m.engine, prev.source, e.source);
+    let mut by_bench: Vec<(&str, Row)> = vec![];
+    for (bench, group) in grouped::first_seen(&entries, |e| e.m.name.as_str()) {
+        let mut row = Row::new();
+        for e in group {
+            if let Some(prev) = row.insert(&e.m.engine, e) {
+                anyhow::bail!("benchmark '{}' with engine '{}' appears twice ({} and {}); compare one run per engine, or use `suite diff`", e.m.name, e.m.engine, prev.source, e.source);
+            }
         }
+        by_bench.push((bench, row));
     }
     let engines: Vec<&str> = entries
         .iter()
@@ -75,7 +88,7 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
         .into_iter()
         .collect();
     if f.intersection {
-        by_bench.retain(|_, row| {
+        by_bench.retain(|(_, row)| {
             engines
                 .iter()
                 .all(|en| row.get(en).is_some_and(|e| e.m.err.is_none()))
@@ -123,7 +136,7 @@ fn cells<'a>(
         .filter(|(en, _)| **en != best_engine)
         .map(|(_, r)| *r)
         .collect();
-    if !f.range.show(&others) {
+    if !f.range.show(ok.len(), &others) {
         return None;
     }
     let mut cells = BTreeMap::new();
@@ -138,7 +151,12 @@ fn cells<'a>(
                         human_best(row, best_engine, f.stat),
                     ));
                 }
-                grouped::cell(&e.m, f.stat, f.units, r)
+                let text = grouped::cell(&e.m, f.stat, f.units, r);
+                if *engine == best_engine {
+                    f.best(text)
+                } else {
+                    text
+                }
             }
             None => {
                 if f.fail_above.is_some() {

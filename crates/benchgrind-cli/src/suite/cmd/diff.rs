@@ -1,20 +1,22 @@
 //! `suite diff`: the same engine across result files (e.g. before and after a change), one row
 //! per benchmark and engine, one column per file. With `--fail-above R` it exits with code 3
-//! when the last file's value is more than R times the first file's, or is an error.
+//! when the last file's value is more than R times the first file's, or is an error. Rows keep
+//! the order in which each (benchmark, engine) pair first appears in the files, as in rebar.
 
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, sync::LazyLock};
 
 use crate::exit::Outcome;
 use crate::suite::{
-    flags::filter_usage,
-    grouped::{self, compare_usage, CompareFlags, Entry},
+    flags,
+    grouped::{self, CompareFlags, Entry},
     table,
 };
-use crate::usage::UsageError;
+use crate::usage::{self, UsageError};
 
 /// The help text.
-pub const USAGE: &str = concat!(
-    "\
+pub static USAGE: LazyLock<String> = LazyLock::new(|| {
+    usage::page(
+        "\
 Compare the same engines across result files, e.g. before and after a change.
 
 USAGE:
@@ -23,15 +25,14 @@ USAGE:
     One row per benchmark and engine, one column per file; each cell is the statistic and how
     many times the best file's value it is. --fail-above compares the last file to the first.
 
-OPTIONS:
 ",
-    filter_usage!(),
-    "\n",
-    compare_usage!(),
-    "
-    -h, --help                   print this help
-"
-);
+        &[
+            flags::FILTER_OPTS,
+            grouped::COMPARE_OPTS,
+            &[flags::COLOR_OPT, flags::HELP_OPT],
+        ],
+    )
+});
 
 /// What `suite diff` was asked.
 #[derive(Debug)]
@@ -43,7 +44,7 @@ pub struct Config {
 impl Config {
     /// Parses the flags after `suite diff`.
     pub fn parse(p: &mut lexopt::Parser) -> Result<Config, UsageError> {
-        let flags = CompareFlags::parse(p, USAGE, false)?;
+        let flags = CompareFlags::parse(p, USAGE.as_str(), false)?;
         Ok(Config { flags })
     }
 }
@@ -56,21 +57,21 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
     let f = &config.flags;
     let (entries, _) = grouped::load(&f.paths, &f.filters)?;
     let sources: Vec<String> = f.paths.iter().map(|p| p.display().to_string()).collect();
-    let mut groups: BTreeMap<(&str, &str), BySource> = BTreeMap::new();
-    for e in &entries {
-        if groups
-            .entry((&e.m.name, &e.m.engine))
-            .or_default()
-            .insert(&e.source, e)
-            .is_some()
-        {
-            anyhow::bail!(
-                "{}: benchmark '{}' with engine '{}' appears twice in the same file",
-                e.source,
-                e.m.name,
-                e.m.engine
-            );
+    let mut groups: Vec<((&str, &str), BySource)> = vec![];
+    for (pair, group) in grouped::first_seen(&entries, |e| (e.m.name.as_str(), e.m.engine.as_str()))
+    {
+        let mut by_src = BySource::new();
+        for e in group {
+            if by_src.insert(&e.source, e).is_some() {
+                anyhow::bail!(
+                    "{}: benchmark '{}' with engine '{}' appears twice in the same file",
+                    e.source,
+                    e.m.name,
+                    e.m.engine
+                );
+            }
         }
+        groups.push((pair, by_src));
     }
     let mut head = vec!["benchmark".to_string(), "engine".to_string()];
     head.extend(sources.iter().cloned());
@@ -83,7 +84,7 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
             .iter()
             .map(|e| e.m.stat(f.stat))
             .fold(f64::INFINITY, f64::min);
-        if !f.range.show(&others(&ok, f, best)) {
+        if !f.range.show(ok.len(), &others(&ok, f, best)) {
             continue;
         }
         if let Some(limit) = f.fail_above {
@@ -92,16 +93,21 @@ pub fn run(config: &Config) -> anyhow::Result<Outcome> {
             }
         }
         let mut row = vec![bench.to_string(), engine.to_string()];
+        let mut best_shown = false;
         for src in &sources {
             row.push(match by_src.get(src.as_str()) {
                 None => "-".into(),
                 Some(e) if e.m.err.is_some() => "ERROR".into(),
-                Some(e) => grouped::cell(
-                    &e.m,
-                    f.stat,
-                    f.units,
-                    grouped::ratio(e.m.stat(f.stat), best),
-                ),
+                Some(e) => {
+                    let v = e.m.stat(f.stat);
+                    let text = grouped::cell(&e.m, f.stat, f.units, grouped::ratio(v, best));
+                    if v == best && !best_shown {
+                        best_shown = true;
+                        f.best(text)
+                    } else {
+                        text
+                    }
+                }
             });
             shown.extend(by_src.get(src.as_str()));
         }

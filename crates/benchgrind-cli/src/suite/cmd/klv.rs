@@ -1,20 +1,22 @@
 //! `suite klv`: print one benchmark in the KLV format runner programs read on stdin, to test a
 //! runner by hand.
 
-use std::{io::Write, path::PathBuf};
+use std::{io::Write, path::PathBuf, sync::LazyLock};
 
 use anyhow::Context;
 
 use crate::exit::Outcome;
 use crate::suite::{
-    flags::HumanDuration,
+    flags::{self, HumanDuration},
     format::definitions,
     klv::{self, Limits},
 };
-use crate::usage::{self, UsageError};
+use crate::usage::{self, Opt, UsageError};
 
 /// The help text.
-pub const USAGE: &str = "\
+pub static USAGE: LazyLock<String> = LazyLock::new(|| {
+    usage::page(
+        "\
 Print one benchmark in the KLV format that runner programs read on stdin.
 
 USAGE:
@@ -24,14 +26,29 @@ USAGE:
     benchgrind suite klv memmem/sherlock-holmes --max-iters 10 --max-time 3s | ./runner rust/memmem
     All limits default to 0, so set --max-iters and --max-time to get samples.
 
-OPTIONS:
-    -d, --dir <dir>                 the suite directory (default: ./benchmarks)
-    --max-iters <n>                 maximum measured iterations (default: 0)
-    --max-warmup-iters <n>          maximum warm-up iterations (default: 0)
-    --max-time <duration>           time budget, e.g. 3s, 500ms (default: 0s)
-    --max-warmup-time <duration>    warm-up time budget (default: 0s)
-    -h, --help                      print this help
-";
+",
+        &[&[
+            flags::DIR_OPT,
+            Opt::new(
+                "--max-iters <n>",
+                "maximum measured iterations (default: 0)",
+            ),
+            Opt::new(
+                "--max-warmup-iters <n>",
+                "maximum warm-up iterations (default: 0)",
+            ),
+            Opt::new(
+                "--max-time <duration>",
+                "time budget, e.g. 3s, 500ms (default: 0s)",
+            ),
+            Opt::new(
+                "--max-warmup-time <duration>",
+                "warm-up time budget (default: 0s)",
+            ),
+            flags::HELP_OPT,
+        ]],
+    )
+});
 
 /// What `suite klv` was asked.
 #[derive(Debug)]
@@ -53,7 +70,7 @@ impl Config {
         let mut limits = Limits::default();
         while let Some(arg) = p.next()? {
             match arg {
-                Short('h') | Long("help") => return Err(UsageError::Help(USAGE)),
+                Short('h') | Long("help") => return Err(UsageError::Help(USAGE.as_str())),
                 Short('d') | Long("dir") => dir = PathBuf::from(usage::string(p, "-d/--dir")?),
                 Long("max-iters") => limits.max_iters = usage::parse(p, "--max-iters")?,
                 Long("max-warmup-iters") => {
@@ -66,13 +83,7 @@ impl Config {
                     limits.max_warmup_time =
                         usage::parse::<HumanDuration>(p, "--max-warmup-time")?.0
                 }
-                Value(v) if name.is_none() => {
-                    name =
-                        Some(v.into_string().map_err(|_| {
-                            UsageError::new("the benchmark name is not valid UTF-8")
-                        })?)
-                }
-                Value(_) => return Err(UsageError::new("only one benchmark name is accepted")),
+                Value(v) => usage::one_name(v, &mut name)?,
                 other => return Err(other.unexpected().into()),
             }
         }
@@ -85,34 +96,10 @@ impl Config {
 
 /// Runs `suite klv`.
 pub fn run(config: &Config) -> anyhow::Result<Outcome> {
-    let (dir, name) = (&config.dir, &config.name);
-    let defs = definitions::load(dir);
-    let Some(def) = defs.defs.iter().find(|d| &d.name == name) else {
-        let mut msg = format!(
-            "no benchmark named '{name}' in {}",
-            dir.join("definitions").display()
-        );
-        if !defs.problems.is_empty() {
-            msg.push_str("; these problems may hide it:");
-            for pr in &defs.problems {
-                msg.push_str(&format!("\n  {pr}"));
-            }
-        } else {
-            let names: Vec<_> = defs.defs.iter().map(|d| d.name.as_str()).collect();
-            msg.push_str(&format!(
-                " (known: {})",
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ));
-        }
-        anyhow::bail!(msg);
-    };
+    let def = definitions::find_one(&config.dir, &config.name)?;
     let mut stdout = std::io::stdout().lock();
     match stdout
-        .write_all(&klv::encode(def, &config.limits))
+        .write_all(&klv::encode(&def, &config.limits))
         .and_then(|_| stdout.flush())
     {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Outcome::Done),

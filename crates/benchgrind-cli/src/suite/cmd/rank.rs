@@ -1,18 +1,19 @@
 //! `suite rank`: engines ordered by the geometric mean of their speed ratios (see
 //! [`crate::suite::ranking`]), as a table, then the error rows.
 
-use std::path::PathBuf;
+use std::{path::PathBuf, sync::LazyLock};
 
 use crate::exit::Outcome;
 use crate::suite::{
-    flags::{filter_usage, Filters, Stat},
+    flags::{self, Filters, Stat},
     grouped, ranking, table,
 };
-use crate::usage::{self, UsageError};
+use crate::usage::{self, Opt, UsageError};
 
 /// The help text.
-pub const USAGE: &str = concat!(
-    "\
+pub static USAGE: LazyLock<String> = LazyLock::new(|| {
+    usage::page(
+        "\
 Rank engines by the geometric mean of their speed ratios across benchmarks.
 
 USAGE:
@@ -21,15 +22,20 @@ USAGE:
     A ratio of 1.00 means the engine was the best on every benchmark it ran. Use
     --intersection to count only benchmarks that every engine measured.
 
-OPTIONS:
 ",
-    filter_usage!(),
-    "
-    -s, --statistic <name>       median (default), mad, mean, stddev, min or max
-    --intersection               only benchmarks that every engine measured without error
-    -h, --help                   print this help
-"
-);
+        &[
+            flags::FILTER_OPTS,
+            &[
+                grouped::COMPARE_OPTS[0],
+                Opt::new(
+                    "--intersection",
+                    "only benchmarks that every engine measured without error",
+                ),
+                flags::HELP_OPT,
+            ],
+        ],
+    )
+});
 
 /// What `suite rank` was asked.
 #[derive(Debug)]
@@ -56,7 +62,7 @@ impl Config {
                 continue;
             }
             match arg {
-                Short('h') | Long("help") => return Err(UsageError::Help(USAGE)),
+                Short('h') | Long("help") => return Err(UsageError::Help(USAGE.as_str())),
                 Value(v) => paths.push(PathBuf::from(v)),
                 Short('s') | Long("statistic") => stat = usage::parse(p, "-s/--statistic")?,
                 Long("intersection") => intersection = true,

@@ -5,6 +5,11 @@
 //! name is `group/name`. A broken file or benchmark becomes a [`Problem`] and the rest still
 //! load, so one typo does not stop a whole suite from being measured. Unknown keys in a
 //! `[[bench]]` are errors (as in rebar): a misspelt key would otherwise be silently ignored.
+//!
+//! As in rebar, only the benchmarks that the caller selects (the filters of `measure`, say) are
+//! resolved and checked: the haystack or pattern file of a benchmark left out is not read, so
+//! it cannot fail the run. Every file is still parsed, and TOML that does not parse is a
+//! problem wherever it is (it could hold a selected benchmark).
 
 use std::{
     collections::BTreeMap,
@@ -56,6 +61,8 @@ pub struct EngineRef {
 #[derive(Clone, Debug)]
 pub struct CountRule {
     re: regex::Regex,
+    /// The engine regex as written (`.*` for a single count), as reports show it.
+    pub engine: String,
     /// The expected count.
     pub count: u64,
 }
@@ -69,12 +76,16 @@ pub struct Definition {
     pub model: String,
     /// The patterns, after `path`/`literal`/`per-line`/`prepend`/`append`.
     pub patterns: Vec<String>,
+    /// `regex = { path = ... }`: the pattern file, relative to `regexes/`.
+    pub regex_path: Option<String>,
     /// `case-insensitive`.
     pub case_insensitive: bool,
     /// `unicode`.
     pub unicode: bool,
     /// The haystack bytes, after every transformation.
     pub haystack: Arc<[u8]>,
+    /// `haystack = { path = ... }`: the haystack file, relative to `haystacks/`.
+    pub haystack_path: Option<String>,
     /// Expected counts; the first rule whose pattern matches the engine applies.
     pub counts: Vec<CountRule>,
     /// The engines to measure, in the order written.
@@ -108,12 +119,49 @@ impl Definition {
 /// top-level `analysis` text.
 #[derive(Debug, Default)]
 pub struct Definitions {
-    /// Definitions in file-path order, then file order.
+    /// The selected definitions, in file-path order, then file order.
     pub defs: Vec<Definition>,
-    /// Problems: broken files, bad fields, duplicate names.
+    /// Problems: broken files, bad fields and duplicate names of selected benchmarks.
     pub problems: Vec<Problem>,
+    /// What was noticed about benchmarks not selected (a bad or duplicate name); not errors.
+    pub notes: Vec<Problem>,
+    /// The full names of the benchmarks not selected, left unresolved.
+    pub unselected: Vec<String>,
     /// Group -> analysis text.
     pub analysis: BTreeMap<String, String>,
+}
+
+/// Chooses the benchmarks to resolve, from their full name, model and engine names.
+pub type Select<'a> = &'a dyn Fn(&str, &str, &[&str]) -> bool;
+
+/// Selects every benchmark.
+pub fn all(_name: &str, _model: &str, _engines: &[&str]) -> bool {
+    true
+}
+
+/// The one benchmark named `name` (`group/name`) under `dir/definitions`, resolved alone: a
+/// problem in another benchmark does not matter. Not finding it is an error that names the
+/// directory and the benchmarks it holds, or the problems that may hide it.
+pub fn find_one(dir: &Path, name: &str) -> anyhow::Result<Definition> {
+    let mut defs = load(dir, &|n, _, _| n == name);
+    if let Some(i) = defs.defs.iter().position(|d| d.name == name) {
+        return Ok(defs.defs.swap_remove(i));
+    }
+    let mut msg = format!(
+        "no benchmark named '{name}' in {}",
+        dir.join("definitions").display()
+    );
+    if !defs.problems.is_empty() {
+        msg.push_str("; these problems may hide it:");
+        for pr in &defs.problems {
+            msg.push_str(&format!("\n  {pr}"));
+        }
+    } else if defs.unselected.is_empty() {
+        msg.push_str(" (known: none)");
+    } else {
+        msg.push_str(&format!(" (known: {})", defs.unselected.join(", ")));
+    }
+    anyhow::bail!(msg)
 }
 
 /// Whether a name piece (group or benchmark) matches rebar's `^[-A-Za-z0-9]+$`.
@@ -136,9 +184,9 @@ fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Loads every definition under `dir/definitions`, reading haystacks from `dir/haystacks` and
-/// pattern files from `dir/regexes`.
-pub fn load(dir: &Path) -> Definitions {
+/// Loads the definitions under `dir/definitions` that `select` chooses, reading haystacks from
+/// `dir/haystacks` and pattern files from `dir/regexes`.
+pub fn load(dir: &Path, select: Select) -> Definitions {
     let mut out = Definitions::default();
     let root = dir.join("definitions");
     let mut files = vec![];
@@ -149,22 +197,29 @@ pub fn load(dir: &Path) -> Definitions {
         });
         return out;
     }
-    let mut cache = inputs::Cache::new(dir);
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let mut load = Loading {
+        cache: inputs::Cache::new(dir),
+        seen: BTreeMap::new(),
+        select,
+    };
     for path in files {
-        load_file(&root, &path, &mut cache, &mut seen, &mut out);
+        load_file(&root, &path, &mut load, &mut out);
     }
     out
 }
 
+/// What loading the files of one suite shares.
+struct Loading<'a> {
+    /// Haystack and pattern files read.
+    cache: inputs::Cache,
+    /// Full names seen -> where.
+    seen: BTreeMap<String, String>,
+    /// Which benchmarks to resolve.
+    select: Select<'a>,
+}
+
 /// Loads one definition file into `out`, its problems included.
-fn load_file(
-    root: &Path,
-    path: &Path,
-    cache: &mut inputs::Cache,
-    seen: &mut BTreeMap<String, String>,
-    out: &mut Definitions,
-) {
+fn load_file(root: &Path, path: &Path, load: &mut Loading, out: &mut Definitions) {
     let problem = |location: String, message: String| Problem { location, message };
     let group = path
         .strip_prefix(root)
@@ -180,7 +235,7 @@ fn load_file(
         return;
     }
     match std::fs::read(path).map(String::from_utf8) {
-        Ok(Ok(text)) => parse_file(path, &text, &group, cache, seen, out),
+        Ok(Ok(text)) => parse_file(path, &text, &group, load, out),
         Ok(Err(_)) => out.problems.push(problem(
             path.display().to_string(),
             "the file is not valid UTF-8".into(),
@@ -197,34 +252,24 @@ fn load_file(
 pub fn load_text(dir: &Path, path: &Path, text: &str) -> Definitions {
     let mut out = Definitions::default();
     let group = path.file_stem().unwrap_or_default().to_string_lossy();
-    let mut cache = inputs::Cache::new(dir);
-    parse_file(
-        path,
-        text,
-        &group,
-        &mut cache,
-        &mut BTreeMap::new(),
-        &mut out,
-    );
+    let mut load = Loading {
+        cache: inputs::Cache::new(dir),
+        seen: BTreeMap::new(),
+        select: &all,
+    };
+    parse_file(path, text, &group, &mut load, &mut out);
     out
 }
 
 /// Parses one definition file's text into `out`, its problems included.
-fn parse_file(
-    path: &Path,
-    text: &str,
-    group: &str,
-    cache: &mut inputs::Cache,
-    seen: &mut BTreeMap<String, String>,
-    out: &mut Definitions,
-) {
+fn parse_file(path: &Path, text: &str, group: &str, load: &mut Loading, out: &mut Definitions) {
     // Each `[[bench]]` is parsed on its own, so a broken benchmark does not hide the others in
     // the same file; line numbers stay those of the whole file.
     let lines = Lines::new(text);
     for range in segments(text) {
         let start = range.start;
         match parse_toml_at::<WireFile>(path, &lines, range) {
-            Ok(wire) => load_benches(path, &lines, start, group, wire, cache, seen, out),
+            Ok(wire) => load_benches(path, &lines, start, group, wire, load, out),
             Err(p) => out.problems.push(p),
         }
     }
@@ -244,16 +289,14 @@ fn segments(text: &str) -> Vec<std::ops::Range<usize>> {
     starts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
-/// Resolves the `[[bench]]` entries of one file into definitions.
-#[allow(clippy::too_many_arguments)]
+/// Resolves the selected `[[bench]]` entries of one file into definitions.
 fn load_benches(
     path: &Path,
     lines: &Lines,
     start: usize,
     group: &str,
     wire: WireFile,
-    cache: &mut inputs::Cache,
-    seen: &mut BTreeMap<String, String>,
+    load: &mut Loading,
     out: &mut Definitions,
 ) {
     let problem = |location: String, message: String| Problem { location, message };
@@ -265,18 +308,31 @@ fn load_benches(
         let name_loc = loc(b.name.span().start);
         let local = b.name.get_ref().clone();
         let full = format!("{group}/{local}");
+        let engine_names: Vec<&str> = b.engines.iter().map(|e| e.get_ref().as_str()).collect();
+        let selected = (load.select)(&full, &b.model, &engine_names);
+        // A bad name of a benchmark left out is only noted, as rebar does not check it.
+        let (list, aside) = if selected {
+            (&mut out.problems, "")
+        } else {
+            (&mut out.notes, " (not selected, so not loaded)")
+        };
         if !valid_piece(&local) {
-            out.problems.push(problem(name_loc, format!("benchmark name '{local}' must match ^[-A-Za-z0-9]+$ (the full name would be '{full}')")));
+            list.push(problem(name_loc, format!("benchmark name '{local}' must match ^[-A-Za-z0-9]+$ (the full name would be '{full}'){aside}")));
             continue;
         }
-        if let Some(first) = seen.get(&full) {
-            out.problems.push(problem(
+        if let Some(first) = load.seen.get(&full) {
+            list.push(problem(
                 name_loc,
-                format!("benchmark '{full}' is defined twice (first at {first})"),
+                format!("benchmark '{full}' is defined twice (first at {first}){aside}"),
             ));
             continue;
         }
-        seen.insert(full.clone(), name_loc.clone());
+        load.seen.insert(full.clone(), name_loc.clone());
+        if !selected {
+            out.unselected.push(full);
+            continue;
+        }
+        let cache = &mut load.cache;
         let mut fail = |at: usize, field: &str, m: String| {
             out.problems.push(problem(
                 loc(at),
@@ -316,15 +372,22 @@ fn load_benches(
             name: full,
             model: b.model,
             patterns,
+            regex_path: path_of(b.regex.get_ref()),
             case_insensitive: b.case_insensitive,
             unicode: b.unicode,
             haystack,
+            haystack_path: path_of(b.haystack.get_ref()),
             counts,
             engines,
             analysis: b.analysis,
             location: name_loc,
         });
     }
+}
+
+/// The `path` of a `regex` or `haystack` table, if it has one.
+fn path_of(v: &Value) -> Option<String> {
+    v.get("path").and_then(Value::as_str).map(str::to_string)
 }
 
 /// The `count` value: one number for every engine, or a list of engine regexes with counts.
@@ -334,7 +397,11 @@ fn counts(v: &Value) -> Result<Vec<CountRule>, String> {
             .map_err(|_| format!("the count must not be negative, got {count}"))?;
         let re = regex::Regex::new(&format!("^(?:{engine})$"))
             .map_err(|e| format!("invalid engine regex {engine:?}: {e}"))?;
-        Ok(CountRule { re, count })
+        Ok(CountRule {
+            re,
+            engine: engine.to_string(),
+            count,
+        })
     };
     match v {
         Value::Integer(n) => Ok(vec![rule(".*", *n)?]),

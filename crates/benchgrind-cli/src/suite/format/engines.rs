@@ -1,9 +1,14 @@
 //! `engines.toml`: the engines a suite knows, each a set of commands (version, run, dependency
 //! checks, build, clean), in rebar's format.
 //!
-//! Commands run in the engine's (or the command's) `cwd`, relative to where `benchgrind` runs;
-//! a `bin` containing `/` is resolved against that `cwd`, a bare name through `PATH` (rebar's
-//! rule). Unknown keys are ignored, as rebar does, so existing files load unchanged.
+//! Commands run in the engine's (or the command's) `cwd`, which is relative to the suite
+//! directory (`-d`, the directory of `engines.toml`) as in rebar: `cwd = "../engines/x"` beside
+//! `benchmarks/`, and the suite directory itself without a `cwd`. A `cwd` that is no directory
+//! there but is one relative to where `benchgrind` runs (the layout of rebar's "bring your own
+//! benchmarks" walkthrough, `cwd = "runner"` beside `benchmarks/`) is taken from there, with a
+//! note naming it. A `bin` containing `/` is resolved against that `cwd`, a bare name through
+//! `PATH` (rebar's rule). Unknown keys are ignored, as rebar does, so existing files load
+//! unchanged.
 
 use std::{
     collections::BTreeMap,
@@ -83,10 +88,11 @@ struct WireDependency {
     regex: Option<String>,
 }
 
-/// A command from `engines.toml`, with the engine's `cwd` already applied.
+/// A command from `engines.toml`, with the engine's `cwd` already applied and resolved.
 #[derive(Clone, Debug)]
 pub struct Command {
-    /// Working directory, relative to where `benchgrind` runs.
+    /// Working directory as written: resolved against the suite directory first, then the
+    /// current one.
     pub cwd: Option<String>,
     /// The program.
     pub bin: String,
@@ -96,8 +102,86 @@ pub struct Command {
     pub envs: Vec<(String, String)>,
 }
 
+/// Resolves the `cwd`s of one engines file against its suite directory, and remembers those
+/// found only relative to the current directory, for one note per `cwd`.
+struct Cwds {
+    /// The suite directory: where `engines.toml` is.
+    dir: PathBuf,
+    /// `cwd` as written -> (the suite-relative path looked for, the engines using it), for
+    /// those taken relative to the current directory instead.
+    fallbacks: BTreeMap<String, (PathBuf, Vec<String>)>,
+}
+
+impl Cwds {
+    /// Where the commands of engine `engine` run, for `cwd` as written (the command's, else
+    /// the engine's): the suite directory joined with it, as rebar does (an absolute `cwd`
+    /// stays as it is); when that is no directory but `cwd` is one relative to the current
+    /// directory, that one. `None` (the current directory) only for an unnamed suite directory
+    /// without a `cwd`.
+    fn resolve(&mut self, engine: &str, cwd: Option<&str>) -> Option<String> {
+        let Some(cwd) = cwd else {
+            return (!self.dir.as_os_str().is_empty())
+                .then(|| self.dir.to_string_lossy().into_owned());
+        };
+        let in_suite = self.dir.join(cwd);
+        if !in_suite.is_dir() && Path::new(cwd).is_dir() {
+            let (_, engines) = self
+                .fallbacks
+                .entry(cwd.to_string())
+                .or_insert_with(|| (in_suite, vec![]));
+            if !engines.iter().any(|e| e == engine) {
+                engines.push(engine.to_string());
+            }
+            return Some(cwd.to_string());
+        }
+        Some(in_suite.to_string_lossy().into_owned())
+    }
+
+    /// One note per `cwd` taken relative to the current directory.
+    fn notes(self) -> Vec<String> {
+        self.fallbacks
+            .into_iter()
+            .map(|(cwd, (looked, engines))| {
+                format!(
+                    "cwd {cwd:?} (engine {}): using {cwd}, relative to the current directory, since {} (relative to the suite directory, as rebar takes it) does not exist; `cwd = {:?}` works with rebar too",
+                    engines.join(", "),
+                    looked.display(),
+                    relative_to_suite(&self.dir, cwd.as_ref()),
+                )
+            })
+            .collect()
+    }
+}
+
+/// `path` (relative to the current directory) as a `cwd` relative to the suite directory `dir`,
+/// for the note: `runner` with `dir` = `benchmarks` is `../runner`.
+fn relative_to_suite(dir: &Path, path: &Path) -> String {
+    use std::path::Component;
+    let absolute = || {
+        std::path::absolute(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .display()
+            .to_string()
+    };
+    if path.is_absolute() || dir.is_absolute() {
+        return absolute();
+    }
+    let mut up = PathBuf::new();
+    for c in dir.components() {
+        match c {
+            Component::Normal(_) => up.push(".."),
+            Component::CurDir => {}
+            // `..` in `-d`: the way back is not known from the names alone.
+            _ => return absolute(),
+        }
+    }
+    up.join(path).display().to_string()
+}
+
 impl Command {
     fn from_wire(
+        cwds: &mut Cwds,
+        engine: &str,
         engine_cwd: Option<&str>,
         cwd: Option<String>,
         bin: String,
@@ -105,7 +189,7 @@ impl Command {
         envs: Vec<WireEnv>,
     ) -> Command {
         Command {
-            cwd: cwd.or_else(|| engine_cwd.map(str::to_string)),
+            cwd: cwds.resolve(engine, cwd.as_deref().or(engine_cwd)),
             bin,
             args,
             envs: envs.into_iter().map(|e| (e.name, e.value)).collect(),
@@ -150,8 +234,20 @@ impl Command {
         s
     }
 
+    /// Fails when the working directory does not exist, saying where `cwd` is looked for.
+    pub fn check_cwd(&self) -> anyhow::Result<()> {
+        match &self.cwd {
+            Some(cwd) if !Path::new(cwd).is_dir() => anyhow::bail!(
+                "cannot run {}: the directory {cwd:?} does not exist (`cwd` in engines.toml is relative to the suite directory, -d/--dir)",
+                self.display()
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// Runs the command to completion; on failure the error quotes the last line of stderr.
     pub fn output(&self) -> anyhow::Result<Vec<u8>> {
+        self.check_cwd()?;
         let out = self
             .to_std()
             .stdin(process::Stdio::null())
@@ -251,8 +347,14 @@ pub struct Engine {
 impl Engine {
     /// Resolves one engine's wire form, found at `loc`; its problems go to `bad`. `None` when
     /// the engine cannot be used at all (a problem with a dependency check still gives one).
-    fn from_wire(w: WireEngine, loc: &str, bad: &mut dyn FnMut(String)) -> Option<Engine> {
+    fn from_wire(
+        w: WireEngine,
+        loc: &str,
+        cwds: &mut Cwds,
+        bad: &mut dyn FnMut(String),
+    ) -> Option<Engine> {
         let cwd = w.cwd.as_deref();
+        let name = w.name.get_ref().clone();
         let v = w.version;
         if v.bin.is_none() && v.file.is_none() {
             bad("[engine.version] needs either `bin` (a command) or `file`".into());
@@ -286,22 +388,26 @@ impl Engine {
                 .transpose()
             {
                 Ok(regex) => dependency.push(Dependency {
-                    cmd: Command::from_wire(cwd, d.cwd, d.bin, d.args, d.envs),
+                    cmd: Command::from_wire(cwds, &name, cwd, d.cwd, d.bin, d.args, d.envs),
                     regex,
                 }),
                 Err(m) => bad(m),
             }
         }
-        let commands = |list: Vec<WireCommand>| -> Vec<Command> {
+        let mut commands = |list: Vec<WireCommand>| -> Vec<Command> {
             list.into_iter()
-                .map(|c| Command::from_wire(cwd, c.cwd, c.bin, c.args, c.envs))
+                .map(|c| Command::from_wire(cwds, &name, cwd, c.cwd, c.bin, c.args, c.envs))
                 .collect()
         };
+        let build = commands(w.build);
+        let clean = commands(w.clean);
         Some(Engine {
             name: w.name.into_inner(),
             location: loc.to_string(),
             version: Version {
                 cmd: Some(Command::from_wire(
+                    cwds,
+                    &name,
                     cwd,
                     v.cwd,
                     v.bin.unwrap_or_default(),
@@ -312,10 +418,12 @@ impl Engine {
                 file: v.file,
                 regex: version_regex,
             },
-            run: Command::from_wire(cwd, w.run.cwd, w.run.bin, w.run.args, w.run.envs),
+            run: Command::from_wire(
+                cwds, &name, cwd, w.run.cwd, w.run.bin, w.run.args, w.run.envs,
+            ),
             dependency,
-            build: commands(w.build),
-            clean: commands(w.clean),
+            build,
+            clean,
         })
     }
 }
@@ -329,15 +437,21 @@ pub struct Engines {
     pub by_name: BTreeMap<String, Engine>,
     /// Names in file order.
     pub order: Vec<String>,
+    /// Notes for the user: the `cwd`s taken relative to the current directory.
+    pub notes: Vec<String>,
 }
 
 /// Loads `dir/engines.toml` for a command that needs it, turning its problems into one error
 /// listing them all.
 pub fn load(dir: &Path) -> anyhow::Result<Engines> {
-    Engines::load(dir).map_err(|problems| {
+    let engines = Engines::load(dir).map_err(|problems| {
         let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         anyhow::anyhow!("{}", list.join("\n       "))
-    })
+    })?;
+    for n in &engines.notes {
+        crate::messages::note!("{}: {n}", engines.path.display());
+    }
+    Ok(engines)
 }
 
 /// Checks an engine or benchmark-engine name against rebar's format.
@@ -377,9 +491,13 @@ impl Engines {
     }
 
     /// Parses the text of an engines file as [`Engines::load`] does; `path` is named in
-    /// problems.
+    /// problems, and its directory is the suite directory that `cwd`s are relative to.
     pub fn parse(path: &Path, text: &str) -> Result<Engines, Vec<Problem>> {
         let path = path.to_path_buf();
+        let mut cwds = Cwds {
+            dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            fallbacks: BTreeMap::new(),
+        };
         let wire: WireFile = parse_toml(&path, text).map_err(|p| vec![p])?;
         let lines = Lines::new(text);
         let mut engines = Engines {
@@ -404,11 +522,12 @@ impl Engines {
                 bad("defined twice; engine names must be unique".into());
                 continue;
             }
-            if let Some(engine) = Engine::from_wire(w, &loc, &mut bad) {
+            if let Some(engine) = Engine::from_wire(w, &loc, &mut cwds, &mut bad) {
                 engines.order.push(name.clone());
                 engines.by_name.insert(name, engine);
             }
         }
+        engines.notes = cwds.notes();
         if problems.is_empty() {
             Ok(engines)
         } else {
@@ -446,5 +565,78 @@ mod tests {
             ..c
         };
         assert!(r.program().ends_with("runner/./target/release/runner"));
+    }
+
+    const ENGINE: &str = "[[engine]]\nname = \"e\"\nENGINE_CWD\n[engine.version]\nbin = \"./v\"\n\
+                          [engine.run]\nbin = \"./r\"\ncwd = \"RUN_DIR\"\n\
+                          [[engine.build]]\nbin = \"make\"\n";
+
+    fn parse(dir: &Path, cwd: &str) -> Engines {
+        let text = ENGINE
+            .replace("ENGINE_CWD", cwd)
+            .replace("RUN_DIR", "../engines/run");
+        Engines::parse(&dir.join("engines.toml"), &text).unwrap()
+    }
+
+    #[test]
+    fn cwd_is_relative_to_the_suite_directory_as_in_rebar() {
+        let tmp = tempfile::tempdir().unwrap();
+        let suite = tmp.path().join("benchmarks");
+        for d in ["benchmarks", "engines/x", "engines/run"] {
+            std::fs::create_dir_all(tmp.path().join(d)).unwrap();
+        }
+        let e = parse(&suite, "cwd = \"../engines/x\"");
+        let x = &e.by_name["e"];
+        let want = suite.join("../engines/x").to_string_lossy().into_owned();
+        assert_eq!(x.build[0].cwd.as_deref(), Some(want.as_str()));
+        assert_eq!(x.build[0].display(), format!("cd {want:?} && \"make\""));
+        // A command's own `cwd` is relative to the suite directory too.
+        let run = suite.join("../engines/run").to_string_lossy().into_owned();
+        assert_eq!(x.run.cwd.as_deref(), Some(run.as_str()));
+        assert!(e.notes.is_empty(), "{:?}", e.notes);
+        // Without a `cwd`, commands run in the suite directory, as in rebar.
+        let e = parse(&suite, "");
+        let s = suite.to_string_lossy().into_owned();
+        assert_eq!(e.by_name["e"].build[0].cwd.as_deref(), Some(s.as_str()));
+        // An absolute `cwd` is kept.
+        let abs = tmp.path().join("engines/x").to_string_lossy().into_owned();
+        let e = parse(&suite, &format!("cwd = {abs:?}"));
+        assert_eq!(e.by_name["e"].build[0].cwd.as_deref(), Some(abs.as_str()));
+    }
+
+    #[test]
+    fn cwd_found_only_from_the_current_directory_is_taken_with_a_note() {
+        // Tests run in the crate's directory, which has `src`; the suite directory does not.
+        let tmp = tempfile::tempdir().unwrap();
+        let e = parse(tmp.path(), "cwd = \"src\"");
+        assert_eq!(e.by_name["e"].build[0].cwd.as_deref(), Some("src"));
+        assert_eq!(e.notes.len(), 1, "{:?}", e.notes);
+        assert!(
+            e.notes[0].starts_with(
+                "cwd \"src\" (engine e): using src, relative to the current directory"
+            ),
+            "{}",
+            e.notes[0]
+        );
+        // Neither exists: rebar's path, so that the error names where it was looked for.
+        let e = parse(tmp.path(), "cwd = \"no-such-dir\"");
+        let want = tmp
+            .path()
+            .join("no-such-dir")
+            .to_string_lossy()
+            .into_owned();
+        let build = &e.by_name["e"].build[0];
+        assert_eq!(build.cwd.as_deref(), Some(want.as_str()));
+        let err = build.output().unwrap_err().to_string();
+        assert!(err.contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn the_cwd_to_write_for_rebar() {
+        let p = Path::new("runner");
+        assert_eq!(relative_to_suite(Path::new("benchmarks"), p), "../runner");
+        assert_eq!(relative_to_suite(Path::new("./a/b"), p), "../../runner");
+        assert_eq!(relative_to_suite(Path::new("."), p), "runner");
+        assert!(Path::new(&relative_to_suite(Path::new("../x"), p)).is_absolute());
     }
 }
