@@ -5,9 +5,14 @@ The package benchmark-tests/portable (memchr, serde_json, regex, threads, a seed
 DHAT, a binary benchmark of its own program) is built once for x86_64-unknown-linux-musl (the
 portable way: static, with the musl that Rust ships) and once for the host's glibc target; the
 bundled examples' bench files once for musl (their library benchmarks are compared: their binary
-benchmarks read files that other benchmarks write). Each
-bench binary is then run with `--fresh`, from where cargo built it (the checkout and the target
-directory are bound into each root at their own paths) and with the same environment:
+benchmarks read files that other benchmarks write). The musl builds are not position-independent
+(`-C relocation-model=static`, as the guide advises for the portable way): Valgrind 3.27 loads a
+static position-independent program at another address than 3.19 and 3.24, which moves the
+seed of a hasher that mixes in code addresses (foldhash). Each bench binary is then run with
+`--fresh`, copied to paths of other lengths on each userland (10, 40 and 100 bytes here, 23 and
+77 in Debian 13, 31 and 64 in unstable: two machines never have the checkout at the same path),
+from the package's directory (the checkout is bound into each root) and with the same
+environment:
 
 - on this machine's userland, under its Valgrind;
 - inside a Debian 13 (trixie: glibc 2.41, Valgrind 3.24) root file system;
@@ -21,7 +26,8 @@ the first, as a CI gate would after a runner image update (--uncompared=fail): t
 must compare (its fingerprint leaves out glibc and Valgrind), the glibc build is uncompared.
 
 It prints, per benchmark and metric, the counts of each userland for both builds, and exits 1
-when the musl build's counts differ between userlands in any metric (the glibc build's may: they
+when the musl build's counts differ between userlands or paths in any metric, or the glibc
+build's between the paths of this machine (the glibc build's may differ between userlands: they
 are printed to show what the portable way removes), but for a benchmark whose report says it
 cannot count portably (a static program that drew the kernel's random numbers).
 
@@ -52,6 +58,10 @@ ENV = {
     "BENCHGRIND_COLOR": "never",
 }
 SUITES = {"trixie": "Debian 13", "sid": "Debian unstable"}
+# The lengths of the paths each userland runs the bench binaries from: all different.
+PATH_LENGTHS = {"host": [10, 40, 100], "trixie": [23, 77], "sid": [31, 64]}
+# The musl builds' flags: not position-independent (see above).
+MUSL_RUSTFLAGS = "-C relocation-model=static"
 
 
 def log(text):
@@ -102,9 +112,12 @@ def root_of(suite):
 def build(target, package="benchgrind-portable"):
     """The bench binaries of `package` for `target`, by bench name."""
     cmd = ["cargo", "bench", "-p", package, "--no-run", "--message-format=json"]
+    env = dict(os.environ)
     if target:
         cmd += ["--target", target]
-    out = run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True).stdout
+    if target == MUSL:
+        env["CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUSTFLAGS"] = MUSL_RUSTFLAGS
+    out = run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, env=env).stdout
     binaries = {}
     for line in out.splitlines():
         message = json.loads(line)
@@ -144,15 +157,39 @@ def blocks(report):
     return result
 
 
-def bench(root, program, home, flags=()):
-    """A run of the bench binary `program` measured afresh in `home`, inside `root` if given."""
+def placed(root, program, length):
+    """`program` copied to a path of `length` bytes in /tmp (of `root`, if given), a file of
+    the same name in a directory of `x`s; returns the path as the program sees it."""
+    name = program.name
+    pad = length - len("/tmp/") - 1 - len(name)
+    if pad < 1:
+        # Shorter than its name allows: a shorter name.
+        name = "b"
+        pad = length - len("/tmp/") - 2
+    path = Path("/tmp") / ("x" * pad) / name
+    host = Path(root or "/") / str(path).lstrip("/")
+    host.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(program, host)
+    return path
+
+
+def bench(root, program, home, flags=(), length=None):
+    """A run of the bench binary `program` measured afresh in `home`, inside `root` if given,
+    from a copy at a path of `length` bytes if given, in the package's directory."""
+    if length is not None:
+        program = placed(root, program, length)
+    package = ROOT / "benchmark-tests" / "portable"
     cmd = [
         "env", "-i", *[f"{k}={v}" for k, v in ENV.items()],
-        program, "--bench", "--fresh", f"--home={home}", *flags,
+        "sh", "-c", 'cd "$0" && exec "$@"', str(package),
+        str(program), "--bench", "--fresh", f"--home={home}", *flags,
     ]
     if root is not None:
         cmd = ["chroot", root, *cmd]
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if length is not None:
+        shutil.rmtree(Path(root or "/") / str(program.parent).lstrip("/"), ignore_errors=True)
+    return out
 
 
 def gate(first, root, binaries):
@@ -177,22 +214,32 @@ def gate(first, root, binaries):
 
 
 def measure(userland, root, binaries):
-    """{build: {benchmark: {metric: count}}} of each bench binary run on `userland`."""
+    """{(userland, path length): {build: {benchmark: {metric: count}}}} of each bench binary
+    run on `userland` from each of its paths' lengths."""
     counts = {}
-    for build_name, by_bench in binaries.items():
-        for bench_name, program in sorted(by_bench.items()):
-            shutil.rmtree(RUN / "home", ignore_errors=True)
-            out = bench(root, program, RUN / "home")
-            if out.returncode != 0:
-                log(out.stdout + out.stderr)
-                raise SystemExit(f"{bench_name} ({build_name}) failed on {userland}")
-            for header, metrics in blocks(out.stdout).items():
-                # Of the examples, the library benchmarks: their binary benchmarks run the
-                # system's programs (the machine's own code) or read files that other
-                # benchmarks of the examples write (`bar.json`), whichever ran before.
-                if build_name == "examples, musl" and BINARY in metrics:
+    for length in PATH_LENGTHS[userland]:
+        column = counts.setdefault((userland, length), {})
+        for build_name, by_bench in binaries.items():
+            if build_name == "glibc" and userland != "host":
+                # Another userland's glibc build differs anyway: one path.
+                if length != PATH_LENGTHS[userland][0]:
                     continue
-                counts.setdefault(build_name, {})[header] = metrics
+            for bench_name, program in sorted(by_bench.items()):
+                shutil.rmtree(RUN / "home", ignore_errors=True)
+                out = bench(root, program, RUN / "home", length=length)
+                if out.returncode != 0:
+                    log(out.stdout + out.stderr)
+                    raise SystemExit(
+                        f"{bench_name} ({build_name}) failed on {userland} from a path of "
+                        f"{length} bytes"
+                    )
+                for header, metrics in blocks(out.stdout).items():
+                    # Of the examples, the library benchmarks: their binary benchmarks run the
+                    # system's programs (the machine's own code) or read files that other
+                    # benchmarks of the examples write (`bar.json`), whichever ran before.
+                    if build_name == "examples, musl" and BINARY in metrics:
+                        continue
+                    column.setdefault(build_name, {})[header] = metrics
     return counts
 
 
@@ -257,7 +304,7 @@ def main():
         points = mounted(root) if root is not None else []
         try:
             names[userland] = f"{SUITES.get(userland, 'this machine')} ({version(root)})"
-            seen[userland] = measure(userland, root, binaries)
+            seen.update(measure(userland, root, binaries))
             gates[userland] = gate(userland == userlands[0], root, binaries)
         finally:
             unmount(points)
@@ -265,18 +312,28 @@ def main():
 
     differ = []
     for build_name in binaries:
+        columns = [c for c in seen if build_name in seen[c]]
         print(f"\n## {build_name} build\n")
-        print("| benchmark | metric | " + " | ".join(names[u] for u in userlands) + " |")
-        print("|---|---|" + "---|" * len(userlands))
-        first = seen[userlands[0]][build_name]
+        print(
+            "| benchmark | metric | "
+            + " | ".join(f"{names[u]}, path of {n} bytes" for u, n in columns)
+            + " |"
+        )
+        print("|---|---|" + "---|" * len(columns))
+        first = seen[columns[0]][build_name]
         for bench, metrics in first.items():
             portable = NOT_PORTABLE not in metrics
             for metric, value in metrics.items():
                 if metric in (NOT_PORTABLE, BINARY):
                     continue
-                row = [seen[u][build_name].get(bench, {}).get(metric) for u in userlands]
+                row = [seen[c][build_name].get(bench, {}).get(metric) for c in columns]
                 same = all(v == value for v in row)
-                if not same and build_name != "glibc" and portable:
+                # The glibc build must be the same across this machine's paths.
+                host_row = [v for c, v in zip(columns, row) if c[0] == "host"]
+                if build_name == "glibc":
+                    if portable and any(v != host_row[0] for v in host_row):
+                        differ.append(f"glibc {bench} {metric} across paths: {host_row}")
+                elif not same and portable:
                     differ.append(f"{bench} {metric}: {row}")
                 cells = [f"{v:,}" if v is not None else "missing" for v in row]
                 if not same:
@@ -291,11 +348,14 @@ def main():
             if build_name != "glibc" and status != 0:
                 differ.append(f"{userland}: the musl build's baseline did not compare ({status})")
     if differ:
-        print("\na musl build counted differently between userlands:", file=sys.stderr)
+        print("\ncounted differently between userlands or paths:", file=sys.stderr)
         for line in differ:
             print("  " + line, file=sys.stderr)
         return 1
-    print(f"\nthe musl builds counted the same on {len(userlands)} userlands, every metric")
+    print(
+        f"\nthe musl builds counted the same on {len(userlands)} userlands and "
+        f"{len(seen)} paths, every metric"
+    )
     return 0
 
 

@@ -54,6 +54,17 @@ fn random_keys(n: usize) -> u64 {
     black_box(hash_order(black_box(n)))
 }
 
+#[library_benchmark]
+#[bench::keys(64)]
+fn clock_seeded(n: usize) -> usize {
+    black_box(foldhash_keys(black_box(n)))
+}
+
+#[library_benchmark]
+fn wall_clock() -> u128 {
+    black_box(stamp())
+}
+
 #[library_benchmark(config = LibraryBenchmarkConfig::default()
     .tool(Tool::new(ValgrindTool::DHAT)))]
 #[bench::vectors(64)]
@@ -65,6 +76,6 @@ library_benchmark_group!(
     name = crates;
     benchmarks = memmem_count, json_parse, regex_find, regex_compile
 );
-library_benchmark_group!(name = runtime; benchmarks = threads, random_keys, heap);
+library_benchmark_group!(name = runtime; benchmarks = threads, random_keys, clock_seeded, wall_clock, heap);
 
 main!(library_benchmark_groups = crates, runtime);

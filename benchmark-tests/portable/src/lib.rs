@@ -86,6 +86,27 @@ pub fn hash_order(n: usize) -> u64 {
     })
 }
 
+/// The keys of a `foldhash` map of `n` words, collected and sorted: the map's seed mixes in
+/// the time of day (`SystemTime::now`) and addresses of the stack and the heap, so its probe
+/// lengths, and the instructions of this function, follow all three.
+pub fn foldhash_keys(n: usize) -> usize {
+    let mut map: foldhash::HashMap<String, usize> = foldhash::HashMap::default();
+    for i in 0..n {
+        map.insert(format!("key{i}"), i);
+    }
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort();
+    keys.len() + keys.first().map_or(0, |k| k.len())
+}
+
+/// Milliseconds since the epoch, as a program stamping a record reads them (the wall clock).
+pub fn stamp() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
 /// Vectors of growing sizes, for DHAT to count: `n` allocations, the bytes of each kept in a
 /// checksum.
 pub fn allocations(n: usize) -> usize {

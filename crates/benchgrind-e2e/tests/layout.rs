@@ -45,7 +45,7 @@ fn package(dir: &Path, bench: &str) -> PathBuf {
         format!(
             "[package]\nname = \"benchgrind-portable\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
              [lib]\nbench = false\n\n\
-             [dependencies]\nmemchr = \"2\"\nregex = \"1\"\nserde_json = \"1\"\n\n\
+             [dependencies]\nfoldhash = \"0.2\"\nmemchr = \"2\"\nregex = \"1\"\nserde_json = \"1\"\n\n\
              [dev-dependencies]\nbenchgrind = {{ path = {:?} }}\n\n\
              [[bench]]\nname = \"portable\"\nharness = false\n\n\
              [profile.bench]\ndebug = \"line-tables-only\"\ncodegen-units = 1\n\n[workspace]\n",

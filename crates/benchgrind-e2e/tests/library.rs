@@ -8,6 +8,7 @@ use std::process::Command;
 use common::{blocks, run, stdout, Block};
 
 const BIN: &str = env!("CARGO_BIN_EXE_e2e_lib");
+const DRAW: &str = env!("CARGO_BIN_EXE_e2e_draw");
 
 const HEADERS: [&str; 8] = [
     "e2e_lib::fib_group::bench_fibonacci short:10",
@@ -294,7 +295,16 @@ fn usage_errors_exit_2_and_list_and_filters_select() {
     let home = tempfile::tempdir().unwrap();
     let out = run(BIN, &["--no-such-flag"], home.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown option `--no-such-flag`"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown flag --no-such-flag"));
+    // A mistyped flag: three lines that name the flag meant, not the whole help.
+    let out = run(BIN, &["--save-basline=main"], home.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "benchgrind: error: unknown flag --save-basline=main\n  \
+         a similar flag exists: --save-baseline\n  see the flags with --help\n"
+    );
+    assert!(out.stdout.is_empty());
 
     let out = run(BIN, &["--list", "--bench"], home.path(), &[]);
     assert_eq!(out.status.code(), Some(0));
@@ -310,4 +320,145 @@ fn usage_errors_exit_2_and_list_and_filters_select() {
     let out = run(BIN, &["nothing-matches-this"], home.path(), &[]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("no benchmark"));
+    // Filters that select nothing fail the run under --no-match=fail or its variable (a CI job
+    // with a mistyped filter), and pass in silence under pass.
+    let failed = run(
+        BIN,
+        &["--no-match=fail", "nothing-matches-this"],
+        home.path(),
+        &[],
+    );
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&failed.stderr).contains(
+            "benchgrind: error: no benchmark of e2e_lib matches the filter \
+             (`nothing-matches-this`); --list shows the benchmarks"
+        ),
+        "{}",
+        String::from_utf8_lossy(&failed.stderr)
+    );
+    let by_variable = run(
+        BIN,
+        &["--skip=e2e_lib"],
+        home.path(),
+        &[("BENCHGRIND_NO_MATCH", "fail")],
+    );
+    assert_eq!(by_variable.status.code(), Some(1));
+    let quiet = run(BIN, &["--no-match=pass", "nothing"], home.path(), &[]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stdout.is_empty() && quiet.stderr.is_empty());
+    // A filter that selects something is not touched by it.
+    let listed = run(
+        BIN,
+        &["--no-match=fail", "--list", "short"],
+        home.path(),
+        &[],
+    );
+    assert_eq!(listed.status.code(), Some(0));
+}
+
+/// A `--toggle-collect` whose pattern names no function of the program changes nothing: it is
+/// noted under the benchmark (lambdaworks-crypto 0.13.0's `iai_merkle` joins two patterns with a
+/// comma, which Callgrind reads as one); one that matches is not.
+#[test]
+fn a_toggle_collect_that_matches_no_function_is_noted() {
+    let home = tempfile::tempdir().unwrap();
+    let h = format!("--home={}", home.path().display());
+    let out = run(
+        BIN,
+        &[
+            &h,
+            "--callgrind-args=--toggle-collect=util::*,core::mem::drop \
+             --toggle-collect=*fibonacci*",
+            "bench_fibonacci::short",
+        ],
+        home.path(),
+        &[],
+    );
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(
+        report.contains(
+            "  Warning: --toggle-collect=util::*,core::mem::drop matches no function of the \
+             measured program, so it changed nothing: Callgrind takes one pattern per \
+             --toggle-collect"
+        ),
+        "{report}"
+    );
+    assert!(!report.contains("--toggle-collect=*fibonacci*"), "{report}");
+    // A mistyped name, alone.
+    let out = run(
+        BIN,
+        &[
+            &h,
+            "--callgrind-args=--toggle-collect=*fibonaci*",
+            "bench_fibonacci::short",
+        ],
+        home.path(),
+        &[],
+    );
+    let report = stdout(&out);
+    assert!(
+        report.contains("--toggle-collect=*fibonaci* matches no function"),
+        "{report}"
+    );
+}
+
+/// Issue 55: a shared library's function first called inside the window costs its call, not
+/// the dynamic loader's lookup of its symbol (`_dl_runtime_resolve` and `_dl_fixup`, which run
+/// on the first call through a lazily bound entry). A thread's first start is such a call
+/// (glibc asks the dynamic loader for the thread's storage). The same benchmark with lazy
+/// binding asked for (`LD_BIND_NOW` empty) shows that the profile would show the lookup, and
+/// the benchmark itself fails if it sees the harness's `LD_BIND_NOW`.
+#[test]
+fn no_symbol_is_bound_lazily_inside_the_window() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let out = run(DRAW, &[&home_arg, "first_thread"], home.path(), &[]);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let profile = |group: &str| {
+        let path = home
+            .path()
+            .join("benchgrind-e2e/e2e_draw")
+            .join(group)
+            .join("first_thread/callgrind.out");
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let lazy_lookup =
+        |text: &str| text.contains("_dl_runtime_resolve") || text.contains("_dl_fixup");
+    assert!(!lazy_lookup(&profile("first_call")), "{report}");
+    assert!(lazy_lookup(&profile("first_call_lazy")), "{report}");
+    let count = |group: &str| {
+        blocks(&report)
+            .into_iter()
+            .find(|b| b.header.contains(&format!("::{group}::first_thread")))
+            .unwrap_or_else(|| panic!("{group}: {report}"))
+            .get("Instructions")
+    };
+    let (bound, lazy) = (count("first_call"), count("first_call_lazy"));
+    println!("a first thread: {bound} instructions bound at the start, {lazy} bound lazily");
+    assert!(bound < lazy, "{report}");
+}
+
+/// Issue 55: the heap at the window's start is the benchmark's own. A short string's allocation
+/// counts the same whether or not the setup freed a block of its size before the window (224
+/// against 90 instructions before the harness warmed the allocator's caches).
+#[test]
+fn a_short_strings_allocation_counts_the_same_whatever_the_setup_freed() {
+    let home = tempfile::tempdir().unwrap();
+    let home_arg = format!("--home={}", home.path().display());
+    let out = run(DRAW, &[&home_arg, "short_string"], home.path(), &[]);
+    let report = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    let count = |id: &str| {
+        blocks(&report)
+            .into_iter()
+            .find(|b| b.header.contains(&format!("short_string {id}")))
+            .unwrap_or_else(|| panic!("{id}: {report}"))
+            .get("Instructions")
+    };
+    let (nothing, one) = (count("nothing_freed"), count("one_freed"));
+    println!("String::from: {nothing} instructions with nothing freed before, {one} after a free");
+    assert_eq!(nothing, one, "{report}");
 }

@@ -13,6 +13,7 @@ use common::{blocks, run, stdout};
 const BIN: &str = env!("CARGO_BIN_EXE_e2e_random");
 const VARIANT: &str = env!("CARGO_BIN_EXE_e2e_random_variant");
 const HASH: &str = env!("CARGO_BIN_EXE_e2e_hash");
+const DRAW: &str = env!("CARGO_BIN_EXE_e2e_draw");
 
 /// One run's report: `(group::function id, (metric, value) pairs)` per benchmark.
 type Run = Vec<(String, Vec<(String, u64)>)>;
@@ -202,4 +203,20 @@ fn a_program_that_opts_in_counts_the_same_under_plain_callgrind() {
         .map(|i| callgrind_work(tmp.path(), i, None))
         .collect();
     assert!(without.len() > 1, "fresh seeds, yet always {without:?}");
+}
+
+/// A draw of 32 bytes from the stand-in costs at most twice what glibc's `getrandom` costs
+/// under Callgrind (issue 53: it cost 797 instructions, against 14 for glibc's call).
+#[test]
+fn a_draw_costs_at_most_twice_glibcs_call() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = measured(Path::new(DRAW), &[], &tmp.path().join("home"));
+    let count = |name: &str| {
+        let (_, metrics) = run.iter().find(|(h, _)| h.contains(name)).unwrap();
+        metrics.iter().find(|m| m.0 == "Instructions").unwrap().1
+    };
+    let (stand_in, glibc) = (count("::stand_in"), count("::glibc"));
+    println!("32 bytes: the stand-in {stand_in} instructions, glibc's getrandom {glibc}");
+    assert!(glibc > 0);
+    assert!(stand_in <= 2 * glibc, "stand-in {stand_in}, glibc {glibc}");
 }

@@ -114,7 +114,20 @@ fn baselines_save_compare_and_load_without_running() {
         home.path(),
         &[("E2E_WORK", "1000")],
     );
-    assert_eq!(main.status.code(), Some(0));
+    // A first save says it saved, and does not call the benchmarks uncompared.
+    let first = stdout(&main);
+    assert_eq!(main.status.code(), Some(0), "{first}");
+    assert!(
+        first.contains(
+            "\nbenchgrind: saved baseline `main` of 3 benchmarks (new: there was none to \
+             compare with); --baseline=main compares with it\n"
+        ),
+        "{first}"
+    );
+    assert!(
+        !first.contains("ncompared") && first.contains(": 3 measured, 0 failed"),
+        "{first}"
+    );
     let saved =
         bench_dir(home.path(), "limit_5", "strict.loop_work").join("baseline.main.callgrind.out");
     assert!(saved.is_file());
@@ -157,6 +170,12 @@ fn baselines_save_compare_and_load_without_running() {
     );
     let loaded_report = stdout(&loaded);
     assert_eq!(loaded.status.code(), Some(0), "{loaded_report}");
+    // Nothing ran: the tally says the benchmarks were loaded.
+    assert!(
+        loaded_report.contains(": 3 loaded, 0 failed, 0 regressed")
+            && !loaded_report.contains(" measured,"),
+        "{loaded_report}"
+    );
     assert!(
         loaded_report.contains("  Baselines:               new|main"),
         "{loaded_report}"

@@ -1,5 +1,5 @@
 //! Dates, as benchgrind writes them: in UTC for the history, the summaries and the records
-//! ([`utc_date`]), in local time with its offset as Google Benchmark's `context` has them
+//! ([`utc_date`], [`UtcDate`]), in local time with its offset as Google Benchmark's `context` has them
 //! ([`local_date`], [`rfc3339`]).
 
 /// The civil date and the time of day (seconds) of `secs` seconds since 1970-01-01 (proleptic
@@ -30,8 +30,83 @@ fn date_time((year, month, day): (i64, i64, i64), rest: i64) -> String {
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of seconds since the Unix epoch (UTC).
 pub fn utc_date(secs: u64) -> String {
-    let (date, rest) = civil(secs as i64);
-    date_time(date, rest) + "Z"
+    UtcDate(secs).to_string()
+}
+
+/// A moment to the second, in UTC: when results were measured. Written and read as
+/// `YYYY-MM-DDTHH:MM:SSZ`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UtcDate(u64);
+
+impl UtcDate {
+    /// Now (the epoch where the clock is set before it).
+    pub fn now() -> UtcDate {
+        let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        UtcDate(since.map_or(0, |d| d.as_secs()))
+    }
+
+    /// `secs` seconds after 1970-01-01T00:00:00Z.
+    pub fn from_secs(secs: u64) -> UtcDate {
+        UtcDate(secs)
+    }
+}
+
+impl std::fmt::Display for UtcDate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (date, rest) = civil(self.0 as i64);
+        write!(f, "{}Z", date_time(date, rest))
+    }
+}
+
+/// A text that is not `YYYY-MM-DDTHH:MM:SSZ` of a date from 1970 on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotADate(pub String);
+
+impl std::fmt::Display for NotADate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a date as YYYY-MM-DDTHH:MM:SSZ", self.0)
+    }
+}
+
+impl std::error::Error for NotADate {}
+
+impl std::str::FromStr for UtcDate {
+    type Err = NotADate;
+
+    fn from_str(text: &str) -> Result<UtcDate, NotADate> {
+        let wrong = || NotADate(text.to_owned());
+        let b = text.as_bytes();
+        let shape = b"dddd-dd-ddTdd:dd:ddZ";
+        let shaped = b.len() == shape.len()
+            && (b.iter().zip(shape)).all(|(c, s)| match s {
+                b'd' => c.is_ascii_digit(),
+                s => c == s,
+            });
+        if !shaped {
+            return Err(wrong());
+        }
+        let n = |range: std::ops::Range<usize>| text[range].parse::<i64>().map_err(|_| wrong());
+        let (year, month, day) = (n(0..4)?, n(5..7)?, n(8..10)?);
+        let secs =
+            days(year, month, day) * 86_400 + n(11..13)? * 3600 + n(14..16)? * 60 + n(17..19)?;
+        // Read back as written: a day or an hour out of range is refused, not carried over.
+        let date = u64::try_from(secs).map(UtcDate).map_err(|_| wrong())?;
+        if date.to_string() != text {
+            return Err(wrong());
+        }
+        Ok(date)
+    }
+}
+
+/// The days from 1970-01-01 to a civil date ([`civil`]'s inverse, after H. Hinnant).
+fn days(year: i64, month: i64, day: i64) -> i64 {
+    let year = year - i64::from(month <= 2);
+    let era = year.div_euclid(400);
+    let yoe = year.rem_euclid(400);
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 /// Now, as Google Benchmark writes its `date`: RFC 3339 in local time with the offset.
@@ -94,5 +169,28 @@ mod tests {
         assert_eq!(rfc3339(1_764_005_261, 3600), "2025-11-24T18:27:41+01:00");
         assert_eq!(rfc3339(0, -9000), "1969-12-31T21:30:00-02:30");
         assert_eq!(local_date().len(), "1970-01-01T00:00:00+00:00".len());
+    }
+
+    #[test]
+    fn utc_dates_read_back_as_written_and_nothing_else() {
+        for secs in [0, 951_782_400, 1_700_000_000, 4_102_444_799] {
+            let date = UtcDate::from_secs(secs);
+            assert_eq!(date.to_string().parse(), Ok(date));
+        }
+        assert_eq!(
+            UtcDate::from_secs(951_782_400).to_string(),
+            "2000-02-29T00:00:00Z"
+        );
+        for wrong in [
+            "",
+            "2026-12-04",
+            "2026-12-04T03:10:00",
+            "2026-02-30T00:00:00Z",
+            "2026-12-04T24:00:00Z",
+            "1969-12-31T23:59:59Z",
+            "2026-1a-04T03:10:00Z",
+        ] {
+            assert!(wrong.parse::<UtcDate>().is_err(), "{wrong}");
+        }
     }
 }

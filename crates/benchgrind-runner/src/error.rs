@@ -130,26 +130,27 @@ macro_rules! problem {
 
 /// A file operation that failed: what was done, to which path, and why. Shown as
 /// `cannot OP PATH: CAUSE` (`cannot write target/benchgrind/x/summary.json: No space left on
-/// device`); every stage that touches files says it this way ([`FileResult::file_op`]).
+/// device`), or `cannot OP PATH to TARGET: CAUSE` for a move or a copy; every stage that touches
+/// files says it this way ([`FileResult::file_op`], [`FileResult::file_op_to`]).
 #[derive(Debug)]
 pub struct FileError {
     /// What was done, as a verb with what follows it: `read`, `create`, `write the lock file`.
     pub op: &'static str,
     /// The file or directory.
     pub path: std::path::PathBuf,
+    /// Where it was moved or copied to, for an operation with a target.
+    pub to: Option<std::path::PathBuf>,
     /// Why it failed.
     pub cause: std::io::Error,
 }
 
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot {} {}: {}",
-            self.op,
-            self.path.display(),
-            self.cause
-        )
+        write!(f, "cannot {} {}", self.op, self.path.display())?;
+        if let Some(to) = &self.to {
+            write!(f, " to {}", to.display())?;
+        }
+        write!(f, ": {}", self.cause)
     }
 }
 
@@ -168,6 +169,14 @@ impl From<FileError> for String {
 pub trait FileResult<T> {
     /// The error, if any, as a [`FileError`] of `op` on `path`.
     fn file_op(self, op: &'static str, path: &std::path::Path) -> Result<T, FileError>;
+
+    /// The error, if any, as a [`FileError`] of `op` (`move`, `copy`) from `path` to `to`.
+    fn file_op_to(
+        self,
+        op: &'static str,
+        path: &std::path::Path,
+        to: &std::path::Path,
+    ) -> Result<T, FileError>;
 }
 
 impl<T> FileResult<T> for std::io::Result<T> {
@@ -175,6 +184,21 @@ impl<T> FileResult<T> for std::io::Result<T> {
         self.map_err(|cause| FileError {
             op,
             path: path.to_owned(),
+            to: None,
+            cause,
+        })
+    }
+
+    fn file_op_to(
+        self,
+        op: &'static str,
+        path: &std::path::Path,
+        to: &std::path::Path,
+    ) -> Result<T, FileError> {
+        self.map_err(|cause| FileError {
+            op,
+            path: path.to_owned(),
+            to: Some(to.to_owned()),
             cause,
         })
     }
@@ -195,5 +219,10 @@ mod tests {
             "the cause is said once"
         );
         assert_eq!(String::from(err), text);
+        let to = std::path::Path::new("/nonexistent/other");
+        let err = std::fs::rename(missing, to).file_op_to("move", missing, to);
+        let text = "cannot move /nonexistent/benchgrind to /nonexistent/other: No such file or \
+                    directory (os error 2)";
+        assert_eq!(err.unwrap_err().to_string(), text);
     }
 }

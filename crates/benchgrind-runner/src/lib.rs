@@ -9,6 +9,7 @@
 //! | register | [`spec`] | the benchmarks `main!` registers |
 //! | arguments | [`cli`] | flags and `BENCHGRIND_*` variables, each defined once, into one value |
 //! | plan | [`plan`] | registered benchmarks, levels of config and filters become jobs |
+//! | count natively | [`perf`] | Linux perf beside Valgrind: hardware and software counters of the window in the bench process, samples for a time budget, their summaries and comparison |
 //! | execute | [`execute`] | one [`Executor`](execute::Executor) trait: fork servers, a process per benchmark, test mode, canned profiles; parallel workers; Ctrl-C and the leftovers of killed runs |
 //! | parse | [`parse`] | Valgrind's files to counts, errors at `path:line` |
 //! | derive | [`metrics`] | counts to the metrics users read, of Callgrind and the other tools |
@@ -21,7 +22,7 @@
 //! Beside the pipeline: [`store`] owns the files on disk and the lock that lets one run at a
 //! time write them; [`measured`] is the bench binary as the child the executors start (measured
 //! process, fork server, hooks), speaking [`protocol`] with them; [`random`] makes the measured
-//! process's random bytes repeatable; [`fingerprint`] is the machine a count was measured on
+//! process's random bytes and [`clock`] its wall clock repeatable; [`fingerprint`] is the machine a count was measured on
 //! (and the revision); [`messages`] is what the harness says on stderr, [`error`] what ends a
 //! run; [`duration`] and [`dates`] read and write times as every stage does. Users depend on the `benchgrind` crate, which re-exports
 //! what they need from here; the macros' generated code names `__private`.
@@ -29,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod clock;
 pub mod compare;
 pub mod config;
 pub mod dates;

@@ -59,6 +59,16 @@ pub const CACHEGRIND_INSTR_ATSTART_OFF: &str = " --instr-at-start=no";
 /// The variable [`INSTR_ATSTART_OFF`] travels in.
 pub const VALGRIND_OPTS_ENV: &str = "VALGRIND_OPTS";
 
+/// The dynamic loader's variable that binds every symbol when a program starts
+/// (`LD_BIND_NOW`): set for the bench binary of library benchmarks unless the benchmark sets it,
+/// so that no first call of a shared library's function resolves its symbol inside the window.
+pub const BIND_NOW_ENV: &str = "LD_BIND_NOW";
+
+/// Set beside [`BIND_NOW_ENV`] when the harness added it: the measured process removes both
+/// from its environment as it starts, so that the benchmark and the programs it starts see the
+/// environment the benchmark asked for.
+pub const BIND_NOW_ADDED_ENV: &str = "BENCHGRIND_BIND_NOW_ADDED";
+
 /// Set for a measured process under DHAT only: the size in bytes of the "ballast" block that
 /// the process allocates right before the measured window opens and frees right after it
 /// closes, so that DHAT's global peak falls inside the window (see

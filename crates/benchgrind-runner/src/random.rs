@@ -29,15 +29,50 @@ static SEED: AtomicU64 = AtomicU64::new(DEFAULT_SEED);
 /// The position in the stream of the next byte handed out.
 static POSITION: AtomicU64 = AtomicU64::new(0);
 
+/// How many bytes of the stream [`enable`] computes ahead: requests within them are a copy
+/// (std draws 16 bytes per thread; a benchmark's own draws are rarely more than a few KiB).
+const AHEAD: usize = 16 * 1024;
+
+/// The first [`AHEAD`] bytes of the stream, written by [`enable`] before anything draws and
+/// only read after it.
+struct Ahead(std::cell::UnsafeCell<[u64; AHEAD / 8]>);
+
+// SAFETY: written only by `enable`, which runs before the process draws (and before the
+// benchmark starts threads); read-only afterwards.
+unsafe impl Sync for Ahead {}
+
+static STREAM_AHEAD: Ahead = Ahead(std::cell::UnsafeCell::new([0; AHEAD / 8]));
+
 /// From now on, every `getrandom` request of this process returns bytes of the fixed stream of
 /// `seed`, starting at its beginning.
 ///
 /// Call it before anything draws: std caches its `HashMap` keys per thread after the first
 /// `RandomState`, so keys drawn earlier stay random.
 pub fn enable(seed: u64) {
+    compute_ahead(seed);
     SEED.store(seed, Ordering::SeqCst);
     POSITION.store(0, Ordering::SeqCst);
     ENABLED.store(true, Ordering::SeqCst);
+}
+
+/// The seed whose stream [`STREAM_AHEAD`] holds, plus one (0: none yet).
+static AHEAD_OF: AtomicU64 = AtomicU64::new(0);
+
+/// Computes the first `AHEAD` bytes of the stream of `seed`, unless they are computed already:
+/// the fork server computes the default seed's once before its first request, and every child
+/// it forks finds them there (2,048 blocks that would otherwise run before each benchmark).
+///
+/// Call it, as [`enable`], before anything draws.
+pub fn compute_ahead(seed: u64) {
+    if AHEAD_OF.load(Ordering::SeqCst) == seed.wrapping_add(1) && seed != u64::MAX {
+        return;
+    }
+    // SAFETY: nothing draws while the stream is computed (see above).
+    let ahead = unsafe { &mut *STREAM_AHEAD.0.get() };
+    for (index, word) in ahead.iter_mut().enumerate() {
+        *word = block(seed, index as u64).to_le();
+    }
+    AHEAD_OF.store(seed.wrapping_add(1), Ordering::SeqCst);
 }
 
 /// Calls [`enable`] when the environment variable [`ENV`] holds a seed (a decimal `u64`), and
@@ -73,18 +108,69 @@ pub fn block(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Fills `out` with the bytes of the stream of `seed` that start at byte `start`.
+/// Fills `out` with the bytes of the stream of `seed` that start at byte `start`, a block of 8
+/// bytes at a time.
 pub fn fill(seed: u64, start: u64, out: &mut [u8]) {
-    for (position, byte) in (start..).zip(out) {
-        *byte = block(seed, position / 8).to_le_bytes()[(position % 8) as usize];
+    let mut position = start;
+    let mut rest = out;
+    while !rest.is_empty() {
+        let bytes = block(seed, position / 8).to_le_bytes();
+        let from = (position % 8) as usize;
+        let n = (8 - from).min(rest.len());
+        rest[..n].copy_from_slice(&bytes[from..from + n]);
+        rest = &mut rest[n..];
+        position += n as u64;
     }
 }
 
-/// Hands out the next `out.len()` bytes of the stream. Concurrent callers get disjoint parts.
+/// Hands out the next `len` bytes of the stream to `out`. Concurrent callers get disjoint
+/// parts. Within the bytes computed ahead a request is one copy: 32 bytes (two `HashMap`s'
+/// keys) cost about as many instructions as glibc's `getrandom` wrapper around the system call.
+///
+/// # Safety
+///
+/// `out` must be valid for writes of `len` bytes.
 #[cfg(target_os = "linux")]
-fn next_bytes(out: &mut [u8]) {
-    let start = POSITION.fetch_add(out.len() as u64, Ordering::SeqCst);
-    fill(SEED.load(Ordering::SeqCst), start, out);
+unsafe fn next_bytes(out: *mut u8, len: usize) {
+    let start = POSITION.fetch_add(len as u64, Ordering::Relaxed);
+    // SAFETY: the caller's contract.
+    unsafe { bytes_at(out, len, start) }
+}
+
+/// Writes the `len` bytes of the stream that start at `start` to `out`.
+///
+/// # Safety
+///
+/// `out` must be valid for writes of `len` bytes.
+#[cfg(target_os = "linux")]
+#[inline(always)]
+unsafe fn bytes_at(out: *mut u8, len: usize, start: u64) {
+    if start.saturating_add(len as u64) <= AHEAD as u64 {
+        // SAFETY: the source lies within the stream computed ahead (read-only now), the
+        // destination is the caller's; the C library's `memcpy`, which costs the same whatever
+        // the build's debug assertions (std's copy checks its arguments in a debug build).
+        unsafe {
+            let ahead = STREAM_AHEAD.0.get().cast::<u8>().add(start as usize);
+            libc::memcpy(out.cast(), ahead.cast(), len);
+        }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { beyond(out, len, start) }
+    }
+}
+
+/// The bytes of a request that reaches past the stream computed ahead, a block at a time.
+///
+/// # Safety
+///
+/// `out` must be valid for writes of `len` bytes.
+#[cfg(target_os = "linux")]
+#[cold]
+#[inline(never)]
+unsafe fn beyond(out: *mut u8, len: usize, start: u64) {
+    // SAFETY: the caller's contract.
+    let out = unsafe { std::slice::from_raw_parts_mut(out, len) };
+    fill(SEED.load(Ordering::Relaxed), start, out);
 }
 
 #[cfg(target_os = "linux")]
@@ -104,6 +190,27 @@ mod symbol {
     /// `buf` must be valid for writes of `buflen` bytes, as for glibc's `getrandom`.
     #[no_mangle]
     pub unsafe extern "C" fn getrandom(buf: *mut c_void, buflen: size_t, flags: c_uint) -> ssize_t {
+        // The path of every draw in a benchmark, kept short: a request without flags within the
+        // stream computed ahead is a position taken and one copy.
+        if super::ENABLED.load(Ordering::Relaxed) && flags == 0 && buflen <= super::AHEAD {
+            let start = super::POSITION.fetch_add(buflen as u64, Ordering::Relaxed);
+            // SAFETY: the caller guarantees `buf` is valid for `buflen` bytes.
+            unsafe { super::bytes_at(buf.cast::<u8>(), buflen, start) };
+            return buflen as ssize_t;
+        }
+        // SAFETY: the caller's contract.
+        unsafe { other(buf, buflen, flags) }
+    }
+
+    /// Every other request: before [`super::enable`] the kernel's, with flags checked, or
+    /// longer than the stream computed ahead.
+    ///
+    /// # Safety
+    ///
+    /// As for [`getrandom`].
+    #[cold]
+    #[inline(never)]
+    unsafe fn other(buf: *mut c_void, buflen: size_t, flags: c_uint) -> ssize_t {
         if !super::ENABLED.load(Ordering::SeqCst) {
             // SAFETY: the caller's contract is the system call's; errno is set by `syscall`.
             return unsafe { libc::syscall(libc::SYS_getrandom, buf, buflen, flags) as ssize_t };
@@ -115,11 +222,8 @@ mod symbol {
             return -1;
         }
         let len = buflen.min(isize::MAX as usize);
-        if len > 0 {
-            // SAFETY: the caller guarantees `buf` is valid for `buflen >= len` bytes.
-            let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), len) };
-            super::next_bytes(out);
-        }
+        // SAFETY: the caller guarantees `buf` is valid for `buflen >= len` bytes.
+        unsafe { super::next_bytes(buf.cast::<u8>(), len) };
         len as ssize_t
     }
 }

@@ -1,6 +1,6 @@
 //! A library benchmark that works for seconds under Callgrind, one that sleeps and never
 //! returns, and one after them, for the end-to-end test of the stall limit (`tests/threads.rs`):
-//! without a `--timeout` a run is stopped only when its processes use no processor time.
+//! without a `--timeout` a run is stopped only when its processes are all asleep.
 
 use std::hint::black_box;
 

@@ -19,7 +19,7 @@ pub use parse::{parse, split_off};
 pub use usage::usage;
 
 pub use values::{
-    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, Nocapture,
+    BenchmarkOutFormat, Cli, Color, Isolation, JsonStyle, Labels, LogLevel, NoMatch, Nocapture,
     ReportFormat, Reuse,
 };
 

@@ -112,10 +112,6 @@ fn read_command_line(
             cli.help = true;
         } else if let Some(i) = flags.iter().position(|f| f.name == name) {
             let value = match (flags[i].takes, inline) {
-                (Takes::Switch, Some(_)) => {
-                    return Err(UsageError(format!("{name} takes no value")));
-                }
-                (Takes::Switch, None) => "yes".to_owned(),
                 (Takes::Optional(default), v) => v.unwrap_or_else(|| default.to_owned()),
                 (Takes::Value, Some(v)) => v,
                 (Takes::Value, None) => next_value(name)?,
@@ -133,12 +129,64 @@ fn read_command_line(
                 next_value(name)?;
             }
         } else {
-            return Err(UsageError(format!(
-                "unknown option `{name}`; run with --help for the options"
-            )));
+            return Err(unknown_flag(arg, name, flags));
         }
     }
     Ok(())
+}
+
+/// A word that names no flag: the word, and the flag of the table closest to its name if one
+/// is close enough to be what was meant.
+fn unknown_flag(arg: &str, name: &str, flags: &[&Flag]) -> UsageError {
+    let names = flags.iter().map(|f| f.name).chain(["--help"]);
+    match closest(name, names) {
+        Some(similar) => UsageError(format!(
+            "unknown flag {arg}\n  a similar flag exists: {similar}"
+        )),
+        None => UsageError(format!("unknown flag {arg}")),
+    }
+}
+
+/// Of `names`, the one with the fewest edits (a letter added, left out, changed, or two
+/// swapped) from `given`, leading dashes and case aside; `None` when even that one needs more
+/// than a quarter of the given name's letters changed (one at least). The first of equals wins.
+fn closest<'a>(given: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let stem = |s: &str| s.trim_start_matches('-').to_ascii_lowercase();
+    let given = stem(given);
+    let allowed = (given.chars().count() / 4).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for name in names {
+        let d = edits(&given, &stem(name));
+        if d <= allowed && best.map_or(true, |(b, _)| d < b) {
+            best = Some((d, name));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
+/// The edit distance of `a` and `b` counting a swap of two neighbouring letters as one edit
+/// (the optimal string alignment distance).
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // rows[i][j]: the edits from a[..i] to b[..j].
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    rows[0] = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let changed = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + changed);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// The baseline flags that contradict each other.

@@ -52,6 +52,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
     let cases: &[(&str, &str)] = &[
         ("--exact", "yes"),
         ("--list", "yes"),
+        ("--no-match", "fail"),
         ("--skip", "x"),
         ("--nocapture", "stderr"),
         ("--home", "/tmp/h"),
@@ -135,11 +136,7 @@ fn every_flag_has_a_variable_with_the_same_effect() {
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {
         let def = ALL.iter().find(|f| f.name == *flag).unwrap();
-        let mut args = vec![if def.takes == Takes::Switch {
-            flag.to_string()
-        } else {
-            format!("{flag}={value}")
-        }];
+        let mut args = vec![format!("{flag}={value}")];
         let mut env = vec![(def.env, *value)];
         if *flag == "--load-baseline" {
             args.push("--baseline=main".into());
@@ -186,13 +183,17 @@ fn regression_and_baseline_flags() {
 #[test]
 fn bad_input_names_the_flag() {
     let e = parse_with(&["--frobnicate"], &[]).unwrap_err();
-    assert!(e.0.contains("`--frobnicate`"), "{}", e.0);
+    assert_eq!(e.0, "unknown flag --frobnicate");
     let e = parse_with(&["--nocapture=maybe"], &[]).unwrap_err();
     assert!(e.0.contains("--nocapture is `maybe`"), "{}", e.0);
     let e = parse_with(&["--home"], &[]).unwrap_err();
     assert!(e.0.contains("--home needs a value"), "{}", e.0);
-    let e = parse_with(&["--exact=yes"], &[]).unwrap_err();
-    assert!(e.0.contains("--exact takes no value"), "{}", e.0);
+    let e = parse_with(&["--exact=perhaps"], &[]).unwrap_err();
+    assert!(
+        e.0.contains("--exact is `perhaps`; use yes or no"),
+        "{}",
+        e.0
+    );
     let e = parse_with(&[], &[("BENCHGRIND_COLOR", "pink")]).unwrap_err();
     assert!(e.0.contains("`pink`"), "{}", e.0);
     let e = parse_with(&[], &[("BENCHGRIND_EXACT", "perhaps")]).unwrap_err();
@@ -445,4 +446,80 @@ fn bad_values_name_the_flag_and_what_to_write() {
     )
     .unwrap();
     assert_eq!(cli.filters, ["fib"]);
+}
+
+/// A mistyped flag is a few lines: the error, the closest flag, where the flags are; not the
+/// whole help.
+#[test]
+fn a_mistyped_flag_names_the_closest_one_in_a_few_lines() {
+    let report = |args: &[&str]| parse_with(args, &[]).unwrap_err().report();
+    assert_eq!(
+        report(&["--save-basline=main"]),
+        "unknown flag --save-basline=main\n  a similar flag exists: --save-baseline\n  \
+         see the flags with --help"
+    );
+    let similar = |arg: &str| {
+        let text = report(&[arg]);
+        assert!(text.lines().count() <= 3, "{text}");
+        text.lines()
+            .find_map(|l| l.strip_prefix("  a similar flag exists: "))
+            .map(str::to_owned)
+    };
+    // A letter left out, added, changed, two swapped, a dash or case off.
+    assert_eq!(similar("--fersh").as_deref(), Some("--fresh"));
+    assert_eq!(similar("--jobs2=3").as_deref(), Some("--jobs"));
+    assert_eq!(similar("--toosl=dhat").as_deref(), Some("--tools"));
+    assert_eq!(similar("-exact").as_deref(), Some("--exact"));
+    assert_eq!(similar("--Fresh").as_deref(), Some("--fresh"));
+    assert_eq!(
+        similar("--save_baseline").as_deref(),
+        Some("--save-baseline")
+    );
+    assert_eq!(similar("--hlep").as_deref(), Some("--help"));
+    assert_eq!(similar("--no-matches=fail").as_deref(), Some("--no-match"));
+    // Nothing close: no guess.
+    assert_eq!(similar("--frobnicate"), None);
+    assert_eq!(similar("--x"), None);
+    // Every other usage error ends with where the flags are too.
+    assert_eq!(
+        report(&["--home"]),
+        "--home needs a value\n  see the flags with --help"
+    );
+}
+
+/// Every on/off flag takes `=yes|no` (and the other words of its variable), as `--fresh=yes`.
+#[test]
+fn every_switch_takes_yes_or_no() {
+    let fresh = |args: &[&str]| parse_with(args, &[]).unwrap().reuse;
+    assert_eq!(fresh(&["--fresh=yes"]), Reuse::Fresh);
+    assert_eq!(fresh(&["--fresh"]), Reuse::Fresh);
+    assert_eq!(fresh(&["--fresh", "--fresh=no"]), Reuse::Reuse);
+    assert_eq!(fresh(&["--fresh=no"]), Reuse::Reuse);
+    assert_eq!(fresh(&["--verify-reuse=yes", "--fresh=no"]), Reuse::Verify);
+    let mut switches = 0;
+    for flag in ALL.iter() {
+        assert!(!flag.value.is_empty(), "{} shows no value", flag.name);
+        let Takes::Optional(default @ ("yes" | "true" | "on")) = flag.takes else {
+            continue;
+        };
+        switches += 1;
+        let bare = parse_with(&[flag.name], &[]).unwrap();
+        let yes = parse_with(&[&format!("{}=yes", flag.name)], &[]).unwrap();
+        assert_eq!(bare, yes, "{} (bare means {default})", flag.name);
+        let no = parse_with(&[&format!("{}=no", flag.name)], &[]);
+        assert!(no.is_ok(), "{}=no: {:?}", flag.name, no);
+        assert_ne!(no.unwrap(), yes, "{}=no", flag.name);
+    }
+    assert!(switches >= 20, "{switches}");
+}
+
+#[test]
+fn no_match_takes_warn_fail_or_pass() {
+    assert_eq!(parse_with(&[], &[]).unwrap().no_match, NoMatch::Warn);
+    let cli = parse_with(&["--no-match=fail"], &[]).unwrap();
+    assert_eq!(cli.no_match, NoMatch::Fail);
+    let cli = parse_with(&[], &[("BENCHGRIND_NO_MATCH", "pass")]).unwrap();
+    assert_eq!(cli.no_match, NoMatch::Pass);
+    let e = parse_with(&["--no-match=maybe"], &[]).unwrap_err();
+    assert!(e.0.contains("use warn, fail or pass"), "{}", e.0);
 }

@@ -11,8 +11,9 @@ const HEAD: &str = "\
 Usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER]...
 
 Runs the benchmarks of this file under Valgrind and compares every one with its previous run
-(or a baseline). Exit status: 0 ok, 1 a benchmark failed or another error, 2 usage, 3 a
-regression limit was passed, 4 a benchmark had nothing to compare with (--uncompared=fail).
+(or a baseline). Exit status: 0 ok, 1 a benchmark failed or another error (the filters select
+nothing, with --no-match=fail), 2 usage, 3 a regression limit was passed, 4 a benchmark had
+nothing to compare with (--uncompared=fail).
 
 Arguments:
 ";

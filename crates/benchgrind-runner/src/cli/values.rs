@@ -82,6 +82,8 @@ pub struct Cli {
     pub save_summary: Option<JsonStyle>,
     /// `--history=off`: do not append this run to `<home>/history/`.
     pub no_history: bool,
+    /// `--no-match`: what a run whose filters select no benchmark does.
+    pub no_match: NoMatch,
     /// `--list`: print the benchmarks instead of running them.
     pub list: bool,
     /// `--ignored` (with `--list`): list the ignored benchmarks, of which there are none.
@@ -105,7 +107,7 @@ pub struct Cli {
     pub separate_threads: Option<bool>,
     /// `--timeout`: overrides the code's `timeout`.
     pub timeout: Option<std::time::Duration>,
-    /// `--stall-limit`: how long a run may use no processor time.
+    /// `--stall-limit`: how long a run's processes may all be asleep.
     pub stall_limit: Option<std::time::Duration>,
     /// `--isolation`: a fork server per class of benchmarks, or a process per benchmark.
     pub isolation: Isolation,
@@ -194,6 +196,19 @@ pub enum Reuse {
     /// Nothing is recorded or reused: runs without Valgrind (test mode, canned profiles,
     /// `--load-baseline`) and a suite's.
     Off,
+}
+
+/// What a run does when its filters select no benchmark of the bench file (`--no-match`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NoMatch {
+    /// Says so and exits 0 (the default: under `cargo bench -- FILTER` every bench file of the
+    /// package sees the filter, and most match nothing).
+    #[default]
+    Warn,
+    /// Says so as an error and exits 1, so that a mistyped filter fails a CI job.
+    Fail,
+    /// Says nothing and exits 0.
+    Pass,
 }
 
 /// How measured processes are started.

@@ -17,8 +17,8 @@ pub const DEFAULT_TRUNCATE: usize = 50;
 /// The seed of the fixed stream of random bytes unless one is configured.
 pub const DEFAULT_SEED: u64 = 0;
 
-/// How long a run's processes may use no processor time at all before it is stopped, unless
-/// `--stall-limit` says otherwise ([`crate::execute::watch`]).
+/// How long a run's processes may all be asleep (neither running nor waiting for a processor)
+/// before it is stopped, unless `--stall-limit` says otherwise ([`crate::execute::watch`]).
 pub const DEFAULT_STALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// The default tool unless a level or the command line chooses one: Callgrind, or Cachegrind
@@ -63,8 +63,8 @@ pub struct ResolvedConfig {
     /// were still making progress (three of csidh's took over 300 s under Callgrind), and
     /// whether one passed depended on the machine's load.
     pub timeout: Option<std::time::Duration>,
-    /// How long its processes may use no processor time before the run is stopped (a process
-    /// waiting on something that never comes); `--stall-limit`.
+    /// How long its processes may all be asleep before the run is stopped (a process waiting on
+    /// something that never comes); `--stall-limit`.
     pub stall_limit: std::time::Duration,
     /// Whether the report shows each thread's and process's counts besides the total.
     pub separate_threads: bool,

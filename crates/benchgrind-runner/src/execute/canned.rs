@@ -64,9 +64,11 @@ impl CannedExecutor {
         });
         for (i, file) in files.iter().enumerate() {
             let to = job.paths.file(file, Which::New);
-            let copied = match self.source(job, file) {
-                Some(from) => std::fs::copy(&from, &to).map(drop),
-                None if file.ends_with(".log") => std::fs::write(&to, ""),
+            match self.source(job, file) {
+                Some(from) => {
+                    std::fs::copy(&from, &to).file_op_to("copy", &from, &to)?;
+                }
+                None if file.ends_with(".log") => std::fs::write(&to, "").file_op("write", &to)?,
                 None if i == 0 && failure.is_none() => {
                     return Err(problem!(
                         "no canned {file} for {} in {}",
@@ -74,9 +76,8 @@ impl CannedExecutor {
                         self.dir.display()
                     ))
                 }
-                None => Ok(()),
-            };
-            copied.map_err(|e| problem!("cannot copy the canned {file}: {e}"))?;
+                None => {}
+            }
         }
         failure.map_or(Ok(()), |f| Err(Problem::new(f)))
     }

@@ -59,7 +59,7 @@ pub fn output(
         }
         Files::Nothing => {}
     }
-    let machine_before = super::watch::machine_reads();
+    let machine_before = super::machine::machine_reads();
     let child = cmd.spawn()?;
     let pid = child.id();
     let (done, watch) = std::sync::mpsc::channel::<()>();
@@ -68,7 +68,7 @@ pub fn output(
     drop(done);
     let stopped = watchdog.join().unwrap_or(None);
     let (output, mut usage) = waited?;
-    if let (Some(before), Some(after)) = (machine_before, super::watch::machine_reads()) {
+    if let (Some(before), Some(after)) = (machine_before, super::machine::machine_reads()) {
         usage.disk_reads += after.saturating_sub(before);
     }
     let pid = launcher.measured_pid(pid);
@@ -134,13 +134,7 @@ fn settle(tool: &Tool, paths: &BenchPaths, pid: u32) -> Result<(), Problem> {
                 std::fs::create_dir_all(&children_dir).file_op("create", &children_dir)?;
                 children_dir.join(format!("{name}.{expansion}"))
             };
-            std::fs::rename(path, &target).map_err(|e| {
-                problem!(
-                    "cannot move {} to {}: {e}",
-                    path.display(),
-                    target.display()
-                )
-            })?;
+            std::fs::rename(path, &target).file_op_to("move", path, &target)?;
         }
     }
     Ok(())

@@ -69,6 +69,10 @@ pub struct ForkExecutor {
     servers: HashMap<Class, Server>,
     /// Requests sent and not answered yet, oldest first.
     sent: Vec<Sent>,
+    /// Answers read while waiting for another request's, by server and sequence number, with
+    /// when each started and came: a benchmark measured again (its processes' turns moved, a rerun) is
+    /// sent behind the requests sent ahead of it, whose answers come first.
+    early: HashMap<(usize, u64), (protocol::Answer, Instant, Instant)>,
 }
 
 impl ForkExecutor {
@@ -79,6 +83,7 @@ impl ForkExecutor {
             home,
             servers: HashMap::new(),
             sent: Vec::new(),
+            early: HashMap::new(),
         }
     }
 
@@ -104,6 +109,7 @@ impl ForkExecutor {
         let mut cmd = self
             .process
             .valgrind_command(job, &files, &self.process.exe);
+        self.process.bind_now(job, &mut cmd);
         cmd.arg(SERVER_FLAG)
             .current_dir(&self.process.cwd)
             .stdin(Stdio::piped())
@@ -233,46 +239,22 @@ impl ForkExecutor {
             );
         };
         // It started when both it was sent and the request before it was answered.
-        let started = sent.at.max(server.last_answer);
-        let limits = super::watch::Limits::of(&job.config);
-        let group = server.child.id();
-        if let Some(stopped) = await_answer(&server.answers, group, limits, started) {
-            // The child runs in the server's process group, with what it started: `stop` kills
-            // them all (and with them the requests sent after it, which are sent again).
-            self.stop(&class);
-            return (Status::Failed(stopped.reason()), started.elapsed());
-        }
-        let mut answer = String::new();
-        let exchanged = server.answers.read_line(&mut answer);
-        let now = Instant::now();
-        server.last_answer = now;
-        let duration = now.saturating_duration_since(started);
-        let server_dir = server.dir.clone();
-        if !matches!(exchanged, Ok(n) if n > 0) {
-            self.stop(&class);
-            let log = newest_log(&server_dir).unwrap_or_default();
-            let reason = format!(
-                "the fork server stopped{}",
-                valgrind_error(&log)
-                    .map(|e| format!("; Valgrind said: {e}"))
-                    .unwrap_or_default()
-            );
-            return (Status::Failed(reason), duration);
-        }
-        let Some(answered) = protocol::parse_answer(&answer) else {
-            self.stop(&class);
-            let reason = format!("the fork server answered `{}`", answer.trim());
-            return (Status::Failed(reason), duration);
+        let mut started = sent.at.max(server.last_answer);
+        let (answered, now) = match self.early.remove(&(sent.server, sent.seq)) {
+            Some((answered, began, came)) => {
+                started = began;
+                (answered, came)
+            }
+            None => match self.next_answer(job, sent, started) {
+                Ok(answered) => answered,
+                Err(lost) => return (Status::Failed(lost.to_string()), started.elapsed()),
+            },
         };
-        if answered.seq != sent.seq {
-            // Out of step: nothing it says can be trusted any more.
-            self.stop(&class);
-            let reason = format!(
-                "the fork server answered request {} to request {}",
-                answered.seq, sent.seq
-            );
-            return (Status::Failed(reason), duration);
-        }
+        let duration = now.saturating_duration_since(started);
+        let Some(server) = self.servers.get_mut(&class) else {
+            return (Status::Failed("the fork server stopped".into()), duration);
+        };
+        let server_dir = server.dir.clone();
         if super::reuse::Records::recording(job) {
             // Read from the server's log once: every child inherits the same start-up.
             if let Some(server) = self.servers.get_mut(&class) {
@@ -305,7 +287,66 @@ impl ForkExecutor {
         (status, duration)
     }
 
+    /// Reads the server's answers until the one to `sent` (keeping those to requests sent ahead
+    /// of it for their turn), watching the limits of the run that began at `started`; says why
+    /// it gave up (the server stopped, at a limit or out of step: it is stopped).
+    fn next_answer(
+        &mut self,
+        job: &Job,
+        sent: &Sent,
+        started: Instant,
+    ) -> Result<(protocol::Answer, Instant), Lost> {
+        let class = &sent.class;
+        let limits = super::watch::Limits::of(&job.config);
+        loop {
+            let Some(server) = self.servers.get_mut(class) else {
+                return Err(Lost::Stopped(None));
+            };
+            let group = server.child.id();
+            if let Some(stopped) = await_answer(&server.answers, group, limits, started) {
+                // The child runs in the server's process group, with what it started: `stop`
+                // kills them all (and with them the requests sent after it, which are sent
+                // again).
+                self.stop(class);
+                return Err(Lost::Limit(stopped));
+            }
+            let mut answer = String::new();
+            let exchanged = server.answers.read_line(&mut answer);
+            let now = Instant::now();
+            let before = server.last_answer;
+            server.last_answer = now;
+            if !matches!(exchanged, Ok(n) if n > 0) {
+                let log = newest_log(&server.dir).unwrap_or_default();
+                self.stop(class);
+                return Err(Lost::Stopped(valgrind_error(&log)));
+            }
+            let Some(answered) = protocol::parse_answer(&answer) else {
+                self.stop(class);
+                return Err(Lost::Garbled(answer.trim().to_owned()));
+            };
+            if answered.seq == sent.seq {
+                return Ok((answered, now));
+            }
+            let ahead = (self.sent.iter())
+                .find(|other| other.server == sent.server && other.seq == answered.seq);
+            let Some(ahead) = ahead else {
+                // Out of step: nothing it says can be trusted any more.
+                self.stop(class);
+                return Err(Lost::OutOfStep {
+                    answered: answered.seq,
+                    awaited: sent.seq,
+                });
+            };
+            let began = ahead.at.max(before);
+            (self.early).insert((sent.server, answered.seq), (answered, began, now));
+        }
+    }
+
     fn stop(&mut self, class: &Class) {
+        if let Some(server) = self.servers.get(class) {
+            let id = server.id;
+            self.early.retain(|&(server, _), _| server != id);
+        }
         if let Some(mut server) = self.servers.remove(class) {
             drop(server.requests);
             // Its process group goes with it: a server stopped at a limit or out of step may still
@@ -332,38 +373,61 @@ fn server_calls(server_dir: &Path, pid: u32) -> String {
         .unwrap_or_default()
 }
 
+/// Why no answer came from a fork server (it is stopped then).
+#[derive(Debug)]
+enum Lost {
+    /// It had stopped, or stopped now; what Valgrind said, if it said something.
+    Stopped(Option<String>),
+    /// The run went past a limit.
+    Limit(super::watch::Stopped),
+    /// It wrote something that is not an answer.
+    Garbled(String),
+    /// It answered another request than the one awaited: nothing it says can be trusted.
+    OutOfStep {
+        /// The request it answered.
+        answered: u64,
+        /// The request awaited.
+        awaited: u64,
+    },
+}
+
+impl std::fmt::Display for Lost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lost::Stopped(None) => f.write_str("the fork server stopped"),
+            Lost::Stopped(Some(e)) => write!(f, "the fork server stopped; Valgrind said: {e}"),
+            Lost::Limit(stopped) => f.write_str(&stopped.reason()),
+            Lost::Garbled(answer) => write!(f, "the fork server answered `{answer}`"),
+            Lost::OutOfStep { answered, awaited } => write!(
+                f,
+                "the fork server answered request {answered} to request {awaited}"
+            ),
+        }
+    }
+}
+
 /// Waits until the server answers (or closes its answers); says why it gave up instead when the
 /// run that began at `started` goes past one of `limits`: its wall time past the configured
-/// timeout, or no processor time used by the server's process `group` (the child runs in it)
-/// for the stall limit.
+/// timeout, or the server's process `group` (the child runs in it) all asleep for the stall
+/// limit ([`super::watch::Progress`]).
 fn await_answer(
     answers: &BufReader<ChildStdout>,
     group: u32,
     limits: super::watch::Limits,
     started: Instant,
 ) -> Option<super::watch::Stopped> {
-    use super::watch::{sample, Progress, Stopped};
     use std::os::unix::io::AsRawFd;
     if !answers.buffer().is_empty() {
         return None;
     }
-    let mut progress = Progress::new(group);
+    let mut watching = super::watch::Watching::new(group, limits, started);
     loop {
-        let deadline = limits.timeout.map(|limit| started + limit);
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if let (Some(limit), Some(left)) = (limits.timeout, left) {
-            if left.is_zero() {
-                return Some(Stopped::TimedOut(limit));
-            }
-        }
-        let every = sample(limits.stall);
-        let wait = left.map_or(every, |left| left.min(every));
         let mut fd = libc::pollfd {
             fd: answers.get_ref().as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        let ms = wait.as_millis().clamp(1, i32::MAX as u128) as i32;
+        let ms = watching.wait().as_millis().clamp(1, i32::MAX as u128) as i32;
         // SAFETY: one valid pollfd on the stack.
         let n = unsafe { libc::poll(&mut fd, 1, ms) };
         if n > 0 {
@@ -375,8 +439,10 @@ fn await_answer(
         if n < 0 && !interrupted {
             return None;
         }
-        if n == 0 && progress.stalled(limits.stall) {
-            return Some(Stopped::Stalled(limits.stall));
+        if n == 0 {
+            if let Some(stopped) = watching.step() {
+                return Some(stopped);
+            }
         }
     }
 }

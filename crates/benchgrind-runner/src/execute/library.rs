@@ -3,7 +3,7 @@
 //! both kinds (binary benchmarks are [`super::binary`]'s); in test mode the same processes
 //! without Valgrind.
 
-use crate::error::FileResult;
+use crate::error::{FileResult, Problem};
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Instant;
@@ -111,9 +111,10 @@ impl ProcessExecutor {
     ) -> (Status, Captured) {
         let (_sandbox, cwd) = match self.place(job) {
             Ok(place) => place,
-            Err(why) => return (Status::Failed(why), Captured::default()),
+            Err(why) => return (Status::Failed(why.into()), Captured::default()),
         };
         let mut cmd = self.command(job, args, &self.exe);
+        self.bind_now(job, &mut cmd);
         cmd.arg(crate::protocol::FLAG)
             .args(index.map(|i| i.to_string()))
             .args(
@@ -173,7 +174,7 @@ impl ProcessExecutor {
     ) -> (Status, Captured) {
         let (_sandbox, cwd) = match self.place(job) {
             Ok(place) => place,
-            Err(why) => return (Status::Failed(why), Captured::default()),
+            Err(why) => return (Status::Failed(why.into()), Captured::default()),
         };
         // `perf record` runs the sampling process under the perf program.
         let mut cmd = match &spec.record {
@@ -224,15 +225,14 @@ impl ProcessExecutor {
     fn place(
         &self,
         job: &Job,
-    ) -> Result<(Option<super::sandbox::SandboxDir>, std::path::PathBuf), String> {
+    ) -> Result<(Option<super::sandbox::SandboxDir>, std::path::PathBuf), Problem> {
         std::fs::create_dir_all(&job.paths.dir)
-            .file_op("create the output directory", &job.paths.dir)
-            .map_err(|e| e.to_string())?;
+            .file_op("create the output directory", &job.paths.dir)?;
         let sandbox = match job.config.sandbox.as_ref().filter(|s| s.enabled) {
-            Some(config) => Some(
-                super::sandbox::SandboxDir::create(config, &self.workspace_root)
-                    .map_err(String::from)?,
-            ),
+            Some(config) => Some(super::sandbox::SandboxDir::create(
+                config,
+                &self.workspace_root,
+            )?),
             None => None,
         };
         let base = sandbox

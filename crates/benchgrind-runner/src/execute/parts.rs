@@ -10,7 +10,6 @@
 
 use crate::error::FileResult;
 use crate::error::Problem;
-use crate::problem;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -181,7 +180,8 @@ fn clear_children(dir: &Path) {
 fn move_file(from: &Path, to: &Path) -> Result<(), Problem> {
     std::fs::rename(from, to)
         .or_else(|_| std::fs::copy(from, to).map(|_| ()))
-        .map_err(|e| problem!("cannot move {} to {}: {e}", from.display(), to.display()))
+        .file_op_to("move", from, to)
+        .map_err(Problem::from)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::launcher::Launcher;
 use crate::cli::LogLevel;
 use crate::config::Stdin;
 use crate::plan::{Job, JobKind};
-use crate::protocol::{INSTR_ATSTART_OFF, VALGRIND_OPTS_ENV};
+use crate::protocol::{BIND_NOW_ADDED_ENV, BIND_NOW_ENV, INSTR_ATSTART_OFF, VALGRIND_OPTS_ENV};
 
 /// `VALGRIND_OPTS` of a measured process that starts uninstrumented: what it would have had (the
 /// job's own value, else this environment's unless cleared) and `marker` ([`INSTR_ATSTART_OFF`]
@@ -79,6 +79,22 @@ impl ProcessExecutor {
         cmd
     }
 
+    /// Binds every symbol of the bench binary's libraries as it starts ([`BIND_NOW_ENV`]), so
+    /// that a shared library's function first called inside the window costs its call, not its
+    /// symbol's lookup (a thousand instructions for glibc's `dlsym`, which the peers' fresh
+    /// processes count on a benchmark's first call): unless the benchmark's environment sets
+    /// the variable itself, it is added with [`BIND_NOW_ADDED_ENV`], and the measured process
+    /// removes both as it starts.
+    pub(crate) fn bind_now(&self, job: &Job, cmd: &mut Command) {
+        let own = job.config.envs.iter().any(|(key, value)| {
+            key == BIND_NOW_ENV && (value.is_some() || std::env::var_os(key).is_some())
+        });
+        let kept = !job.config.env_clear && std::env::var_os(BIND_NOW_ENV).is_some();
+        if !own && !kept {
+            cmd.env(BIND_NOW_ENV, "1").env(BIND_NOW_ADDED_ENV, "1");
+        }
+    }
+
     /// The benchmark's environment on `cmd`: cleared (with a home of its own) unless the code
     /// keeps it, then the code's variables, `None` ones passed through from the harness's.
     fn environment(&self, job: &Job, cmd: &mut Command) {
@@ -106,7 +122,21 @@ impl ProcessExecutor {
         // option.
         let callgrind = valgrind_args.iter().any(|a| a == "--tool=callgrind");
         let cachegrind = valgrind_args.iter().any(|a| a == "--tool=cachegrind");
-        let mut cmd = self.launcher.command(&valgrind_args, program);
+        // A session of its own, and with it a process group of its own: the interrupt handler
+        // kills it with everything it started ([`super::interrupt`]), and no process of it has
+        // a controlling terminal, in a terminal or not ([`Launcher::command_without_terminal`]).
+        // Not a command reading the terminal: outside the foreground group it would be
+        // stopped; Ctrl-C reaches it as it reaches the harness.
+        let reads_terminal = matches!(
+            &job.kind,
+            JobKind::Binary(b) if matches!(b.command.stdin, Some(Stdin::Inherit))
+        );
+        let mut cmd = if reads_terminal {
+            self.launcher.command(&valgrind_args, program)
+        } else {
+            self.launcher
+                .command_without_terminal(&valgrind_args, program)
+        };
         self.environment(job, &mut cmd);
         if !self.launcher.is_native() && super::args::starts_uninstrumented(job) {
             if callgrind {
@@ -124,20 +154,6 @@ impl ProcessExecutor {
                 cmd.env(VALGRIND_OPTS_ENV, uninstrumented_opts(job, marker));
             }
         }
-        // A process group of its own: the interrupt handler kills it with everything it started
-        // ([`super::interrupt`]). Not a command reading the terminal: outside the foreground
-        // group it would be stopped; Ctrl-C reaches it as it reaches the harness.
-        let reads_terminal = matches!(
-            &job.kind,
-            JobKind::Binary(b) if matches!(b.command.stdin, Some(Stdin::Inherit))
-        );
-        #[cfg(unix)]
-        if !reads_terminal {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-        }
-        #[cfg(not(unix))]
-        let _ = reads_terminal;
         cmd
     }
 

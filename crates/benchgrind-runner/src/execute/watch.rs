@@ -4,10 +4,15 @@
 //! iai-callgrind and gungraun: under Callgrind a benchmark of billions of instructions takes
 //! minutes, and on a loaded machine longer, so a default limit failed benchmarks that were still
 //! making progress (three of csidh's went past 300 s). What is stopped by default is a run that
-//! makes none: one whose processes used no processor time at all for [`Limits::stall`] (a
-//! process waiting on something that never comes, a daemon a command left running). Progress is
-//! the processor time of the measured process's group, read from `/proc` now and then
-//! ([`sample`]) while it runs.
+//! makes none: one whose processes were all asleep for [`Limits::stall`], neither running nor
+//! waiting for a processor (a process waiting on something that never comes, a daemon a command
+//! left running). The limit counts only the time the machine gave the run and it did not use:
+//! a run that waits for a processor is not stalled however long the others keep them busy (under
+//! load, a benchmark that was progressing slowly was stopped at a stall limit of 2 s: another
+//! `SCHED_FIFO` process on its processor keeps it off for as long as that one runs, and under
+//! the fair scheduler other processes take most of its share). Progress is read from `/proc` now
+//! and then ([`sample`]) while it runs ([`activity`]): the processor time of the measured
+//! process's group, the time its threads waited in a run queue, and whether one is runnable.
 //!
 //! A run is also asked how often its processes read from the disk ([`Usage`]): where several
 //! processes take turns on one processor ([`super::realtime`]), one that waits for a page of a
@@ -33,7 +38,8 @@ pub fn sample(stall: Duration) -> Duration {
 pub struct Limits {
     /// A limit on the run's wall time, if one is configured.
     pub timeout: Option<Duration>,
-    /// How long its processes may use no processor time before it is stopped.
+    /// How long its processes may all be asleep (neither running nor waiting for a processor)
+    /// before it is stopped.
     pub stall: Duration,
 }
 
@@ -52,7 +58,7 @@ impl Limits {
 pub enum Stopped {
     /// It ran past its configured time limit.
     TimedOut(Duration),
-    /// Its processes used no processor time for this long.
+    /// Its processes were all asleep (neither running nor waiting for a processor) this long.
     Stalled(Duration),
 }
 
@@ -67,12 +73,55 @@ impl Stopped {
                 limit.as_secs_f64()
             ),
             Stopped::Stalled(limit) => format!(
-                "made no progress for {} s (its processes used no processor time: waiting on \
-                 something that never came, or a process it left running), so they were killed; \
-                 a benchmark that waits that long on purpose raises the limit with \
-                 `--stall-limit=DURATION`",
+                "made no progress for {} s (its processes were all asleep, neither running nor \
+                 waiting for a processor: waiting on something that never came, or a process it \
+                 left running), so they were killed; a benchmark that waits that long on purpose \
+                 raises the limit with `--stall-limit=DURATION`",
                 limit.as_secs_f64()
             ),
+        }
+    }
+}
+
+/// One run watched against its limits, from its start: how long to wait before the next look
+/// ([`Watching::wait`]) and, after a wait that saw it go on, whether it went past a limit
+/// ([`Watching::step`]). [`watch`] and the fork server's wait for an answer both take their
+/// steps with it.
+pub struct Watching {
+    limits: Limits,
+    start: Instant,
+    progress: Progress,
+}
+
+impl Watching {
+    /// Watching the run of `pid` (the leader of its process group, or a process alone) that
+    /// began at `start`.
+    pub fn new(pid: u32, limits: Limits, start: Instant) -> Watching {
+        Watching {
+            limits,
+            start,
+            progress: Progress::new(pid),
+        }
+    }
+
+    /// How long to wait for the run before looking at it: until its next reading, or its time
+    /// limit if that comes first (zero once it is past).
+    pub fn wait(&self) -> Duration {
+        let every = sample(self.limits.stall);
+        match self.limits.timeout {
+            Some(limit) => (self.start + limit)
+                .saturating_duration_since(Instant::now())
+                .min(every),
+            None => every,
+        }
+    }
+
+    /// After a wait that the run did not end: why it is stopped, if it went past a limit.
+    pub fn step(&mut self) -> Option<Stopped> {
+        let Limits { timeout, stall } = self.limits;
+        match timeout {
+            Some(limit) if self.start.elapsed() >= limit => Some(Stopped::TimedOut(limit)),
+            _ => (self.progress.stalled(stall)).then_some(Stopped::Stalled(stall)),
         }
     }
 }
@@ -80,39 +129,25 @@ impl Stopped {
 /// Watches the run of `pid` (the leader of its process group, or a process alone) until `done`
 /// closes; kills its group and says why when it goes past a limit.
 pub fn watch(pid: u32, limits: Limits, done: Receiver<()>) -> Option<Stopped> {
-    let start = Instant::now();
-    let mut progress = Progress::new(pid);
+    let mut watching = Watching::new(pid, limits, Instant::now());
     loop {
-        let every = sample(limits.stall);
-        let wait = match limits.timeout {
-            Some(limit) => (start + limit)
-                .saturating_duration_since(Instant::now())
-                .min(every),
-            None => every,
-        };
-        match done.recv_timeout(wait) {
+        match done.recv_timeout(watching.wait()) {
             Err(RecvTimeoutError::Timeout) => {}
             _ => return None,
         }
-        let stopped = match limits.timeout {
-            Some(limit) if start.elapsed() >= limit => Some(Stopped::TimedOut(limit)),
-            _ => progress
-                .stalled(limits.stall)
-                .then_some(Stopped::Stalled(limits.stall)),
-        };
-        if stopped.is_some() {
+        if let Some(stopped) = watching.step() {
             kill_group(pid);
-            return stopped;
+            return Some(stopped);
         }
     }
 }
 
-/// The processor time a running group has used, read now and then: first at the first
-/// [`Progress::stalled`], so that a run that ends before then (nearly every one) reads nothing.
+/// What a running group has done, read now and then: first at the first [`Progress::stalled`],
+/// so that a run that ends before then (nearly every one) reads nothing.
 pub struct Progress {
     pid: u32,
     /// The last reading, once there was one.
-    last: Option<Option<u64>>,
+    last: Option<Option<Activity>>,
     since: Instant,
 }
 
@@ -126,12 +161,14 @@ impl Progress {
         }
     }
 
-    /// Reads the group's processor time; whether it has not moved for `limit` since the first
-    /// reading that found it where it is. Where it cannot be read (outside Linux) a run never
-    /// stalls.
+    /// Reads what the group did; whether it has been asleep for `limit`: nothing it did moved
+    /// since the first reading that found it where it is, and none of its threads is runnable
+    /// now. Time it spent waiting for a processor is progress it was not given, not a stall.
+    /// Where it cannot be read (outside Linux) a run never stalls.
     pub fn stalled(&mut self, limit: Duration) -> bool {
-        let now = cpu_ticks(self.pid);
-        if now.is_none() || self.last != Some(now) {
+        let now = activity(self.pid);
+        let runnable = now.is_some_and(|a| a.runnable);
+        if now.is_none() || runnable || self.last != Some(now) {
             self.last = Some(now);
             self.since = Instant::now();
             return false;
@@ -140,15 +177,29 @@ impl Progress {
     }
 }
 
-/// The processor time, in clock ticks, of the live processes of the group `pid` leads (the
-/// process alone if it leads none) and of the processes they reaped: what a process that ended
-/// used moves into its parent's count when the parent reaps it, so the sum only grows while any
-/// of them runs.
+/// What the live processes of a group have done so far, and whether one of them can run now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Activity {
+    /// Processor time in clock ticks (user and system) of the processes and of those they
+    /// reaped: what a process that ended used moves into its parent's count when the parent
+    /// reaps it.
+    pub ticks: u64,
+    /// Nanoseconds their threads ran, where the kernel says (`/proc/PID/task/TID/schedstat`).
+    pub ran: u64,
+    /// Nanoseconds their threads waited in a run queue (runnable, the processor given to
+    /// another), where the kernel says.
+    pub waited: u64,
+    /// Whether one of their threads is runnable (running, or waiting for a processor) now.
+    pub runnable: bool,
+}
+
+/// What the live processes of the group `pid` leads (the process alone if it leads none) have
+/// done ([`Activity`]): any of it moves while one of them runs or waits for a processor.
 #[cfg(target_os = "linux")]
-pub fn cpu_ticks(pid: u32) -> Option<u64> {
+pub fn activity(pid: u32) -> Option<Activity> {
     // SAFETY: getpgid only reads the process table.
     let leads = unsafe { libc::getpgid(pid as libc::pid_t) } == pid as libc::pid_t;
-    let mut total = 0u64;
+    let mut total = Activity::default();
     let mut seen = false;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Some(other) = entry
@@ -164,10 +215,30 @@ pub fn cpu_ticks(pid: u32) -> Option<u64> {
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{other}/stat")) else {
             continue;
         };
-        if let Some((group, ticks)) = parse_stat(&stat) {
-            if (leads && group == pid) || other == pid {
-                total += ticks;
-                seen = true;
+        let Some((group, ticks)) = parse_stat(&stat) else {
+            continue;
+        };
+        if !((leads && group == pid) || other == pid) {
+            continue;
+        }
+        total.ticks += ticks;
+        seen = true;
+        // Its threads: under Valgrind the one that runs is rarely the first.
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{other}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let dir = task.path();
+            if let Ok(stat) = std::fs::read_to_string(dir.join("stat")) {
+                total.runnable |= state(&stat) == Some('R');
+            }
+            if let Some((ran, waited)) = std::fs::read_to_string(dir.join("schedstat"))
+                .ok()
+                .as_deref()
+                .and_then(parse_schedstat)
+            {
+                total.ran += ran;
+                total.waited += waited;
             }
         }
     }
@@ -176,8 +247,25 @@ pub fn cpu_ticks(pid: u32) -> Option<u64> {
 
 /// Outside Linux there is no `/proc` to read.
 #[cfg(not(target_os = "linux"))]
-pub fn cpu_ticks(_pid: u32) -> Option<u64> {
+pub fn activity(_pid: u32) -> Option<Activity> {
     None
+}
+
+/// The state letter of a line of `/proc/PID/stat` (`R` running or runnable, `S` asleep, ...).
+#[cfg(any(target_os = "linux", test))]
+fn state(stat: &str) -> Option<char> {
+    stat[stat.rfind(')')? + 1..]
+        .split_whitespace()
+        .next()?
+        .chars()
+        .next()
+}
+
+/// The nanoseconds a thread ran and waited in a run queue, from its `schedstat` line.
+#[cfg(any(target_os = "linux", test))]
+fn parse_schedstat(line: &str) -> Option<(u64, u64)> {
+    let mut fields = line.split_whitespace().map(|f| f.parse::<u64>().ok());
+    Some((fields.next()??, fields.next()??))
 }
 
 /// The process group and the processor time (user and system, its own and its reaped
@@ -217,73 +305,6 @@ pub fn kill_group(pid: u32) {
     let _ = std::process::Command::new("taskkill")
         .args(["/F", "/T", "/PID", &pid.to_string()])
         .output();
-}
-
-/// At most this many runs of one measurement of several processes ([`Rerun`]).
-pub const MOST_RUNS: usize = 5;
-
-/// Whether a measurement of several processes is made again.
-///
-/// Its processes take turns on one processor in the same order on every run unless one of them
-/// waits where it did not choose to. One that waited for the disk (a file not yet in the page
-/// cache: the first run of a command after a build, or after the cache was dropped) lets another
-/// run at another point: a pipe of three shells counted 9 instructions more, bash behind Python
-/// 120 (measured with the page cache dropped every 50 ms: 3 of 6 runs moved, none with it warm).
-/// The next run finds the files in the cache; it stands once two runs in a row count the same
-/// (under Valgrind 3.24 one run after a dropped page cache still moved by 5 instructions, with
-/// no read of its own). Where the kernel's memory monitor DAMON runs, its page checks make a
-/// process wait now and then too, unseen: there too a measurement stands once two runs in a row
-/// count the same. The bench harness and `suite measure` both ask it.
-#[derive(Debug, Default)]
-pub struct Rerun {
-    runs: usize,
-    /// The counts of the run before.
-    before: Option<Vec<u64>>,
-    /// Whether a run so far waited for the disk: then it stands only once two runs in a row
-    /// count the same (the run right after may still meet the machine writing back or reading
-    /// what the first brought in).
-    waited: bool,
-}
-
-impl Rerun {
-    /// After a run of `processes` processes that waited for the disk `disk_reads` times and
-    /// counted `totals`: why it is to be made again, if it is.
-    pub fn again(&mut self, processes: usize, disk_reads: u64, totals: &[u64]) -> Option<String> {
-        self.runs += 1;
-        let last = self.before.replace(totals.to_vec());
-        if processes < 2 || self.runs >= MOST_RUNS {
-            return None;
-        }
-        if disk_reads > 0 {
-            self.waited = true;
-            return Some(format!(
-                "the disk was read during its run ({disk_reads} reads)"
-            ));
-        }
-        let agreeing = last.as_deref() == Some(totals);
-        if self.waited && !agreeing {
-            return Some(
-                "it waited for the disk, and no two runs in a row counted the same yet".into(),
-            );
-        }
-        if super::schedule::damon_on() && !agreeing {
-            return Some("DAMON runs, and no two runs in a row counted the same yet".to_owned());
-        }
-        None
-    }
-
-    /// How many runs were made.
-    pub fn runs(&self) -> usize {
-        self.runs
-    }
-}
-
-/// The blocks the machine has read from its disks since it started (`pgpgin` of `/proc/vmstat`,
-/// in KiB), where it says.
-pub fn machine_reads() -> Option<u64> {
-    let vmstat = std::fs::read_to_string("/proc/vmstat").ok()?;
-    let line = vmstat.lines().find_map(|l| l.strip_prefix("pgpgin "))?;
-    line.trim().parse().ok()
 }
 
 /// What a run cost the machine besides its counts.
@@ -402,27 +423,13 @@ mod tests {
         let line = "1234 (a (b) c) S 1 1200 1200 0 -1 4194560 100 0 0 0 7 3 2 1 20 0 1 0 5";
         assert_eq!(parse_stat(line), Some((1200, 13)));
         assert_eq!(parse_stat("1234 (short"), None);
-    }
-
-    #[test]
-    fn several_processes_that_waited_for_the_disk_are_measured_again_up_to_five_runs() {
-        let mut one = Rerun::default();
-        assert_eq!(one.again(1, 10, &[5]), None, "one process takes no turns");
-        let mut several = Rerun::default();
-        let again: Vec<bool> = (0..5)
-            .map(|_| several.again(3, 10, &[5]).is_some())
-            .collect();
-        assert_eq!(again, [true, true, true, true, false]);
-        assert_eq!(several.runs(), 5);
-        // After a wait, the next run stands only when the one after it counts the same.
-        let mut cold = Rerun::default();
-        assert!(cold.again(3, 10, &[7]).is_some());
-        assert!(cold.again(3, 0, &[5]).is_some(), "5 after 7: not yet");
-        assert_eq!(cold.again(3, 0, &[5]), None);
-        // No wait for the disk, and the same counts as the run before: it stands, DAMON or not.
-        let mut warm = Rerun::default();
-        let _ = warm.again(3, 0, &[5]);
-        assert_eq!(warm.again(3, 0, &[5]), None);
+        assert_eq!(state(line), Some('S'));
+        assert_eq!(state("1234 (a) R 1 1200"), Some('R'));
+        assert_eq!(
+            parse_schedstat("478085298 138125 7\n"),
+            Some((478085298, 138125))
+        );
+        assert_eq!(parse_schedstat("12"), None);
     }
 
     #[cfg(target_os = "linux")]
@@ -459,5 +466,70 @@ mod tests {
         let _ = (sleeping.wait(), busy.wait());
         assert!(idle_stalled);
         assert!(moved);
+    }
+
+    /// Two busy processes under `SCHED_FIFO` on one processor: the one behind never runs while
+    /// the other spins, yet it is not stalled (it waits for the processor). Where `SCHED_FIFO`
+    /// is not permitted, there is nothing to check.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_process_kept_off_its_processor_is_not_stalled() {
+        if !super::super::realtime::available() {
+            eprintln!("SCHED_FIFO is not permitted here: nothing checked");
+            return;
+        }
+        let Some(&cpu) = super::super::realtime::allowed_cpus().last() else {
+            return;
+        };
+        /// Killed however the test ends: a spinner under `SCHED_FIFO` takes its processor.
+        struct Spinner(std::process::Child);
+        impl Drop for Spinner {
+            fn drop(&mut self) {
+                let _ = self.0.kill();
+                let _ = self.0.wait();
+            }
+        }
+        let spin = || {
+            let spinner = Spinner(
+                std::process::Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .unwrap(),
+            );
+            let pid = spinner.0.id() as libc::pid_t;
+            // SAFETY: plain system calls on a child of this process, values on the stack.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                libc::CPU_SET(cpu, &mut set);
+                assert_eq!(
+                    libc::sched_setaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &set),
+                    0
+                );
+                let mut param: libc::sched_param = std::mem::zeroed();
+                param.sched_priority = libc::sched_get_priority_min(libc::SCHED_FIFO);
+                assert_eq!(libc::sched_setscheduler(pid, libc::SCHED_FIFO, &param), 0);
+            }
+            spinner
+        };
+        let spinners = [spin(), spin()];
+        std::thread::sleep(Duration::from_millis(200));
+        let mut watched: Vec<Progress> =
+            (spinners.iter()).map(|s| Progress::new(s.0.id())).collect();
+        for progress in &mut watched {
+            assert!(!progress.stalled(Duration::ZERO));
+        }
+        // One of them has not run since the other took the processor.
+        let idle = |p: &Progress| activity(p.pid).map(|a| a.ticks);
+        let before: Vec<_> = watched.iter().map(idle).collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let after: Vec<_> = watched.iter().map(idle).collect();
+        assert!(
+            before.iter().zip(&after).any(|(b, a)| b == a),
+            "one of the two is kept off its processor: {before:?} {after:?}"
+        );
+        for progress in &mut watched {
+            assert!(!progress.stalled(Duration::ZERO));
+        }
+        drop(spinners);
     }
 }

@@ -32,12 +32,7 @@ pub(super) fn promote_and_save(
     save: Option<&str>,
 ) -> Result<(), Problem> {
     for file in files.iter().filter(|f| paths.file(f, Which::New).exists()) {
-        paths.promote(file).map_err(|e| {
-            problem!(
-                "cannot move the new {file} into {}: {e}",
-                paths.dir.display()
-            )
-        })?;
+        paths.promote(file)?;
     }
     if let Some(name) = save {
         let current = paths.file(metrics_file, Which::Current);

@@ -15,8 +15,9 @@ use crate::cli::Reuse;
 use crate::compare::{layout, regression};
 use crate::config::ExplainPolicy;
 use crate::config::{AnyMetric, ValgrindTool};
+use crate::execute::machine;
+use crate::execute::rerun::Rerun;
 use crate::execute::reuse::{Logs, Records, Verdict};
-use crate::execute::watch::Rerun;
 use crate::execute::{Captured, Executor, RunOutput, Status};
 use crate::messages;
 use crate::metrics::Metrics;
@@ -27,7 +28,7 @@ use crate::result::{BenchResult, Outcome, Source, View};
 use crate::spec::Main;
 use crate::store::Which;
 
-use super::reused::{differs_from_reused, save_output, saved_output};
+use super::replay::{differs_from_reused, save_output, saved_output};
 
 /// Callgrind's files of a run, rotated together.
 pub(super) const FILES: [&str; 2] = ["callgrind.out", "callgrind.log"];
@@ -461,7 +462,7 @@ fn measure(
     let old = old?;
     // Measured again while a run of several processes may have taken its turns in an order
     // of its own.
-    let mut rerun = Rerun::default();
+    let mut rerun = Rerun::new(machine::damon_on());
     let (output, new, count, asked) = loop {
         let output = run_or_reuse(job, records, executor, &verdict);
         // Only its first run can be reused; the next ones measure.
@@ -484,7 +485,7 @@ fn measure(
         let disk_full = |e: crate::parse::ParseError| {
             Problem::new(crate::store::with_disk_full(&paths.dir, e.to_string()))
         };
-        let bytes = crate::parse::read(&file, "the Callgrind profile").map_err(disk_full)?;
+        let bytes = crate::parse::read(&file, "read the Callgrind profile").map_err(disk_full)?;
         let new = profile::parse(&file, &bytes, read).map_err(disk_full)?;
         let count = processes(&new);
         if output.reuse.reused().is_some() {
@@ -531,13 +532,14 @@ fn measure(
     // The next run schedules a benchmark of several processes alone (`schedule::runs_alone`).
     crate::execute::schedule::record_processes(&paths.dir, count.max(1));
     let processes = count > 1;
-    if processes && crate::execute::schedule::damon_on() {
-        result
-            .warnings
-            .push(crate::execute::schedule::DAMON_ON.to_owned());
+    if processes && machine::damon_on() {
+        result.warnings.push(machine::DAMON_ON.to_owned());
     }
     if asked.free_memory {
         result.warnings.push(super::checks::free_memory_warning());
+    }
+    if asked.real_clock {
+        result.warnings.push(super::checks::REAL_CLOCK.to_owned());
     }
     if let crate::plan::JobKind::Binary(binary) = &job.kind {
         if asked.random && super::checks::is_static_program(&binary.command.program) {

@@ -85,12 +85,18 @@ pub(super) fn machine(
 /// With a baseline named (`--baseline`), says why the benchmark was not compared with one of
 /// its own machine and revision, if it was not: none saved, another machine's (any fingerprint
 /// field differs), or, with `--baseline-revision`, another revision's or one that does not say.
+/// A baseline that none was saved of and that this run saves (a first `--save-baseline=NAME`)
+/// is no reason: the tally says it was saved.
 pub(super) fn uncompared(cli: &Cli, result: &mut BenchResult) {
     let (Source::Baseline(name), Outcome::Measured { old, .. }) =
         (&result.old_source, &result.outcome)
     else {
         return;
     };
+    let saves_it = result.new_source == Source::Run && cli.save_baseline.as_ref() == Some(name);
+    if old.is_none() && saves_it {
+        return;
+    }
     let short = |rev: &str| rev[..rev.len().min(12)].to_owned();
     let saved = (result.old_fingerprint.as_ref()).map_or("", |f| f.revision.as_str());
     result.uncompared = if old.is_none() {
@@ -226,6 +232,9 @@ pub(super) struct Asked {
     pub free_memory: bool,
     /// Random bytes from the kernel (`getrandom`, `getentropy`, std's `...::getrandom`).
     pub random: bool,
+    /// A clock that stays real in the measured process ([`crate::clock::REAL_CLOCK_SYMBOL`]:
+    /// `Instant::now` and the like), read inside the window.
+    pub real_clock: bool,
 }
 
 impl Asked {
@@ -248,6 +257,7 @@ impl Asked {
             asked.free_memory |= FREE_MEMORY.iter().any(|f| name == f.as_bytes());
             asked.random |=
                 name == b"getrandom" || name == b"getentropy" || name.ends_with(b"::getrandom");
+            asked.real_clock |= name == crate::clock::REAL_CLOCK_SYMBOL.as_bytes();
         }
         asked
     }
@@ -288,6 +298,13 @@ kernel (getrandom), which the harness makes the same on every run only in progra
 shared libraries (through a preloaded one) or link benchgrind: a HashMap's keys, and with them \
 its counts, may move from run to run; build the program for the gnu target, or give it fixed \
 seeds";
+
+/// The warning of a benchmark whose window read a clock that stays real
+/// ([`crate::clock`]).
+pub(super) const REAL_CLOCK: &str = "it read the monotonic clock (`Instant::now` or the like), \
+which stays the real time so that timeouts and sleeps work: what it decides from the readings (a \
+timeout, a rate, a time budget) may move its counts from run to run; the wall clock \
+(`SystemTime`) is fixed and moves nothing";
 
 /// The warning of a benchmark whose program asked how much memory is free, with what this
 /// machine has free now.

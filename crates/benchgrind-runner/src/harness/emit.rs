@@ -11,8 +11,8 @@ use crate::messages;
 use crate::plan::Job;
 use crate::report::progress::Progress;
 use crate::report::summary::Summary;
-use crate::report::{Reporter, RunSummary};
-use crate::result::{other_failure, BenchResult, Comparison, Outcome};
+use crate::report::{Reporter, RunSummary, SavedBaseline};
+use crate::result::{other_failure, BenchResult, Comparison, Outcome, Source};
 use crate::store;
 
 /// Reports results as they are handed over in plan order: `compare_by_id` comparisons, the
@@ -31,6 +31,9 @@ pub(super) struct Emitter<'a> {
     pub history: crate::report::history::Recorder,
     /// The machine of this run, when benchmarks run under Valgrind.
     pub fingerprint: Option<crate::fingerprint::Fingerprint>,
+    /// The function names of the objects that benchmarks with `--toggle-collect` patterns of
+    /// their own ran, to check the patterns against.
+    pub symbols: super::toggles::Symbols,
 }
 
 impl Emitter<'_> {
@@ -45,6 +48,9 @@ impl Emitter<'_> {
         if !super::checks::never_entered(job, &mut result) {
             super::checks::counted_nothing(job, &mut result);
             super::checks::empty(job, &mut result);
+        }
+        if self.runs {
+            self.symbols.check(job, &mut result);
         }
         self.progress.clear();
         let _ = self.reporter.bench(self.out, &result);
@@ -99,10 +105,14 @@ impl Emitter<'_> {
                         summary.failed.push((job.id.full(), reason, None));
                     }
                     None if result.reuse.reused().is_some() => summary.reused += 1,
+                    None if !self.runs => summary.loaded += 1,
                     None => {
                         summary.measured += 1;
                         summary.verified += usize::from(result.reuse.verified().is_some());
                     }
+                }
+                if let (true, None) = (self.runs, other_failure(result)) {
+                    saved(self.cli, result, &mut summary.saved);
                 }
                 if self.runs && result.reuse.reused().is_none() {
                     record_duration(&job.paths.dir, result.duration);
@@ -125,6 +135,21 @@ impl Emitter<'_> {
                 .push((job.id.full(), format!("perf {line}")));
         }
     }
+}
+
+/// Counts a benchmark whose run was saved as the baseline of `--save-baseline`, and whether it
+/// is the first of that name for it.
+fn saved(cli: &Cli, result: &BenchResult, saved: &mut Option<SavedBaseline>) {
+    let (Some(name), Outcome::Measured { old, .. }) = (&cli.save_baseline, &result.outcome) else {
+        return;
+    };
+    let saved = saved.get_or_insert_with(|| SavedBaseline {
+        name: name.clone(),
+        ..SavedBaseline::default()
+    });
+    saved.benchmarks += 1;
+    let compared_with_it = result.old_source == Source::Baseline(name.clone());
+    saved.new += usize::from(compared_with_it && old.is_none());
 }
 
 /// Writes the benchmark's `summary.json` with `--save-summary`.

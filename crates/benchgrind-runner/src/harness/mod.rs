@@ -13,9 +13,10 @@ mod emit;
 mod explain;
 mod perf;
 mod phases;
-mod reused;
+mod replay;
 mod spread;
 mod test_mode;
+mod toggles;
 mod tools;
 mod units;
 
@@ -28,7 +29,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::cli::{self, Cli, ReportFormat};
+use crate::cli::{self, Cli, NoMatch, ReportFormat};
 use crate::error::Error;
 use crate::execute::reuse::{self, Records};
 use crate::execute::{self, Mode, Setup};
@@ -114,7 +115,7 @@ fn exit_code(end: End) -> i32 {
     match end {
         End::Ok => exit::OK,
         End::Error(Error::Usage(message)) => {
-            messages::error!("{message}\n\n{}", cli::usage());
+            messages::error!("{message}");
             exit::USAGE
         }
         End::Error(error) => {
@@ -157,7 +158,7 @@ fn harness(
 ) -> Result<End, Error> {
     let cli = match cli::parse(args, env) {
         Ok(cli) => cli,
-        Err(e) => return Err(Error::Usage(e.0)),
+        Err(e) => return Err(Error::Usage(e.report())),
     };
     messages::set_level(cli.log);
     if cli.help {
@@ -174,11 +175,29 @@ fn harness(
         return Ok(End::Ok);
     }
     if plan.jobs.is_empty() {
+        let (message, filtered) = nothing_to_run(main, &cli);
+        if filtered && cli.no_match == NoMatch::Fail {
+            let given: Vec<String> = (cli.filters.iter().map(|f| format!("`{f}`")))
+                .chain(cli.skip.iter().map(|f| format!("--skip `{f}`")))
+                .chain(
+                    cli.benchmark_filter
+                        .iter()
+                        .map(|_| "--benchmark_filter".to_owned()),
+                )
+                .collect();
+            return Err(Error::Config(format!(
+                "{message} ({}); --list shows the benchmarks (--no-match=fail made this an error)",
+                given.join(", ")
+            )));
+        }
+        if filtered && cli.no_match == NoMatch::Pass {
+            return Ok(End::Ok);
+        }
         if cli.output_format == ReportFormat::Terminal && cli.output_file.is_none() {
-            let _ = writeln!(out, "benchgrind: {}", nothing_to_run(main, &cli));
+            let _ = writeln!(out, "benchgrind: {message}");
         } else {
             // Stdout is a machine-readable report (no benchmark, no line).
-            messages::note!("{}", nothing_to_run(main, &cli));
+            messages::note!("{message}");
         }
         return Ok(End::Ok);
     }
@@ -297,13 +316,17 @@ fn list(plan: &Plan, cli: &Cli, out: &mut dyn Write) {
 }
 
 /// Why a plan has no jobs: the filters selected none, or the bench file has no benchmarks (an
-/// empty group, as iai-callgrind 0.10's `benchmark = |"my-exe", group| {}`).
-fn nothing_to_run(main: &Main, cli: &Cli) -> String {
-    let selecting = !cli.filters.is_empty() || !cli.skip.is_empty() || cli.partition.is_some();
-    if selecting {
-        format!("no benchmark of {} matches the filter", main.bench_file)
+/// empty group, as iai-callgrind 0.10's `benchmark = |"my-exe", group| {}`); and whether
+/// filters did it (`--no-match` decides about those; an empty share of `--partition` is not
+/// one: a small file has them).
+fn nothing_to_run(main: &Main, cli: &Cli) -> (String, bool) {
+    let filtered =
+        !cli.filters.is_empty() || !cli.skip.is_empty() || cli.benchmark_filter.is_some();
+    if filtered || cli.partition.is_some() {
+        let message = format!("no benchmark of {} matches the filter", main.bench_file);
+        (message, filtered)
     } else {
-        format!("{} has no benchmarks", main.bench_file)
+        (format!("{} has no benchmarks", main.bench_file), false)
     }
 }
 
@@ -404,10 +427,7 @@ fn measure_and_report(
     let run = fingerprint
         .as_ref()
         .zip(setup.valgrind.as_ref())
-        .map(|(f, valgrind)| {
-            let isolation = format!("{:?}", cli.isolation);
-            reuse::Run::new(f.key(), isolation, valgrind.clone())
-        });
+        .map(|(f, valgrind)| reuse::Run::new(f.key(), cli.isolation, valgrind.clone()));
     let records = Arc::new(Records::new(run, setup.cwd.clone(), plan.home.clone()));
     let mut executors =
         execute::executors(setup, &records).map_err(|p| Error::Valgrind(p.into()))?;

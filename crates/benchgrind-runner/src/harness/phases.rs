@@ -77,6 +77,7 @@ pub fn execute_plan(
             main.bench_file,
         ),
         fingerprint,
+        symbols: Default::default(),
     };
     let mut stopped = false;
     for phase in phases(&hooks) {

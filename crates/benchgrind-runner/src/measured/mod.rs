@@ -25,12 +25,34 @@
 pub mod hook;
 #[cfg(unix)]
 mod server;
+#[cfg(target_os = "linux")]
+pub(crate) mod stack;
+/// Elsewhere nothing is measured: the arguments are read the allocating way and nothing moves.
+#[cfg(not(target_os = "linux"))]
+pub(crate) mod stack {
+    /// Whether the arguments were captured: never here.
+    pub fn captured() -> bool {
+        false
+    }
+
+    /// Argument `i`: not captured here.
+    pub fn arg(_i: usize) -> Option<&'static [u8]> {
+        None
+    }
+
+    /// Nothing to move here.
+    pub fn settle_environment() {}
+
+    /// Runs `f(data)` where it is.
+    pub fn run_at_fixed_depth(f: extern "C" fn(*mut u8) -> !, data: *mut u8) -> ! {
+        f(data)
+    }
+}
 mod table;
 pub mod window;
 
-use std::ffi::{c_char, CStr};
+use std::ffi::CStr;
 use std::io::Write;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use crate::fingerprint::PROBE_FLAG;
 use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
@@ -38,31 +60,6 @@ use crate::protocol::{FLAG, SEED_FLAG, SERVER_FLAG};
 use server::serve;
 use table::lookup;
 pub use table::{iter_item, iter_item_missing, Table};
-
-/// argc and argv as the C runtime passed them, captured before `main` (see [`CAPTURE`]).
-static ARGC: AtomicUsize = AtomicUsize::new(0);
-static ARGV: AtomicPtr<*const c_char> = AtomicPtr::new(std::ptr::null_mut());
-
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-extern "C" fn capture(
-    argc: std::ffi::c_int,
-    argv: *const *const c_char,
-    _envp: *const *const c_char,
-) {
-    ARGC.store(argc.max(0) as usize, Ordering::Relaxed);
-    ARGV.store(argv.cast_mut(), Ordering::Relaxed);
-}
-
-/// glibc calls the functions of `.init_array` with argc, argv and envp, so the arguments can be
-/// read without `std::env::args_os`, which copies them to the heap: the measured process then
-/// starts every bench from the same heap, whichever way it was started. musl calls them with
-/// nothing (what the registers held then is no argument count): there the arguments are read
-/// the allocating way.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[used]
-#[link_section = ".init_array"]
-static CAPTURE: extern "C" fn(std::ffi::c_int, *const *const c_char, *const *const c_char) =
-    capture;
 
 /// Under [`crate::protocol::LAYOUT_SHIFT_ENV`] (`HEAP:PADDING`), moves the heap: a block of
 /// `HEAP` bytes taken from the top of the C allocator's heap before the program allocates, and
@@ -87,33 +84,23 @@ extern "C" fn shift_heap() {
 #[link_section = ".init_array"]
 static SHIFT_HEAP: extern "C" fn() = shift_heap;
 
-/// Argument `i` (0 is the program) without allocating, if captured and present.
-fn arg(i: usize) -> Option<&'static [u8]> {
-    let argv = ARGV.load(Ordering::Relaxed);
-    if argv.is_null() || i >= ARGC.load(Ordering::Relaxed) {
-        return None;
-    }
-    // SAFETY: argv has argc valid, NUL-terminated entries that live as long as the process.
-    unsafe {
-        let ptr = *argv.add(i);
-        (!ptr.is_null()).then(|| CStr::from_ptr(ptr).to_bytes())
-    }
-}
+use stack::arg;
 
 /// Returns when this process is not a measured process; else runs what it was started for and
 /// exits.
 pub fn measured_process(table: Table) {
     let first = match arg(1) {
         Some(first) => first,
-        // Not captured (not glibc): the allocating way, which only costs some heap state.
-        None if ARGV.load(Ordering::Relaxed).is_null() => {
+        // Not captured (not the layout expected): the allocating way, which costs heap state.
+        None if !stack::captured() => {
             return measured_process_allocating(table);
         }
         None => return,
     };
     if first == SERVER_FLAG.as_bytes() {
         prepare_window();
-        serve(table);
+        settle();
+        at_fixed_depth(table, None);
     }
     if first == PROBE_FLAG.as_bytes() {
         cpu_probe();
@@ -124,7 +111,84 @@ pub fn measured_process(table: Table) {
     if first != FLAG.as_bytes() {
         return;
     }
-    run_one(table, [arg(2), arg(3), arg(4), arg(5)]);
+    settle();
+    at_fixed_depth(table, Some([arg(2), arg(3), arg(4), arg(5)]));
+}
+
+/// Brings the allocator (the program's global one, whichever it is) to the same state for every
+/// benchmark, as a program that has run a while has it, before any setup: a block of each small
+/// size allocated and freed. Without it the first allocation of the process, in
+/// the setup or in the window, sets the allocator up (glibc's thread cache: `String::from` of
+/// a short string counted 224 instructions in a window with nothing freed before, 90 after a
+/// setup that freed one block), and a body's small blocks come from the cache or from the top of
+/// the heap depending on what the setup happened to free. The same sizes in the same order for
+/// every benchmark and bench binary, so nothing of the harness's own work shows. Not under DHAT,
+/// which counts the window's own blocks and whose peak belongs in the window.
+fn warm_heap() {
+    let tool = env_bytes(crate::protocol::TOOL_ENV);
+    if tool.is_some_and(|tool| tool == b"dhat") {
+        return;
+    }
+    use std::alloc::{alloc, dealloc, Layout};
+    let once = |size: usize| {
+        let layout = Layout::from_size_align(size, 8).expect("the sizes are valid layouts");
+        // SAFETY: a non-zero size; the block is freed at once with the same layout. Through
+        // `black_box`: the compiler may drop an allocation nothing uses.
+        unsafe {
+            let block = std::hint::black_box(alloc(layout));
+            if !block.is_null() {
+                dealloc(block, layout);
+            }
+        }
+    };
+    // One at a time: the blocks end in the allocator's caches all the same (each freed block
+    // to its size's), and the heap never holds more than the largest (DHAT and Massif peaks).
+    // Every 16 bytes up to 1 KiB: the blocks glibc keeps per size in each thread's cache (and
+    // musl's allocator in its size classes).
+    for size in (1..=64).map(|i| 16 * i) {
+        once(size);
+    }
+    // The cached blocks took 33 KiB from the top of glibc's heap (the free space past the last
+    // block), which a program has at its start (132 KiB): a block larger than what is left,
+    // freed, grows the heap and is trimmed back to the allocator's pad, so the top is again as
+    // large as at a program's start. How large it is decides what a free does: freeing next to
+    // a top that reaches 64 KiB also merges the small freed blocks (hashslab's
+    // `lookup_key_size` of 100-byte keys counted 50,534 instructions without it, 70,213 with
+    // it, as in a program's first run of the code). Below the 128 KiB from which glibc maps
+    // blocks of their own. Not under Massif, whose peak belongs in the window.
+    if !tool.is_some_and(|tool| tool == b"massif") {
+        once(120_000);
+    }
+}
+
+/// What a measured process does before it serves or runs a bench, whichever way its arguments
+/// were read: the environment moved to its fixed place, the allocator warmed, the default
+/// seed's random stream computed ahead (once for all the fork server's children).
+fn settle() {
+    stack::settle_environment();
+    warm_heap();
+    crate::random::compute_ahead(crate::random::DEFAULT_SEED);
+}
+
+/// What runs at the fixed depth: the fork server (no arguments) or one bench.
+struct Fixed {
+    table: Table,
+    one: Option<[Option<&'static [u8]>; 4]>,
+}
+
+/// Serves (`one` is `None`) or runs one bench with its frames at the stack's fixed depth
+/// ([`stack::run_at_fixed_depth`]), so that where the bench binary is does not move them.
+fn at_fixed_depth(table: Table, one: Option<[Option<&'static [u8]>; 4]>) -> ! {
+    extern "C" fn run(data: *mut u8) -> ! {
+        // SAFETY: `data` is the `Fixed` below, whose frame is never left (nothing returns).
+        let fixed = unsafe { &*(data as *const Fixed) };
+        match fixed.one {
+            None => serve(fixed.table),
+            Some(rest) => run_one(fixed.table, rest),
+        }
+    }
+    let mut fixed = Fixed { table, one };
+    stack::run_at_fixed_depth(run, std::ptr::addr_of_mut!(fixed).cast())
 }
 
 fn measured_process_allocating(table: Table) {
@@ -138,9 +202,13 @@ fn measured_process_allocating(table: Table) {
     match args.get(1).map(Vec::as_slice) {
         Some(first) if first == SERVER_FLAG.as_bytes() => {
             prepare_window();
-            serve(table)
+            settle();
+            at_fixed_depth(table, None)
         }
-        Some(first) if first == FLAG.as_bytes() => run_one(table, [get(2), get(3), get(4), get(5)]),
+        Some(first) if first == FLAG.as_bytes() => {
+            settle();
+            at_fixed_depth(table, Some([get(2), get(3), get(4), get(5)]))
+        }
         Some(first) if first == PROBE_FLAG.as_bytes() => cpu_probe(),
         Some(first) if first == crate::protocol::PERF_FLAG.as_bytes() => {
             run_perf(table, [get(2), get(3), get(4), get(5), get(6)])
@@ -176,7 +244,7 @@ fn cut_instr_atstart() -> bool {
 #[cfg(unix)]
 fn cut_instr_atstart() -> bool {
     extern "C" {
-        static mut environ: *mut *mut c_char;
+        static mut environ: *mut *mut std::ffi::c_char;
     }
     let name = crate::protocol::VALGRIND_OPTS_ENV.as_bytes();
     let callgrind = crate::protocol::INSTR_ATSTART_OFF.as_bytes();
@@ -295,6 +363,7 @@ fn run_one(table: Table, rest: [Option<&[u8]>; 4]) -> ! {
             if let Some(seed) = seed {
                 crate::random::enable(seed);
             }
+            crate::clock::fix();
             bench();
             0
         }

@@ -160,6 +160,7 @@ fn child(table: Table, index: [usize; 3], seed: Option<u64>, ready: bool) -> ! {
     if let Some(seed) = seed {
         crate::random::enable(seed);
     }
+    crate::clock::fix();
     let code = match std::panic::catch_unwind(bench) {
         Ok(()) => 0,
         Err(_) => 101,

@@ -98,20 +98,20 @@ pub struct Totals {
 
 /// Reads and parses a DHAT output file.
 pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
-    let bytes = super::read(path, "the DHAT profile")?;
+    let bytes = super::read(path, "read the DHAT profile")?;
     parse(path, &bytes)
 }
 
 /// Parses the bytes of a DHAT output file; `path` is only used in errors.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
-    let profile: Profile = serde_json::from_slice(bytes).map_err(|e| ParseError {
+    let profile: Profile = serde_json::from_slice(bytes).map_err(|e| ParseError::At {
         path: path.to_owned(),
         line: Some(e.line()),
         message: format!("not a DHAT profile: {e}"),
     })?;
     for (i, pp) in profile.pps.iter().enumerate() {
         if let Some(&bad) = pp.fs.iter().find(|&&f| f >= profile.ftbl.len()) {
-            return Err(ParseError {
+            return Err(ParseError::At {
                 path: path.to_owned(),
                 line: None,
                 message: format!(

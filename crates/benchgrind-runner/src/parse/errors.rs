@@ -24,7 +24,7 @@ pub struct ErrorSummary {
 
 /// Reads a log and returns its last error summary.
 pub fn parse_file(path: &Path) -> Result<ErrorSummary, ParseError> {
-    let bytes = super::read(path, "the Valgrind log")?;
+    let bytes = super::read(path, "read the Valgrind log")?;
     parse(path, &bytes)
 }
 
@@ -37,14 +37,14 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<ErrorSummary, ParseError> {
             continue;
         };
         let text = &line[at + "ERROR SUMMARY:".len()..];
-        let summary = summary_counts(text).ok_or_else(|| ParseError {
+        let summary = summary_counts(text).ok_or_else(|| ParseError::At {
             path: path.to_owned(),
             line: Some(index + 1),
             message: format!("cannot read the counts of `{}`", line.trim()),
         })?;
         found = Some(summary);
     }
-    found.ok_or_else(|| ParseError {
+    found.ok_or_else(|| ParseError::At {
         path: path.to_owned(),
         line: None,
         message: "no `ERROR SUMMARY:` line: the tool did not finish".into(),
@@ -95,6 +95,6 @@ mod tests {
         let e = parse(Path::new("m.log"), b"==1== Memcheck\n").unwrap_err();
         assert!(e.to_string().contains("no `ERROR SUMMARY:`"), "{e}");
         let e = parse(Path::new("m.log"), b"x\n==1== ERROR SUMMARY: many\n").unwrap_err();
-        assert_eq!(e.line, Some(2));
+        assert_eq!(e.line(), Some(2));
     }
 }

@@ -47,7 +47,7 @@ impl Profile {
 
 /// Reads and parses a Massif output file.
 pub fn parse_file(path: &Path) -> Result<Profile, ParseError> {
-    let bytes = super::read(path, "the Massif profile")?;
+    let bytes = super::read(path, "read the Massif profile")?;
     parse(path, &bytes)
 }
 
@@ -69,13 +69,13 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
             continue;
         };
         let number = || {
-            value.trim().parse::<u64>().map_err(|_| ParseError {
+            value.trim().parse::<u64>().map_err(|_| ParseError::At {
                 path: path.to_owned(),
                 line: Some(lineno),
                 message: format!("`{}` is not a count in `{line}`", value.trim()),
             })
         };
-        let current = || ParseError {
+        let current = || ParseError::At {
             path: path.to_owned(),
             line: Some(lineno),
             message: format!("`{key}=` comes before the first `snapshot=`"),
@@ -93,7 +93,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Profile, ParseError> {
         }
     }
     if !seen_header {
-        return Err(ParseError {
+        return Err(ParseError::At {
             path: path.to_owned(),
             line: None,
             message: "no `desc:` or `cmd:` line: this is not a Massif profile".into(),
@@ -132,7 +132,7 @@ mod tests {
             1
         );
         let e = parse(Path::new("m.out"), b"cmd: x\nsnapshot=0\nmem_heap_B=lots\n").unwrap_err();
-        assert_eq!(e.line, Some(3));
+        assert_eq!(e.line(), Some(3));
         let e = parse(Path::new("m.out"), b"cmd: x\nmem_heap_B=1\n").unwrap_err();
         assert!(
             e.to_string().contains("before the first `snapshot=`"),

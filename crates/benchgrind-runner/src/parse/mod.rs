@@ -12,35 +12,63 @@ pub mod profile;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::error::{FileError, FileResult};
+
 /// A file that could not be read or understood, with where and why.
 #[derive(Debug)]
-pub struct ParseError {
-    /// The file.
-    pub path: PathBuf,
-    /// The 1-based line, when the problem is at a line.
-    pub line: Option<usize>,
-    /// What is wrong.
-    pub message: String,
+pub enum ParseError {
+    /// The file could not be read.
+    File(FileError),
+    /// What it holds is not understood.
+    At {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line, when the problem is at a line.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl ParseError {
+    /// The 1-based line of a problem at a line.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            ParseError::File(_) => None,
+            ParseError::At { line, .. } => *line,
+        }
+    }
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.path.display(), line, self.message),
-            None => write!(f, "{}: {}", self.path.display(), self.message),
+        match self {
+            ParseError::File(e) => e.fmt(f),
+            ParseError::At {
+                path,
+                line: Some(line),
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
+            ParseError::At {
+                path,
+                line: None,
+                message,
+            } => write!(f, "{}: {message}", path.display()),
         }
     }
 }
 
 impl std::error::Error for ParseError {}
 
-/// Reads a whole file; the error says `what` could not be read (`the DHAT profile`).
-pub(crate) fn read(path: &Path, what: &str) -> Result<Vec<u8>, ParseError> {
-    std::fs::read(path).map_err(|e| ParseError {
-        path: path.to_owned(),
-        line: None,
-        message: format!("cannot read {what}: {e}"),
-    })
+impl From<FileError> for ParseError {
+    fn from(e: FileError) -> ParseError {
+        ParseError::File(e)
+    }
+}
+
+/// Reads a whole file; the error says what could not be read (`op`: `read the DHAT profile`).
+pub(crate) fn read(path: &Path, op: &'static str) -> Result<Vec<u8>, ParseError> {
+    Ok(std::fs::read(path).file_op(op, path)?)
 }
 
 /// A compressed name, `(id) name` or `(id)`: the id (digits) and what follows it. `None` for a
@@ -58,7 +86,7 @@ pub(crate) fn is_cost_line(line: &str) -> bool {
 
 /// The error for a file without `events:` line.
 pub(crate) fn no_events(path: &Path) -> ParseError {
-    ParseError {
+    ParseError::At {
         path: path.to_owned(),
         line: None,
         message: "no `events:` line: this is not a Callgrind profile, or it is truncated".into(),

@@ -27,7 +27,7 @@ pub struct Markdown {
     /// The machines and revisions of each side: `(side, fingerprint)`, each once.
     sides: Vec<(String, Fingerprint)>,
     /// When each reused benchmark's results were measured.
-    reused: Vec<String>,
+    reused: Vec<crate::dates::UtcDate>,
     /// perf's statistics of each benchmark perf sampled: `(id, result)`.
     perf: Vec<(String, crate::result::PerfResult)>,
 }
@@ -84,7 +84,7 @@ impl Reporter for Markdown {
         if let Some(why) = &result.uncompared {
             self.uncompared.push((result.id.full(), why.clone()));
         }
-        self.reused.extend(result.reuse.reused().map(str::to_owned));
+        self.reused.extend(result.reuse.reused());
         let sides = [
             (result.old_source.describe(), &result.old_fingerprint),
             (result.new_source.describe(), &result.fingerprint),
@@ -178,7 +178,7 @@ pub fn perf_table(rows: &[(String, crate::result::PerfResult)]) -> String {
 
 /// The line that says how many benchmarks were not run because their inputs were unchanged, and
 /// since when; empty when none was.
-pub fn reused(measured_at: &[String], of: usize) -> String {
+pub fn reused(measured_at: &[crate::dates::UtcDate], of: usize) -> String {
     let Some(earliest) = measured_at.iter().min() else {
         return String::new();
     };

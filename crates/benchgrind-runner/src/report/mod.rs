@@ -15,10 +15,10 @@ mod reporter;
 pub mod summary;
 pub mod terminal;
 
-pub use reporter::{write_output, write_tally, Reporter, RunSummary};
-pub use reporters::{Reporters, Target};
+pub use reporter::{write_output, write_tally, Reporter, RunSummary, SavedBaseline};
+pub use targets::{Reporters, Target};
 
-mod reporters;
+mod targets;
 
 use crate::cli::{Color, Labels, ReportFormat};
 

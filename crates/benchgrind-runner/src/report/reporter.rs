@@ -14,6 +14,10 @@ pub struct RunSummary {
     pub file: String,
     /// Benchmarks measured.
     pub measured: usize,
+    /// Benchmarks whose values were loaded from a baseline (`--load-baseline`), not measured.
+    pub loaded: usize,
+    /// The baseline this run saved (`--save-baseline`), if it saved one.
+    pub saved: Option<SavedBaseline>,
     /// Benchmarks not run: their inputs were all as recorded, their last results stand.
     pub reused: usize,
     /// Benchmarks measured under `--verify-reuse` whose counts were those their record promised.
@@ -35,6 +39,18 @@ pub struct RunSummary {
     pub not_run: Vec<String>,
     /// Wall time of the run.
     pub seconds: f64,
+}
+
+/// A baseline the run saved: its name, for how many benchmarks, and how many of those had none
+/// of that name before (nothing to compare with, and not uncompared for it: this run made it).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SavedBaseline {
+    /// Its name.
+    pub name: String,
+    /// The benchmarks it was saved for.
+    pub benchmarks: usize,
+    /// Of those, the ones that had no baseline of that name before this run.
+    pub new: usize,
 }
 
 /// An output format.
@@ -76,7 +92,13 @@ pub fn write_output(
 
 /// The closing lines of a run: counts, time, and every failure and regression by id.
 pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> {
-    let total = summary.measured + summary.reused + summary.failed.len();
+    let total = summary.measured + summary.loaded + summary.reused + summary.failed.len();
+    // A run that only loads baselines measured nothing: it says what it did.
+    let counted = match summary.loaded {
+        0 => format!("{} measured", summary.measured),
+        loaded if summary.measured == 0 => format!("{loaded} loaded"),
+        loaded => format!("{} measured, {loaded} loaded", summary.measured),
+    };
     let reused = match summary.reused {
         0 => String::new(),
         reused => format!(", {reused} reused"),
@@ -87,11 +109,10 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
     };
     writeln!(
         out,
-        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {} measured{reused}, {} failed, {} regressed{}{}",
+        "\nbenchgrind: {}: {total} benchmark{} in {:.2}s: {counted}{reused}, {} failed, {} regressed{}{}",
         summary.file,
         if total == 1 { "" } else { "s" },
         summary.seconds,
-        summary.measured,
         summary.failed.len(),
         summary
             .regressions
@@ -110,6 +131,9 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
             String::new()
         }
     )?;
+    if let Some(saved) = &summary.saved {
+        writeln!(out, "benchgrind: {}", saved_line(saved))?;
+    }
     for (id, reason, log) in &summary.failed {
         match log {
             Some(log) => writeln!(out, "  FAILED {id}: {reason} (log: {})", log.display())?,
@@ -123,4 +147,29 @@ pub fn write_tally(out: &mut dyn Write, summary: &RunSummary) -> io::Result<()> 
         writeln!(out, "  UNCOMPARED {id}: {why}")?;
     }
     Ok(())
+}
+
+/// What the tally says of a baseline the run saved.
+fn saved_line(saved: &SavedBaseline) -> String {
+    let SavedBaseline {
+        name,
+        benchmarks,
+        new,
+    } = saved;
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut line = format!(
+        "saved baseline `{name}` of {benchmarks} benchmark{}",
+        plural(*benchmarks)
+    );
+    match *new {
+        0 => {}
+        n if n == *benchmarks => line.push_str(&format!(
+            " (new: there was none to compare with); --baseline={name} compares with it"
+        )),
+        n => line.push_str(&format!(
+            " ({n} new: there was none to compare {} with)",
+            if n == 1 { "it" } else { "them" }
+        )),
+    }
+    line
 }

@@ -72,12 +72,14 @@ impl BenchPaths {
     ///
     /// If a crash came between the two renames, `current` is missing and `old` holds the last
     /// good run; [`previous`](Self::previous) still finds it.
-    pub fn promote(&self, name: &str) -> io::Result<()> {
+    pub fn promote(&self, name: &str) -> Result<(), crate::error::FileError> {
         let current = self.file(name, Which::Current);
         if current.exists() {
-            std::fs::rename(&current, self.file(name, Which::Old))?;
+            let old = self.file(name, Which::Old);
+            std::fs::rename(&current, &old).file_op_to("move", &current, &old)?;
         }
-        std::fs::rename(self.file(name, Which::New), current)
+        let new = self.file(name, Which::New);
+        std::fs::rename(&new, &current).file_op_to("move", &new, &current)
     }
 
     /// The file of the last good run before the one in progress: `current`, else `old`.

@@ -20,6 +20,14 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
+impl UsageError {
+    /// What the harness prints for it after `error: `: the message (with the closest flag, for
+    /// one that is unknown) and where the flags are, a few lines, not the whole help.
+    pub fn report(&self) -> String {
+        format!("{}\n  see the flags with --help", self.0)
+    }
+}
+
 /// A value and where it came from (the flag or the variable), for messages.
 pub(crate) struct Given {
     /// The value as given.
@@ -52,11 +60,10 @@ impl Given {
     }
 }
 
-/// How a flag takes its value.
+/// How a flag takes its value. There is no switch that takes none: every on/off flag is
+/// `Optional("yes")`, so that `--flag=no` undoes it as its variable's `no` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Takes {
-    /// `--flag`; the variable takes yes/no.
-    Switch,
     /// `--flag` or `--flag=VALUE`; without a value it means `default`.
     Optional(&'static str),
     /// `--flag=VALUE` or `--flag VALUE`.

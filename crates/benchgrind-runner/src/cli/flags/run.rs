@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::flag::{
     baseline_name, shell_words, spec, yes_no, Category, Flag, Given, Takes, UsageError,
 };
-use crate::cli::values::{Isolation, Reuse};
+use crate::cli::values::{Isolation, NoMatch, Reuse};
 use crate::config::tool_metrics::text as spec_text;
 use crate::config::RegressionConfig;
 
@@ -29,8 +29,8 @@ pub(super) const FLAGS: &[Flag] = &[
     Flag {
         name: "--exact",
         env: "BENCHGRIND_EXACT",
-        takes: Takes::Switch,
-        value: "",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
         help: "a FILTER must match the whole id",
         repeats: false,
         category: Category::Run,
@@ -53,10 +53,30 @@ pub(super) const FLAGS: &[Flag] = &[
         },
     },
     Flag {
+        name: "--no-match",
+        env: "BENCHGRIND_NO_MATCH",
+        takes: Takes::Value,
+        value: "=warn|fail|pass",
+        help: "when the filters select no benchmark of this bench file: warn says so and passes, \
+               fail exits 1 (with `cargo bench --bench NAME`: every other bench file sees the \
+               filters too), pass says nothing [default: warn]",
+        repeats: false,
+        category: Category::Run,
+        set: |cli, g| {
+            cli.no_match = match g.lowercase().as_str() {
+                "warn" => NoMatch::Warn,
+                "fail" => NoMatch::Fail,
+                "pass" => NoMatch::Pass,
+                _ => return Err(g.invalid_lowercase("use warn, fail or pass")),
+            };
+            Ok(())
+        },
+    },
+    Flag {
         name: "--list",
         env: "BENCHGRIND_LIST",
-        takes: Takes::Switch,
-        value: "",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
         help: "list the benchmarks without running them",
         repeats: false,
         category: Category::Run,
@@ -246,8 +266,8 @@ pub(super) const FLAGS: &[Flag] = &[
     Flag {
         name: "--separate-targets",
         env: "BENCHGRIND_SEPARATE_TARGETS",
-        takes: Takes::Switch,
-        value: "",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
         help: "one tree per target triple below the home",
         repeats: false,
         category: Category::Run,
@@ -350,9 +370,10 @@ pub(super) const FLAGS: &[Flag] = &[
         env: "BENCHGRIND_STALL_LIMIT",
         takes: Takes::Value,
         value: "=DURATION",
-        help: "kill a benchmark run whose processes used no processor time for this long (a \
-               process waiting on something that never comes) and report it failed: seconds or \
-               with a unit (600, 2.5, 10s, 5m) [default: 120]",
+        help: "kill a benchmark run whose processes were all asleep (neither running nor \
+               waiting for a processor) for this long (a process waiting on something that never \
+               comes) and report it failed: seconds or with a unit (600, 2.5, 10s, 5m) \
+               [default: 120]",
         repeats: false,
         category: Category::Run,
         set: |cli, g| {
@@ -381,8 +402,8 @@ pub(super) const FLAGS: &[Flag] = &[
     Flag {
         name: "--fresh",
         env: "BENCHGRIND_FRESH",
-        takes: Takes::Switch,
-        value: "",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
         help: "measure every benchmark, also those whose recorded inputs are all unchanged \
                (which are otherwise reported as they were, marked reused)",
         repeats: false,
@@ -399,8 +420,8 @@ pub(super) const FLAGS: &[Flag] = &[
     Flag {
         name: "--verify-reuse",
         env: "BENCHGRIND_VERIFY_REUSE",
-        takes: Takes::Switch,
-        value: "",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
         help: "measure the benchmarks that would be reused and fail any whose counts differ \
                from the reused ones, naming what its record of inputs missed",
         repeats: false,
@@ -439,8 +460,8 @@ pub(super) const FLAGS: &[Flag] = &[
     Flag {
         name: "--test-mode",
         env: "BENCHGRIND_TEST_MODE",
-        takes: Takes::Switch,
-        value: "",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
         help: "run every benchmark once natively, without Valgrind; the default under \
                `cargo test --benches`",
         repeats: false,

@@ -6,7 +6,8 @@ use std::sync::Mutex;
 
 use super::place::{Place, Run};
 use super::record::{Entry, Record};
-use super::{inputs, kept};
+use super::{inputs, kept, Reason};
+use crate::dates::UtcDate;
 use crate::plan::Job;
 use crate::store::Which;
 
@@ -23,14 +24,14 @@ pub(super) fn check(
     states: &Before,
     job: &Job,
     place: &Place,
-) -> Result<String, String> {
+) -> Result<UtcDate, Reason> {
     if let Some(why) = &place.unfit {
-        return Err(why.clone());
+        return Err(Reason::Unfit(why.clone()));
     }
-    let run = run.ok_or("nothing is recorded in this run")?;
+    let run = run.ok_or(Reason::NotRecorded)?;
     let record = Record::read(&kept::path(job, Which::Current))?;
     if let Some(why) = record.unfit {
-        return Err(why);
+        return Err(Reason::Unfit(why));
     }
     let context = inputs::context(run, job, place)?;
     let mut expected = context.iter();
@@ -43,14 +44,14 @@ pub(super) fn check(
         match entry {
             Entry::Input(name, value) => match expected.next() {
                 Some((n, v)) if n == name && v == value => {}
-                Some((n, _)) if n == name => return Err(format!("its {name} changed")),
-                _ => return Err("its record lists other inputs".into()),
+                Some((n, _)) if n == name => return Err(Reason::InputChanged(name.clone())),
+                _ => return Err(Reason::OtherInputs),
             },
             Entry::File(name, state) => {
                 let listed = state.starts_with("dir ");
-                let now = inputs::state(&place.read_path(name), listed);
+                let now = inputs::state(&run.files, &place.read_path(name), listed);
                 if now != *state && changed.is_none() {
-                    changed = Some(format!("{name} changed"));
+                    changed = Some(Reason::FileChanged(name.clone()));
                 }
                 before.insert(name.clone(), now);
             }
@@ -65,7 +66,7 @@ pub(super) fn check(
         return Err(changed);
     }
     if expected.next().is_some() {
-        return Err("its record lists other inputs".into());
+        return Err(Reason::OtherInputs);
     }
     // The results it would report must all be there.
     let mut files = vec![
@@ -78,7 +79,7 @@ pub(super) fn check(
         }
     }
     if let Some(missing) = files.iter().find(|f| !f.exists()) {
-        return Err(format!("its last result {} is gone", missing.display()));
+        return Err(Reason::ResultGone(missing.clone()));
     }
     Ok(record.measured)
 }

@@ -1,77 +1,30 @@
-//! Digests of files and strings for the record of a benchmark's inputs: 128 bits, four
-//! independent lanes of 64 bits over 32-byte blocks, so that a bench binary of tens of megabytes
-//! is read and digested in a few milliseconds. It tells a changed input from an unchanged one;
-//! it is not meant to withstand someone crafting a collision.
+//! Digests of files and strings for the record of a benchmark's inputs: XXH3's 128 bits
+//! (`xxhash-rust`, as cargo-nextest keys its cache), fast enough that a bench binary of tens of
+//! megabytes is read and digested in a few milliseconds. It tells a changed input from an
+//! unchanged one; it is not meant to withstand someone crafting a collision. A record names the
+//! version of its format, which names this digest: another digest is another version.
 
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-const PRIMES: [u64; 4] = [
-    0x9e37_79b9_7f4a_7c15,
-    0xc2b2_ae3d_27d4_eb4f,
-    0x1656_67b1_9e37_79f9,
-    0xd6e8_feb8_6659_fd93,
-];
+use xxhash_rust::xxh3::Xxh3;
 
 /// A digest being computed.
-#[derive(Debug, Clone)]
-pub struct Digest {
-    lanes: [u64; 4],
-    pending: [u8; 32],
-    filled: usize,
-    length: u64,
-}
+#[derive(Clone, Default)]
+pub struct Digest(Xxh3);
 
-impl Default for Digest {
-    fn default() -> Digest {
-        Digest {
-            lanes: [PRIMES[0], PRIMES[1], PRIMES[2], PRIMES[3]],
-            pending: [0; 32],
-            filled: 0,
-            length: 0,
-        }
+impl std::fmt::Debug for Digest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Digest")
     }
-}
-
-fn round(lane: u64, word: u64, prime: u64) -> u64 {
-    (lane ^ word)
-        .wrapping_mul(prime)
-        .rotate_left(31)
-        .wrapping_add(word)
 }
 
 impl Digest {
-    fn block(&mut self, block: &[u8]) {
-        for (i, lane) in self.lanes.iter_mut().enumerate() {
-            let word = u64::from_le_bytes(block[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-            *lane = round(*lane, word, PRIMES[i]);
-        }
-    }
-
     /// Adds bytes.
-    pub fn update(&mut self, mut bytes: &[u8]) {
-        self.length += bytes.len() as u64;
-        if self.filled > 0 {
-            let take = (32 - self.filled).min(bytes.len());
-            self.pending[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
-            self.filled += take;
-            bytes = &bytes[take..];
-            if self.filled < 32 {
-                return;
-            }
-            let block = self.pending;
-            self.block(&block);
-            self.filled = 0;
-        }
-        let mut blocks = bytes.chunks_exact(32);
-        for block in &mut blocks {
-            self.block(block);
-        }
-        let rest = blocks.remainder();
-        self.pending[..rest.len()].copy_from_slice(rest);
-        self.filled = rest.len();
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
     }
 
     /// Adds a string and its end, so that ("ab", "c") and ("a", "bc") differ.
@@ -81,32 +34,14 @@ impl Digest {
     }
 
     /// The digest in 32 hexadecimal digits.
-    pub fn finish(mut self) -> String {
-        let mut tail = [0u8; 32];
-        tail[..self.filled].copy_from_slice(&self.pending[..self.filled]);
-        tail[self.filled] = 0x80;
-        let length = self.length;
-        self.block(&tail);
-        let [a, b, c, d] = self.lanes;
-        let mix = |x: u64, y: u64, k: u64| {
-            let mut h = x.rotate_left(7) ^ y.rotate_left(41) ^ length.wrapping_mul(k);
-            h ^= h >> 33;
-            h = h.wrapping_mul(k);
-            h ^= h >> 29;
-            h = h.wrapping_mul(PRIMES[2]);
-            h ^ (h >> 32)
-        };
-        let high = mix(a ^ c.rotate_left(17), b, PRIMES[0]);
-        let low = mix(d ^ b.rotate_left(23), c ^ a, PRIMES[3]);
-        format!("{high:016x}{low:016x}")
+    pub fn finish(self) -> String {
+        format!("{:032x}", self.0.digest128())
     }
 }
 
 /// The digest of some bytes.
 pub fn of_bytes(bytes: &[u8]) -> String {
-    let mut digest = Digest::default();
-    digest.update(bytes);
-    digest.finish()
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
 }
 
 /// What identifies a file's contents between two reads within one run: a file digested once is
@@ -137,22 +72,14 @@ fn stamp(meta: &std::fs::Metadata) -> Stamp {
     (0, 0, meta.len(), modified, 0)
 }
 
-/// The digest of a file's contents, read once per run for as long as its stamp stays (a bench
-/// binary's libraries are read once for all its benchmarks).
+/// The digest of a file's contents.
 pub fn of_file(path: &Path) -> std::io::Result<String> {
-    static SEEN: Mutex<Option<HashMap<PathBuf, (Stamp, String)>>> = Mutex::new(None);
     let mut file = std::fs::File::open(path)?;
-    let stamp = stamp(&file.metadata()?);
-    if let Some((seen, digest)) = SEEN
-        .lock()
-        .expect("not poisoned")
-        .as_ref()
-        .and_then(|m| m.get(path))
-    {
-        if *seen == stamp {
-            return Ok(digest.clone());
-        }
-    }
+    digest_of(&mut file)
+}
+
+/// The digest of what is left to read of `file`.
+fn digest_of(file: &mut std::fs::File) -> std::io::Result<String> {
     let mut digest = Digest::default();
     let mut buffer = vec![0u8; 1 << 20];
     loop {
@@ -162,12 +89,38 @@ pub fn of_file(path: &Path) -> std::io::Result<String> {
         }
         digest.update(&buffer[..n]);
     }
-    let digest = digest.finish();
-    SEEN.lock()
-        .expect("not poisoned")
-        .get_or_insert_with(HashMap::new)
-        .insert(path.to_owned(), (stamp, digest.clone()));
-    Ok(digest)
+    Ok(digest.finish())
+}
+
+/// The digests of files taken in one run, each file read once for as long as its stamp stays
+/// (a bench binary's libraries are read once for all its benchmarks). One value per run, held
+/// by its [`super::Run`].
+#[derive(Debug, Default)]
+pub struct Files(Mutex<HashMap<PathBuf, (Stamp, String)>>);
+
+impl Files {
+    /// The digest of a file's contents, read again only when its stamp moved.
+    pub fn of(&self, path: &Path) -> std::io::Result<String> {
+        let mut file = std::fs::File::open(path)?;
+        let stamp = stamp(&file.metadata()?);
+        let seen = |files: &Files| {
+            let seen = files
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            seen.get(path)
+                .filter(|(s, _)| *s == stamp)
+                .map(|(_, d)| d.clone())
+        };
+        if let Some(digest) = seen(self) {
+            return Ok(digest);
+        }
+        let digest = digest_of(&mut file)?;
+        (self.0.lock())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(path.to_owned(), (stamp, digest.clone()));
+        Ok(digest)
+    }
 }
 
 #[cfg(test)]
@@ -195,6 +148,8 @@ mod tests {
         assert_ne!(of_bytes(&longer), whole);
         assert_ne!(of_bytes(b""), of_bytes(b"\0"));
         assert_eq!(whole.len(), 32);
+        // XXH3-128 itself (the reference implementation's digest of no bytes).
+        assert_eq!(of_bytes(b""), "99aa06d3014798d86001c324468d497f");
     }
 
     #[test]
@@ -202,8 +157,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("f");
         std::fs::write(&path, b"one").unwrap();
+        let files = Files::default();
         assert_eq!(of_file(&path).unwrap(), of_bytes(b"one"));
+        assert_eq!(files.of(&path).unwrap(), of_bytes(b"one"));
         std::fs::write(&path, b"two, longer").unwrap();
-        assert_eq!(of_file(&path).unwrap(), of_bytes(b"two, longer"));
+        assert_eq!(files.of(&path).unwrap(), of_bytes(b"two, longer"));
     }
 }

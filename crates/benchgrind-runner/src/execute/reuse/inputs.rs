@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use super::digest;
 use super::place::{Place, Run};
 use super::record::clean;
+use super::Reason;
 use crate::config::Stdin;
-use crate::execute::valgrind::Valgrind;
+use crate::error::FileResult;
 use crate::plan::{Job, JobKind};
 
 /// The entries that do not come from the trace: machine, binaries, Valgrind, job, environment.
@@ -18,13 +19,9 @@ pub(super) fn context(
     run: &Run,
     job: &Job,
     place: &Place,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, Reason> {
     if !job.config.deterministic_random {
-        return Err(
-            "its random numbers are not fixed (deterministic_random is off), so its \
-                    counts can move on every run"
-                .into(),
-        );
+        return Err(Reason::RandomNotFixed);
     }
     let mut entries = vec![("machine".to_owned(), run.machine.clone())];
     entries.push(("bench-binary".into(), run.bench_binary()?));
@@ -34,7 +31,7 @@ pub(super) fn context(
     match &job.kind {
         JobKind::Library(index) => {
             let isolation = &run.isolation;
-            let _ = write!(described, " library {index:?} isolation {isolation}");
+            let _ = write!(described, " library {index:?} isolation {isolation:?}");
         }
         JobKind::Binary(binary) => {
             // Not the hooks themselves (addresses): their code is in the bench binary.
@@ -87,21 +84,22 @@ pub(super) fn context(
 }
 
 /// [`valgrind`]'s entry, made once per run for each set of tools.
-fn valgrind_entry(run: &Run, job: &Job) -> Result<String, String> {
+fn valgrind_entry(run: &Run, job: &Job) -> Result<String, Reason> {
     let tools: Vec<String> = (job.config.tools.iter())
         .map(|t| t.kind().id().to_owned())
         .collect();
     let mut made = (run.valgrind_entries.lock()).unwrap_or_else(std::sync::PoisonError::into_inner);
     (made.entry(tools))
-        .or_insert_with(|| valgrind(&run.valgrind, job))
+        .or_insert_with(|| valgrind(run, job))
         .clone()
 }
 
 /// Valgrind: its version, and the digests of its launcher and of the tools the job runs (in
 /// `VALGRIND_LIB`, else `libexec/valgrind` beside the launcher's `bin`).
-fn valgrind(valgrind: &Valgrind, job: &Job) -> Result<String, String> {
+fn valgrind(run: &Run, job: &Job) -> Result<String, Reason> {
+    let valgrind = &run.valgrind;
     let mut text = format!("{:?} {}", valgrind.version, valgrind.path.display());
-    let launcher = digest::of_file(&valgrind.path).map_err(|e| e.to_string())?;
+    let launcher = (run.files.of(&valgrind.path)).file_op("digest", &valgrind.path)?;
     let _ = write!(text, " {launcher}");
     let lib = std::env::var_os("VALGRIND_LIB")
         .map(PathBuf::from)
@@ -131,7 +129,7 @@ fn valgrind(valgrind: &Valgrind, job: &Job) -> Result<String, String> {
         .collect();
     files.sort();
     for file in files {
-        let digest = digest::of_file(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let digest = run.files.of(&file).file_op("digest", &file)?;
         let _ = write!(text, " {} {digest}", file.display());
     }
     Ok(text)
@@ -181,7 +179,7 @@ fn environment(job: &Job) -> String {
 
 /// What a path holds now, as the record writes it: `absent`, `dir`, `dir <digest of its
 /// entries>` for a directory listed, `file <digest>`, `other`; a symbolic link adds `-> target`.
-pub(super) fn state(path: &Path, listed: bool) -> String {
+pub(super) fn state(files: &digest::Files, path: &Path, listed: bool) -> String {
     let link = std::fs::read_link(path)
         .map(|t| format!(" -> {}", t.display()))
         .unwrap_or_default();
@@ -201,7 +199,7 @@ pub(super) fn state(path: &Path, listed: bool) -> String {
             format!("dir {}", digest.finish())
         }
         Ok(meta) if meta.is_dir() => "dir".to_owned(),
-        Ok(meta) if meta.is_file() => match digest::of_file(path) {
+        Ok(meta) if meta.is_file() => match files.of(path) {
             Ok(digest) => format!("file {digest}"),
             Err(e) => format!("unreadable {:?}", e.kind()),
         },

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use super::place::Place;
 use super::record::{Entry, Record};
+use super::Reason;
+use crate::error::FileResult;
 use crate::plan::Job;
 use crate::store::Which;
 
@@ -26,7 +28,7 @@ pub(super) fn keep_outputs(
     place: &Place,
     written: &[(PathBuf, bool)],
     record: &mut Record,
-) -> Result<(), String> {
+) -> Result<(), Reason> {
     let outputs = job.paths.file(OUTPUTS, Which::New);
     let _ = std::fs::remove_dir_all(&outputs);
     let mut kept = 0u64;
@@ -36,16 +38,11 @@ pub(super) fn keep_outputs(
         };
         kept += meta.len();
         if !meta.is_file() || kept > OUTPUTS_LIMIT {
-            return Err(format!(
-                "it writes {}, which is too large to keep",
-                path.display()
-            ));
+            return Err(Reason::TooLarge(path.clone()));
         }
-        let copied = std::fs::create_dir_all(&outputs)
-            .and_then(|()| std::fs::copy(path, outputs.join(i.to_string())));
-        if let Err(e) = copied {
-            return Err(format!("{} could not be kept: {e}", path.display()));
-        }
+        std::fs::create_dir_all(&outputs)
+            .and_then(|()| std::fs::copy(path, outputs.join(i.to_string())))
+            .file_op("keep", path)?;
         record.entries.push(Entry::Output {
             path: place.write_path(path),
             kept: i,

@@ -33,9 +33,10 @@ mod check;
 pub mod digest;
 mod inputs;
 mod kept;
+mod of_run;
 mod place;
+mod reason;
 pub mod record;
-mod recording;
 #[cfg(test)]
 mod tests;
 pub mod trace;
@@ -43,13 +44,15 @@ pub mod trace;
 use std::path::{Path, PathBuf};
 
 use crate::cli::Reuse;
+use crate::dates::UtcDate;
 use crate::plan::{Job, JobKind};
 use crate::store::Which;
 use record::Record;
 
 pub use place::{Place, Run};
+pub use reason::Reason;
 
-pub use recording::SERVER_TRACE;
+pub use of_run::SERVER_TRACE;
 
 /// How a benchmark's run stands with respect to reuse: decided before it runs (a binary
 /// benchmark's after its setup), followed by the executor and the harness alike, and carried
@@ -59,27 +62,26 @@ pub enum Verdict {
     /// It is measured: its record did not match, or there is none, or `--fresh`.
     #[default]
     Measure,
-    /// Every input is as recorded: the results measured then (`YYYY-MM-DDTHH:MM:SSZ`) stand,
-    /// and nothing runs.
-    Reuse(String),
+    /// Every input is as recorded: the results measured then stand, and nothing runs.
+    Reuse(UtcDate),
     /// `--verify-reuse`: its record matched the results measured then; it is measured, and its
     /// counts must be those.
-    Verify(String),
+    Verify(UtcDate),
 }
 
 impl Verdict {
     /// When the results reused were measured, if they are reused.
-    pub fn reused(&self) -> Option<&str> {
+    pub fn reused(&self) -> Option<UtcDate> {
         match self {
-            Verdict::Reuse(at) => Some(at),
+            Verdict::Reuse(at) => Some(*at),
             _ => None,
         }
     }
 
     /// When the results its run must count again were measured, under `--verify-reuse`.
-    pub fn verified(&self) -> Option<&str> {
+    pub fn verified(&self) -> Option<UtcDate> {
         match self {
-            Verdict::Verify(at) => Some(at),
+            Verdict::Verify(at) => Some(*at),
             _ => None,
         }
     }
@@ -204,11 +206,9 @@ impl Records {
         let record = match logs {
             Logs::Command { log, place } => self.record(job, place, &[trace::take(log)]),
             Logs::Settled { processes } => {
-                let calls = recording::library_calls(job);
+                let calls = of_run::library_calls(job);
                 if processes > 1 {
-                    let why = "it started other processes, and what a process does between \
-                               fork and exec is not in Valgrind's trace";
-                    Record::now().unfit(why)
+                    Record::now().unfit(Reason::Processes)
                 } else if matches!(job.kind, JobKind::Library(_)) {
                     self.record(job, &self.library_place(job), &calls)
                 } else {
@@ -228,18 +228,18 @@ impl Records {
 
     /// The record of a run that ended well, from the system calls of its measured process.
     fn record(&self, job: &Job, place: &Place, calls: &[String]) -> Record {
-        let mine = recording::Mine {
+        let mine = of_run::Mine {
             run: self.run.as_ref(),
             home: &self.home,
             before: &self.before,
         };
-        recording::record(&mine, job, place, calls)
+        of_run::record(&mine, job, place, calls)
     }
 
     /// Under `--verify-reuse`, when a benchmark whose record matched the one of `at` counted
     /// otherwise (`differences`): what to say, with what the new record holds that the old
     /// did not.
-    pub fn condemned(&self, job: &Job, at: &str, differences: &str) -> String {
+    pub fn condemned(&self, job: &Job, at: UtcDate, differences: &str) -> String {
         let read = |which| Record::read(&kept::path(job, which)).ok();
         let added = match (read(Which::New), read(Which::Old)) {
             (Some(new), Some(old)) => new.differences(&old),

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use super::digest;
+use super::{digest, Reason};
+use crate::cli::Isolation;
+use crate::error::FileResult;
 use crate::execute::valgrind::Valgrind;
 
 /// What every record of a run shares: the machine (the fingerprint's values but the revision),
@@ -14,31 +16,34 @@ use crate::execute::valgrind::Valgrind;
 #[derive(Debug)]
 pub struct Run {
     pub(super) machine: String,
-    pub(super) isolation: String,
+    pub(super) isolation: Isolation,
     pub(super) valgrind: Valgrind,
+    /// The digests of the files its records name, each taken once while it stays.
+    pub(super) files: digest::Files,
     /// The bench binary's digest, taken once.
-    bench_binary: OnceLock<Result<String, String>>,
+    bench_binary: OnceLock<Result<String, Reason>>,
     /// Valgrind's entry of each set of tools (its launcher's and tools' digests), made once:
     /// nothing a run does moves Valgrind.
-    pub(super) valgrind_entries: Mutex<HashMap<Vec<String>, Result<String, String>>>,
+    pub(super) valgrind_entries: Mutex<HashMap<Vec<String>, Result<String, Reason>>>,
 }
 
 impl Run {
     /// The run's shared facts.
-    pub fn new(machine: String, isolation: String, valgrind: Valgrind) -> Run {
+    pub fn new(machine: String, isolation: Isolation, valgrind: Valgrind) -> Run {
         Run {
             machine,
             isolation,
             valgrind,
+            files: digest::Files::default(),
             bench_binary: OnceLock::new(),
             valgrind_entries: Mutex::default(),
         }
     }
 
-    pub(super) fn bench_binary(&self) -> Result<String, String> {
+    pub(super) fn bench_binary(&self) -> Result<String, Reason> {
         (self.bench_binary.get_or_init(|| {
-            let exe = std::env::current_exe().map_err(|e| format!("the bench binary: {e}"))?;
-            digest::of_file(&exe).map_err(|e| format!("{}: {e}", exe.display()))
+            let exe = std::env::current_exe().map_err(|e| Reason::NoBenchBinary(e.into()))?;
+            Ok(self.files.of(&exe).file_op("digest", &exe)?)
         }))
         .clone()
     }

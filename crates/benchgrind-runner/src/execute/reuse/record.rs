@@ -2,7 +2,7 @@
 //! Its lines, with fields separated by tabs (shown here as spaces):
 //!
 //! ```text
-//! benchgrind inputs 2
+//! benchgrind inputs 3
 //! measured 2026-12-04T03:10:00Z
 //! input NAME VALUE        the machine, binaries, job, environment; in this order
 //! file PATH STATE         a file the run looked at and what it held (`file DIGEST`, ...)
@@ -13,12 +13,17 @@
 //! or, for a run that cannot be reused, the first two lines, `unfit WHY` and `end`. No value holds a
 //! tab or a newline ([`clean`]). The last line, `end`, tells a whole record from one cut short:
 //! records are written without waiting for the disk (a record lost to a power cut means a run,
-//! and one cut short is not read).
+//! and one cut short is not read). The first line names the format's version, which names its
+//! digests too (version 3: XXH3-128, [`super::digest`]); a record of another version is not read,
+//! and its benchmark runs.
 
+use std::fmt;
 use std::path::Path;
 
+use crate::dates::UtcDate;
+
 /// The record's first line.
-const HEADER: &str = "benchgrind inputs 2";
+const HEADER: &str = "benchgrind inputs 3";
 
 /// One line of a record below its head.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,12 +44,41 @@ pub enum Entry {
     },
 }
 
+/// Why a record cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Damaged {
+    /// There is none.
+    Missing,
+    /// Its first line is another version's.
+    OtherVersion,
+    /// Its second line is not the date its results were measured.
+    NoDate,
+    /// A line is not of the format.
+    Unreadable,
+    /// It has no `end`.
+    CutShort,
+}
+
+impl fmt::Display for Damaged {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Damaged::Missing => "no record of its inputs yet",
+            Damaged::OtherVersion => "its record was written by another version",
+            Damaged::NoDate => "its record has no date",
+            Damaged::Unreadable => "its record cannot be read",
+            Damaged::CutShort => "its record is cut short",
+        })
+    }
+}
+
+impl std::error::Error for Damaged {}
+
 /// A record of inputs: when its results were measured, and either what the run read and wrote
 /// or why it cannot be reused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
-    /// When its results were measured: `YYYY-MM-DDTHH:MM:SSZ`.
-    pub measured: String,
+    /// When its results were measured.
+    pub measured: UtcDate,
     /// Why the run cannot be reused whatever its inputs hold, if it cannot.
     pub unfit: Option<String>,
     /// What it read and wrote, in order.
@@ -59,20 +93,17 @@ pub fn clean(text: &str) -> String {
 impl Record {
     /// An empty record of results measured now.
     pub fn now() -> Record {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
         Record {
-            measured: crate::dates::utc_date(now),
+            measured: UtcDate::now(),
             unfit: None,
             entries: Vec::new(),
         }
     }
 
     /// This record, saying why its run cannot be reused (what it had listed is dropped).
-    pub fn unfit(self, why: &str) -> Record {
+    pub fn unfit(self, why: impl fmt::Display) -> Record {
         Record {
-            unfit: Some(clean(why)),
+            unfit: Some(clean(&why.to_string())),
             entries: Vec::new(),
             ..self
         }
@@ -102,23 +133,24 @@ impl Record {
 
     /// Reads a record's text; the error says why it cannot be used (and so why the benchmark
     /// runs).
-    pub fn parse(text: &str) -> Result<Record, String> {
+    pub fn parse(text: &str) -> Result<Record, Damaged> {
         let mut lines = text.lines();
         if lines.next() != Some(HEADER) {
-            return Err("its record was written by another version".into());
+            return Err(Damaged::OtherVersion);
         }
-        let Some(measured) = lines.next().and_then(|l| l.strip_prefix("measured\t")) else {
-            return Err("its record has no date".into());
+        let measured = lines.next().and_then(|l| l.strip_prefix("measured\t"));
+        let Some(measured) = measured.and_then(|m| m.parse().ok()) else {
+            return Err(Damaged::NoDate);
         };
         let mut record = Record {
-            measured: measured.to_owned(),
+            measured,
             unfit: None,
             entries: Vec::new(),
         };
         let mut ended = false;
         for line in lines {
             if ended {
-                return Err("its record cannot be read".into());
+                return Err(Damaged::Unreadable);
             }
             if line == "end" {
                 ended = true;
@@ -140,7 +172,7 @@ impl Record {
                 (Some("output"), Some(path), Some(kept)) => {
                     let (kept, when) = kept.split_once(' ').unwrap_or((kept, "always"));
                     let Ok(kept) = kept.parse() else {
-                        return Err("its record cannot be read".into());
+                        return Err(Damaged::Unreadable);
                     };
                     let always = when != "if-absent";
                     Entry::Output {
@@ -149,21 +181,21 @@ impl Record {
                         always,
                     }
                 }
-                _ => return Err("its record cannot be read".into()),
+                _ => return Err(Damaged::Unreadable),
             };
             record.entries.push(entry);
         }
         if !ended {
-            return Err("its record is cut short".into());
+            return Err(Damaged::CutShort);
         }
         Ok(record)
     }
 
     /// The record at `path`; the error says why there is none to use.
-    pub fn read(path: &Path) -> Result<Record, String> {
+    pub fn read(path: &Path) -> Result<Record, Damaged> {
         match std::fs::read_to_string(path) {
             Ok(text) => Record::parse(&text),
-            Err(_) => Err("no record of its inputs yet".into()),
+            Err(_) => Err(Damaged::Missing),
         }
     }
 
@@ -196,7 +228,7 @@ mod tests {
 
     fn record() -> Record {
         Record {
-            measured: "2026-12-04T03:10:00Z".into(),
+            measured: "2026-12-04T03:10:00Z".parse().unwrap(),
             unfit: None,
             entries: vec![
                 Entry::Input("machine".into(), "valgrind-3.19.0 | x86".into()),
@@ -215,7 +247,7 @@ mod tests {
     fn a_record_reads_back_as_it_was_written() {
         let written = record();
         let text = written.to_text();
-        assert!(text.starts_with("benchgrind inputs 2\nmeasured\t2026-12-04T03:10:00Z\n"));
+        assert!(text.starts_with("benchgrind inputs 3\nmeasured\t2026-12-04T03:10:00Z\n"));
         assert!(text.ends_with("output\t/tmp/out\t0 if-absent\nend\n"));
         assert_eq!(Record::parse(&text), Ok(written.clone()));
         let unfit = written.unfit("it reads\tthe terminal\n");
@@ -230,17 +262,20 @@ mod tests {
     fn records_of_another_shape_say_why_they_are_not_used() {
         assert_eq!(
             Record::parse("benchgrind inputs 0\n"),
-            Err("its record was written by another version".into())
+            Err(Damaged::OtherVersion)
         );
         assert_eq!(
-            Record::parse("benchgrind inputs 2\n"),
-            Err("its record has no date".into())
+            Damaged::OtherVersion.to_string(),
+            "its record was written by another version"
         );
+        assert_eq!(Record::parse("benchgrind inputs 3\n"), Err(Damaged::NoDate));
+        let undated = "benchgrind inputs 3\nmeasured\tX\nend\n";
+        assert_eq!(Record::parse(undated), Err(Damaged::NoDate));
         let whole = record().to_text();
         let cut = &whole[..whole.len() - "end\n".len()];
-        assert_eq!(Record::parse(cut), Err("its record is cut short".into()));
-        let text = "benchgrind inputs 2\nmeasured\tX\nnew-kind\ta\tb\n";
-        assert_eq!(Record::parse(text), Err("its record cannot be read".into()));
+        assert_eq!(Record::parse(cut), Err(Damaged::CutShort));
+        let text = "benchgrind inputs 3\nmeasured\t2026-12-04T03:10:00Z\nnew-kind\ta\tb\n";
+        assert_eq!(Record::parse(text), Err(Damaged::Unreadable));
     }
 
     #[test]

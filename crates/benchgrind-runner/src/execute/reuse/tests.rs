@@ -28,7 +28,7 @@ impl Bench {
             version: (3, 19, 0),
             runner: Vec::new(),
         };
-        let run = Run::new("machine A".into(), "Fork".into(), valgrind);
+        let run = Run::new("machine A".into(), crate::cli::Isolation::Fork, valgrind);
         let records = Records::new(Some(run), package, home.clone());
         let job = crate::plan::test_job(&home, "bench", reuse);
         Bench { dir, records, job }
@@ -41,7 +41,7 @@ impl Bench {
             version: (3, 19, 0),
             runner: Vec::new(),
         };
-        let run = Run::new("machine A".into(), "Fork".into(), valgrind);
+        let run = Run::new("machine A".into(), crate::cli::Isolation::Fork, valgrind);
         Records::new(Some(run), self.package(), self.dir.path().join("home"))
     }
 
@@ -81,8 +81,8 @@ SYSCALL[1,1](257) ... [async] --> Success(0x3) \n\
 }
 
 /// The check's answer itself: when the results were measured, or why it runs.
-fn check_of(records: &Records, job: &Job, place: &Place) -> Result<String, String> {
-    check::check(records.run.as_ref(), &records.before, job, place)
+fn check_of(records: &Records, job: &Job, place: &Place) -> Result<UtcDate, String> {
+    check::check(records.run.as_ref(), &records.before, job, place).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn the_check_reuses_what_nothing_changed_and_measures_what_did() {
     let bench = Bench::new(Reuse::Reuse);
     bench.measure();
     let at = Record::parse(&bench.record()).unwrap().measured;
-    assert_eq!(bench.verdict(), Verdict::Reuse(at.clone()));
+    assert_eq!(bench.verdict(), Verdict::Reuse(at));
     // The file it read changes: measured, and the check says which.
     std::fs::write(bench.package().join("input.txt"), "two").unwrap();
     let place = bench.records.library_place(&bench.job);
@@ -145,7 +145,7 @@ fn the_check_reuses_what_nothing_changed_and_measures_what_did() {
     assert_eq!(bench.verdict(), Verdict::Measure);
     // Back as it was: reused again; under --verify-reuse, verified; under --fresh, measured.
     std::fs::write(&input, "one").unwrap();
-    assert_eq!(bench.verdict(), Verdict::Reuse(at.clone()));
+    assert_eq!(bench.verdict(), Verdict::Reuse(at));
     let mut job = bench.job.clone();
     job.reuse = Reuse::Verify;
     assert_eq!(bench.records.decide(&job, &place), Verdict::Verify(at));
@@ -238,16 +238,17 @@ fn paths_in_the_sandbox_are_written_relative_to_it() {
 fn states_tell_absent_files_directories_and_contents_apart() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("f");
-    assert_eq!(inputs::state(&file, false), "absent");
-    assert_eq!(inputs::state(&file.join("below"), false), "absent");
+    let files = digest::Files::default();
+    assert_eq!(inputs::state(&files, &file, false), "absent");
+    assert_eq!(inputs::state(&files, &file.join("below"), false), "absent");
     std::fs::write(&file, "a").unwrap();
-    let one = inputs::state(&file, false);
+    let one = inputs::state(&files, &file, false);
     std::fs::write(&file, "b").unwrap();
-    assert_ne!(inputs::state(&file, false), one);
-    assert_eq!(inputs::state(dir.path(), false), "dir");
-    let listed = inputs::state(dir.path(), true);
+    assert_ne!(inputs::state(&files, &file, false), one);
+    assert_eq!(inputs::state(&files, dir.path(), false), "dir");
+    let listed = inputs::state(&files, dir.path(), true);
     std::fs::write(dir.path().join("g"), "").unwrap();
-    assert_ne!(inputs::state(dir.path(), true), listed);
+    assert_ne!(inputs::state(&files, dir.path(), true), listed);
 }
 
 #[test]

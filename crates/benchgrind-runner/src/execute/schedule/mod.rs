@@ -7,7 +7,7 @@
 //! Results come back in completion order; the caller emits them in plan order.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
@@ -97,34 +97,6 @@ fn starts_others(program: &Path) -> bool {
         .is_some_and(|mut file| {
             std::io::Read::read_exact(&mut file, &mut start).is_ok() && start == *b"#!"
         })
-}
-
-/// What a benchmark of several processes says where the kernel's memory monitor (DAMON) runs.
-pub const DAMON_ON: &str = "it ran several processes while the kernel's memory monitor DAMON \
-was on, whose page checks now and then make one of them wait, so that the others take their \
-turns at another point; it was measured until two runs in a row counted the same, but its \
-counts may still move (a bash wrapper of Python counted 120 instructions more in 5 of 22 such \
-results, in none of 15 with DAMON off). To count exactly, turn it off: \
-`echo off | sudo tee /sys/kernel/mm/damon/admin/kdamonds/*/state`";
-
-/// Whether a DAMON monitor runs (`/sys/kernel/mm/damon/admin/kdamonds/N/state` is `on`); read
-/// once.
-pub fn damon_on() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| !running_damons().is_empty())
-}
-
-/// The `state` files of the DAMON monitors that run now (`kdamonds/N/state` reads `on`), read
-/// afresh on every call ([`damon_on`] keeps its first answer).
-pub fn running_damons() -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir("/sys/kernel/mm/damon/admin/kdamonds") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .map(|e| e.path().join("state"))
-        .filter(|state| std::fs::read_to_string(state).is_ok_and(|s| s.trim() == "on"))
-        .collect()
 }
 
 /// The order in which to start jobs: unknown durations first (in plan order), then the longest.

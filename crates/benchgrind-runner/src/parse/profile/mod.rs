@@ -29,9 +29,7 @@
 //! Functions are told apart by object, file (`fl=`, the file the function is defined in;
 //! `fi=`/`fe=` only move the cost lines of inlined code to another file) and name.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 
 use super::join::PART_COMMENT;
 use super::ParseError;
@@ -42,38 +40,14 @@ pub use model::{CallGraph, Function, Node, Profile, Read};
 mod model;
 mod reader;
 
-/// How many profiles this process has read in `dir` (every [`Read`]), for the tests that check
-/// that a benchmark's profiles are read once.
-pub fn reads_in(dir: &Path) -> usize {
-    READS.lock().map_or(0, |reads| {
-        reads
-            .as_ref()
-            .and_then(|r| r.get(dir).copied())
-            .unwrap_or(0)
-    })
-}
-
-/// Profiles read, by directory: one entry per benchmark directory.
-static READS: Mutex<Option<HashMap<PathBuf, usize>>> = Mutex::new(None);
-
-fn count_read(path: &Path) {
-    if let (Ok(mut reads), Some(dir)) = (READS.lock(), path.parent()) {
-        *reads
-            .get_or_insert_with(HashMap::new)
-            .entry(dir.to_owned())
-            .or_default() += 1;
-    }
-}
-
 /// Reads and parses a Callgrind out file.
 pub fn parse_file(path: &Path, read: Read) -> Result<Profile, ParseError> {
-    let bytes = super::read(path, "the Callgrind profile")?;
+    let bytes = super::read(path, "read the Callgrind profile")?;
     parse(path, &bytes, read)
 }
 
 /// Parses the bytes of a Callgrind out file; `path` names it in errors and in the result.
 pub fn parse(path: &Path, bytes: &[u8], read: Read) -> Result<Profile, ParseError> {
-    count_read(path);
     let mut reader = Reader::new(path, read);
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         if raw.first() == Some(&b'#') {
@@ -87,7 +61,7 @@ pub fn parse(path: &Path, bytes: &[u8], read: Read) -> Result<Profile, ParseErro
         if line.is_empty() {
             continue;
         }
-        reader.line(line).map_err(|message| ParseError {
+        reader.line(line).map_err(|message| ParseError::At {
             path: path.to_owned(),
             line: Some(i + 1),
             message: message.into(),

@@ -391,7 +391,7 @@ impl Reader {
             return Err(crate::parse::no_events(&self.profile.path));
         }
         if self.call.is_some() && self.read == Read::Full {
-            return Err(ParseError {
+            return Err(ParseError::At {
                 path: self.profile.path,
                 line: None,
                 message: "the file ends after `calls=`, before the cost of the call: it is \

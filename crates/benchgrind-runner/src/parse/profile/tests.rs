@@ -173,7 +173,7 @@ fn damaged_files_name_the_line() {
         ("events:m\ntotals:\nevents:b 6", 3, "other events"),
     ] {
         let e = p(text).unwrap_err();
-        assert_eq!(e.line, Some(line), "{text}: {e}");
+        assert_eq!(e.line(), Some(line), "{text}: {e}");
         assert!(e.to_string().contains(words), "{e}");
         assert!(e.to_string().starts_with(&format!("t.out:{line}: ")), "{e}");
     }

@@ -323,7 +323,7 @@ impl Summary {
             fingerprint: result.fingerprint.clone(),
             old_fingerprint: result.old_fingerprint.clone(),
             uncompared: result.uncompared.clone(),
-            reused: result.reuse.reused().map(str::to_owned),
+            reused: result.reuse.reused().map(|at| at.to_string()),
             machine_differences: result
                 .machine
                 .iter()
@@ -439,7 +439,10 @@ impl Summary {
             old_fingerprint: self.old_fingerprint.clone(),
             uncompared: self.uncompared.clone(),
             reuse: match &self.reused {
-                Some(at) => crate::execute::reuse::Verdict::Reuse(at.clone()),
+                Some(at) => crate::execute::reuse::Verdict::Reuse(
+                    at.parse()
+                        .map_err(|e| problem!("{}: `reused`: {e}", self.id))?,
+                ),
                 None => crate::execute::reuse::Verdict::Measure,
             },
             machine: self.machine(),

@@ -1,7 +1,9 @@
-//! What the harness keeps beside a benchmark's results for their reuse, for [`super::bench`]:
-//! what a measured run printed, to be shown again when its results are reused, and the check
-//! of `--verify-reuse` (the records themselves are [`crate::execute::reuse`]'s).
+//! A reused benchmark replayed, for [`super::bench`]: what its measured run printed, kept
+//! beside its results to be shown again when they are reused, and under `--verify-reuse` the
+//! check that its new counts are those it would have replayed (the records of inputs themselves
+//! are [`crate::execute::reuse`]'s).
 
+use crate::dates::UtcDate;
 use crate::error::FileResult;
 use crate::execute::reuse::Records;
 use crate::execute::Captured;
@@ -14,7 +16,7 @@ use crate::plan::Job;
 pub(super) fn differs_from_reused(
     job: &Job,
     records: &Records,
-    at: &str,
+    at: UtcDate,
     new: &Metrics,
     last: &Metrics,
 ) -> Option<String> {

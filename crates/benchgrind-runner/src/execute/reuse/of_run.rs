@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::check::Before;
 use super::place::{Place, Run};
 use super::record::{Entry, Record};
-use super::{inputs, kept, trace};
+use super::{inputs, kept, trace, Reason};
 use crate::plan::Job;
 use crate::store::Which;
 
@@ -31,14 +31,14 @@ pub(super) struct Mine<'a> {
 pub(super) fn record(mine: &Mine, job: &Job, place: &Place, calls: &[String]) -> Record {
     let record = Record::now();
     let Some(run) = mine.run else {
-        return record.unfit("nothing is recorded in this run");
+        return record.unfit(Reason::NotRecorded);
     };
     if let Some(why) = &place.unfit {
         return record.unfit(why);
     }
     match entries((mine, run), job, place, calls, record.clone()) {
         Ok(full) => full,
-        Err(why) => record.unfit(&why),
+        Err(why) => record.unfit(why),
     }
 }
 
@@ -49,7 +49,7 @@ fn entries(
     place: &Place,
     calls: &[String],
     mut record: Record,
-) -> Result<Record, String> {
+) -> Result<Record, Reason> {
     let context = inputs::context(run, job, place)?;
     (record.entries).extend(context.into_iter().map(|(n, v)| Entry::Input(n, v)));
     let mut tracer = trace::Tracer::new(&place.cwd);
@@ -58,7 +58,7 @@ fn entries(
     }
     let traced = tracer.finish();
     if let Some(why) = traced.unplaced {
-        return Err(why);
+        return Err(Reason::Unfit(why));
     }
     // benchgrind's own: the benchmark's files, the preload library (its bytes are in the
     // bench binary) and the fork servers' files. Not the rest of the home, which may hold
@@ -70,8 +70,7 @@ fn entries(
     };
     let foreign = |p: &&PathBuf| !own(p) && !place.in_sandbox(p);
     if let Some(changed) = traced.changed.iter().find(foreign) {
-        let shown = changed.display();
-        return Err(format!("it changes {shown}, which the next run would see"));
+        return Err(Reason::Changes(changed.clone()));
     }
     let mut files: BTreeMap<PathBuf, bool> = traced.inputs;
     for path in inputs::handed(job, place) {
@@ -84,14 +83,14 @@ fn entries(
     for (path, listed) in files.iter().filter(|(p, _)| !own(p)) {
         let name = place.write_path(path);
         if name.contains(['\n', '\t']) {
-            return Err("a path it reads holds a newline or a tab".into());
+            return Err(Reason::PathNotWritable);
         }
         let state = if traced.written.contains(path) {
             // What it read is what the file held before the run, which the check saw if
             // the last record listed it; otherwise the next run finds out.
             (before.get(&name).cloned()).unwrap_or_else(|| "unknown before its run".into())
         } else {
-            inputs::state(path, *listed)
+            inputs::state(&run.files, path, *listed)
         };
         record.entries.push(Entry::File(name, state));
     }
