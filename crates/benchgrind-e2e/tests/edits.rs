@@ -8,12 +8,14 @@
 //!
 //! What is checked, from what was measured (glibc build, Valgrind 3.19): every other benchmark,
 //! and the renamed one, counts the same instructions and the same data reads and writes (`Ir`,
-//! `Total read+write`) after every edit; after the longer ids and arguments every metric is the
-//! same. An added benchmark (new code) and a longer name (read-only data, which the linker puts
-//! before the code: `.rodata` grew by 128 bytes, and `.text`, `.data` and `.bss` moved by as
-//! much) put the same code and data at other addresses, so the simulated caches' hits and the
-//! estimated cycles may move (measured: 6 of 8 benchmarks after the addition, by up to 68
-//! estimated cycles of 1,899; 1 of 9 after the rename, one L1 hit became an LL hit): each such
+//! `Total read+write`) after every edit. An added benchmark (new code), a longer name and longer
+//! ids and argument text (read-only data, which the linker puts before the code: `.rodata` grew
+//! by 128 bytes for the name, and `.text`, `.data` and `.bss` moved by as much) put the same code
+//! and data at other addresses, so the simulated caches' hits and the estimated cycles may move
+//! (measured: 6 of 8 benchmarks after the addition, by up to 68 estimated cycles of 1,899; 1 of 9
+//! after the rename, one L1 hit became an LL hit; after the longer ids and arguments none from
+//! one checkout, `format_numbers` by one L1 hit from a checkout at a shorter path, which is in
+//! benchgrind's own panic locations in `.rodata`): each such
 //! benchmark must be reported as layout only (the same functions executed the same counts), as
 //! `tests/layout.rs` checks for an addition in more detail.
 //! The dependencies are built once per target directory.
@@ -279,7 +281,7 @@ fn no_benchmark_counts_otherwise_when_another_is_added_renamed_or_given_longer_a
                 }
                 differs = true;
                 let line = format!("{edit}: {header} -> {new_header}: {label} {old} -> {new}");
-                if EXECUTED.contains(&label.as_str()) || edit == "longer" {
+                if EXECUTED.contains(&label.as_str()) {
                     wrong.push(line);
                 } else {
                     moved.push(line);
