@@ -24,7 +24,7 @@ use crate::exit::Outcome;
 use crate::suite::{
     flags::{self, Filters, Stat, Units},
     format::{
-        definitions::{self, Definition, Definitions},
+        definitions::{self, Definitions},
         engines::Engines,
     },
     grouped::{self, Entry},
@@ -32,6 +32,9 @@ use crate::suite::{
     results::Metric,
 };
 use crate::usage::{self, Opt, UsageError};
+
+mod parameters;
+use parameters::parameters;
 
 /// The help text.
 pub static USAGE: LazyLock<String> = LazyLock::new(|| {
@@ -497,103 +500,6 @@ fn group_section(
         parameters(out, config, defs, benches)?;
     }
     Ok(())
-}
-
-/// How much of an inline haystack the parameters show, in bytes, as rebar.
-const HAYSTACK_SHOWN: usize = 60;
-
-/// Each benchmark's parameters, as rebar's report lists them, in a `<details>` block.
-fn parameters(
-    out: &mut String,
-    config: &Config,
-    defs: &Definitions,
-    benches: &[Bench],
-) -> std::fmt::Result {
-    let by_name: BTreeMap<&str, &Definition> =
-        defs.defs.iter().map(|d| (d.name.as_str(), d)).collect();
-    let dir = config.dir.to_string_lossy().replace('\\', "/");
-    let dir = dir.trim_end_matches('/');
-    writeln!(
-        out,
-        "\n<details>\n<summary>Parameters of each benchmark</summary>\n"
-    )?;
-    for (name, _) in benches {
-        writeln!(out, "**{}**\n", md(local_name(name)))?;
-        let Some(def) = by_name.get(name) else {
-            writeln!(
-                out,
-                "No definition of `{name}` was loaded from `{dir}/definitions`.\n"
-            )?;
-            continue;
-        };
-        writeln!(out, "| Parameter | Value |\n| --------- | ----- |")?;
-        writeln!(out, "| full name | `{name}` |")?;
-        writeln!(
-            out,
-            "| model | {} |",
-            config.link(
-                &format!("`{}`", def.model),
-                &format!("MODELS.md#{}", def.model)
-            )
-        )?;
-        match (&def.regex_path, def.patterns.as_slice()) {
-            (Some(path), _) => writeln!(
-                out,
-                "| regex-path | {} |",
-                config.link(&format!("`{path}`"), &format!("{dir}/regexes/{path}"))
-            )?,
-            (None, []) => writeln!(out, "| regex | NONE |")?,
-            (None, [one]) => writeln!(out, "| regex | {} |", code(one))?,
-            (None, many) => {
-                for (i, p) in many.iter().enumerate() {
-                    writeln!(out, "| regex({i}) | {} |", code(p))?;
-                }
-            }
-        }
-        writeln!(out, "| case-insensitive | `{}` |", def.case_insensitive)?;
-        writeln!(out, "| unicode | `{}` |", def.unicode)?;
-        match &def.haystack_path {
-            Some(path) => writeln!(
-                out,
-                "| haystack-path | {} |",
-                config.link(&format!("`{path}`"), &format!("{dir}/haystacks/{path}"))
-            )?,
-            None => {
-                let shown = &def.haystack[..def.haystack.len().min(HAYSTACK_SHOWN)];
-                let snip = if def.haystack.len() > HAYSTACK_SHOWN {
-                    " [.. snip ..]"
-                } else {
-                    ""
-                };
-                writeln!(
-                    out,
-                    "| haystack | `{}{snip}` |",
-                    md(&String::from_utf8_lossy(shown)).replace('\r', " ")
-                )?;
-            }
-        }
-        for c in &def.counts {
-            writeln!(out, "| count(`{}`) | {} |", md(&c.engine), c.count)?;
-        }
-        writeln!(out)?;
-        if let Some(text) = &def.analysis {
-            writeln!(out, "{}", text.trim())?;
-        }
-        writeln!(out)?;
-    }
-    writeln!(out, "</details>")
-}
-
-impl Config {
-    /// A Markdown link to `path`, a path from the repository root.
-    fn link(&self, text: &str, path: &str) -> String {
-        format!("[{text}]({}{path})", self.root)
-    }
-}
-
-/// A pattern as rebar shows it in a table: in a code span of five backticks, `|` escaped.
-fn code(pattern: &str) -> String {
-    format!("`````{}`````", md(pattern))
 }
 
 /// A benchmark's name without its group.
