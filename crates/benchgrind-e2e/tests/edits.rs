@@ -25,7 +25,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{blocks, target_dir};
+use common::{blocks, one_unit_package, target_dir};
 
 /// The bench file: `{ADDED}` and `{FIRST}` mark where a benchmark is added.
 const BENCH: &str = r#"use std::collections::BTreeMap;
@@ -147,27 +147,7 @@ fn edits() -> Vec<Edit> {
 
 /// The package in `dir` with `bench` as its bench file, in one code-generation unit.
 fn package(dir: &Path, bench: &str) -> PathBuf {
-    let root = dir.join("app");
-    std::fs::create_dir_all(root.join("benches")).unwrap();
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(root.join("src/lib.rs"), "").unwrap();
-    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock");
-    std::fs::copy(lock, root.join("Cargo.lock")).unwrap();
-    let benchgrind = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchgrind");
-    std::fs::write(
-        root.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"benchgrind-edits\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [lib]\nbench = false\n\n\
-             [dev-dependencies]\nbenchgrind = {{ path = {:?} }}\n\n\
-             [[bench]]\nname = \"edits\"\nharness = false\n\n\
-             [profile.bench]\ndebug = \"line-tables-only\"\ncodegen-units = 1\n\n[workspace]\n",
-            benchgrind.canonicalize().unwrap()
-        ),
-    )
-    .unwrap();
-    std::fs::write(root.join("benches/edits.rs"), bench).unwrap();
-    root
+    one_unit_package(dir, "benchgrind-edits", "", "", "edits", bench)
 }
 
 /// Each benchmark by (function, its n-th benchmark; `renamed` functions under their old names):

@@ -17,7 +17,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{blocks, has_target, target_dir};
+use common::{blocks, has_target, one_unit_package, target_dir};
 
 const MUSL: &str = "x86_64-unknown-linux-musl";
 
@@ -31,30 +31,16 @@ fn portable_bench() -> String {
 /// A copy of the portable package in `dir`, in one code-generation unit, with `bench` as its
 /// bench file (only the library benchmarks).
 fn package(dir: &Path, bench: &str) -> PathBuf {
-    let root = dir.join("app");
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmark-tests/portable");
-    std::fs::create_dir_all(root.join("benches")).unwrap();
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::copy(source.join("src/lib.rs"), root.join("src/lib.rs")).unwrap();
-    // The versions the workspace builds, so that nothing is resolved again.
-    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock");
-    std::fs::copy(lock, root.join("Cargo.lock")).unwrap();
-    let benchgrind = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchgrind");
-    std::fs::write(
-        root.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"benchgrind-portable\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
-             [lib]\nbench = false\n\n\
-             [dependencies]\nfoldhash = \"0.2\"\nmemchr = \"2\"\nregex = \"1\"\nserde_json = \"1\"\n\n\
-             [dev-dependencies]\nbenchgrind = {{ path = {:?} }}\n\n\
-             [[bench]]\nname = \"portable\"\nharness = false\n\n\
-             [profile.bench]\ndebug = \"line-tables-only\"\ncodegen-units = 1\n\n[workspace]\n",
-            benchgrind.canonicalize().unwrap()
-        ),
+    let lib = std::fs::read_to_string(source.join("src/lib.rs")).unwrap();
+    one_unit_package(
+        dir,
+        "benchgrind-portable",
+        &lib,
+        "foldhash = \"0.2\"\nmemchr = \"2\"\nregex = \"1\"\nserde_json = \"1\"\n",
+        "portable",
+        bench,
     )
-    .unwrap();
-    std::fs::write(root.join("benches/portable.rs"), bench).unwrap();
-    root
 }
 
 /// The bench file with one more benchmark in the group of the four: new code, which none of

@@ -185,6 +185,42 @@ pub fn has_target(target: &str) -> bool {
         .exists()
 }
 
+/// A package at `dir/app` named `name`, with `lib` as its library, `dependencies` (lines of a
+/// `[dependencies]` table) and `bench` as its one bench file `benches/<bench_name>.rs`, built in
+/// one code-generation unit as the README has users build theirs, with the workspace's lock
+/// file so that nothing is resolved again. Its path.
+pub fn one_unit_package(
+    dir: &Path,
+    name: &str,
+    lib: &str,
+    dependencies: &str,
+    bench_name: &str,
+    bench: &str,
+) -> PathBuf {
+    let root = dir.join("app");
+    std::fs::create_dir_all(root.join("benches")).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock");
+    std::fs::copy(lock, root.join("Cargo.lock")).unwrap();
+    let benchgrind = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benchgrind");
+    std::fs::write(
+        root.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [lib]\nbench = false\n\n\
+             [dependencies]\n{dependencies}\n\
+             [dev-dependencies]\nbenchgrind = {{ path = {:?} }}\n\n\
+             [[bench]]\nname = \"{bench_name}\"\nharness = false\n\n\
+             [profile.bench]\ndebug = \"line-tables-only\"\ncodegen-units = 1\n\n[workspace]\n",
+            benchgrind.canonicalize().unwrap()
+        ),
+    )
+    .unwrap();
+    std::fs::write(root.join(format!("benches/{bench_name}.rs")), bench).unwrap();
+    root
+}
+
 /// The workspace's target directory (`CARGO_TARGET_DIR` when set).
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
