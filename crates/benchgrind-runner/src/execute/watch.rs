@@ -482,21 +482,28 @@ mod tests {
             return;
         };
         /// Killed however the test ends: a spinner under `SCHED_FIFO` takes its processor.
-        struct Spinner(std::process::Child);
-        impl Drop for Spinner {
+        /// Every one is killed before any is waited for: the one kept off the processor only
+        /// runs, and so only dies, once the one spinning is gone (waiting for it first hung
+        /// with the other spinning, for as long as it was left).
+        struct Spinners(Vec<std::process::Child>);
+        impl Drop for Spinners {
             fn drop(&mut self) {
-                let _ = self.0.kill();
-                let _ = self.0.wait();
+                for child in &mut self.0 {
+                    let _ = child.kill();
+                }
+                for child in &mut self.0 {
+                    let _ = child.wait();
+                }
             }
         }
-        let spin = || {
-            let spinner = Spinner(
-                std::process::Command::new("sh")
-                    .args(["-c", "while :; do :; done"])
-                    .spawn()
-                    .unwrap(),
-            );
-            let pid = spinner.0.id() as libc::pid_t;
+        let mut spinners = Spinners(Vec::new());
+        let mut spin = || {
+            let child = std::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap();
+            let pid = child.id() as libc::pid_t;
+            spinners.0.push(child);
             // SAFETY: plain system calls on a child of this process, values on the stack.
             unsafe {
                 let mut set: libc::cpu_set_t = std::mem::zeroed();
@@ -509,12 +516,12 @@ mod tests {
                 param.sched_priority = libc::sched_get_priority_min(libc::SCHED_FIFO);
                 assert_eq!(libc::sched_setscheduler(pid, libc::SCHED_FIFO, &param), 0);
             }
-            spinner
         };
-        let spinners = [spin(), spin()];
+        spin();
+        spin();
         std::thread::sleep(Duration::from_millis(200));
         let mut watched: Vec<Progress> =
-            (spinners.iter()).map(|s| Progress::new(s.0.id())).collect();
+            (spinners.0.iter()).map(|c| Progress::new(c.id())).collect();
         for progress in &mut watched {
             assert!(!progress.stalled(Duration::ZERO));
         }
