@@ -139,8 +139,8 @@ pub struct BenchResult {
 pub struct PerfResult {
     /// Per metric, in the order counted.
     pub metrics: Vec<PerfMetricResult>,
-    /// The limits passed, in words.
-    pub regressions: Vec<String>,
+    /// The limits passed and the verdicts that fail ([`crate::compare::limits`]).
+    pub regressions: Vec<crate::compare::perf::PerfRegression>,
     /// What the machine or the samples changed (events it cannot count, kernel time left out,
     /// samples dropped).
     pub notes: Vec<String>,
@@ -152,6 +152,9 @@ pub struct PerfResult {
     pub noise_pct: f64,
     /// The samples file.
     pub file: PathBuf,
+    /// The number of rounds where base and head were sampled in turns and compared round by
+    /// round (`benchgrind ab`); `None` where a run is compared with one taken at another time.
+    pub paired_rounds: Option<usize>,
 }
 
 /// One perf metric: its samples new and old, and whether they differ significantly.
@@ -169,6 +172,16 @@ pub struct PerfMetricResult {
     pub p_value: Option<f64>,
     /// Whether the change is significant (p below alpha).
     pub significant: bool,
+    /// The interval of the change at confidence `1 - alpha`, in percent of the old mean.
+    pub interval: Option<crate::compare::perf::Interval>,
+    /// The margin the verdict is judged against, in percent.
+    pub margin_pct: f64,
+    /// Faster, slower, unchanged or inconclusive, where compared.
+    pub verdict: Option<crate::compare::perf::Verdict>,
+    /// The new side's round means (a process each, or `ab`'s rounds), as charts show them.
+    pub new_rounds: Vec<f64>,
+    /// The old side's round means, where compared.
+    pub old_rounds: Vec<f64>,
 }
 
 impl PerfMetricResult {

@@ -132,6 +132,9 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--perf-run-mode", "calibrate=2s"),
         ("--perf-args", "--all-user"),
         ("--perf-noise", "0.5"),
+        ("--perf-margin", "2.5"),
+        ("--perf-fail-inconclusive", "yes"),
+        ("--perf-round", "/tmp/round.txt"),
     ];
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {

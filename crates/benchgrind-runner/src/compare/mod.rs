@@ -4,6 +4,8 @@
 //! [`regression`] limits build on them.
 
 pub mod layout;
+pub mod limits;
+pub mod perf;
 pub mod regression;
 
 /// How a new value relates to an old one.
