@@ -9,11 +9,10 @@
 //! noise within one, and a gate on it would fail on nothing. `--perf-fail-inconclusive` fails
 //! "inconclusive" as well, in both.
 
-use crate::compare::perf::{PerfRegression, Verdict};
+use crate::compare::perf::{PerfMetricResult, PerfRegression, Verdict};
 use crate::config::perf::pattern;
 use crate::config::perf::run::PerfLimit;
 use crate::config::perf::Unit;
-use crate::result::PerfMetricResult;
 
 /// How the verdicts are gated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

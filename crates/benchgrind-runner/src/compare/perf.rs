@@ -160,6 +160,65 @@ pub fn paired(base: &[f64], head: &[f64], alpha: f64) -> Option<Interval> {
     })
 }
 
+/// One perf metric: its samples new and old, and whether they differ significantly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerfMetricResult {
+    /// perf's name (`task-clock`, `instructions:u`).
+    pub name: String,
+    /// Whether the values are nanoseconds.
+    pub time: bool,
+    /// The new samples.
+    pub new: Summary,
+    /// Those compared with.
+    pub old: Option<Summary>,
+    /// Welch's two-sided p-value, where both sides allow one.
+    pub p_value: Option<f64>,
+    /// Whether the change is significant (p below alpha).
+    pub significant: bool,
+    /// The interval of the change at confidence `1 - alpha`, in percent of the old mean.
+    pub interval: Option<Interval>,
+    /// The margin the verdict is judged against, in percent.
+    pub margin_pct: f64,
+    /// Faster, slower, unchanged or inconclusive, where compared.
+    pub verdict: Option<Verdict>,
+    /// The new side's round means (a process each, or `ab`'s rounds), as charts show them.
+    pub new_rounds: Vec<f64>,
+    /// The old side's round means, where compared.
+    pub old_rounds: Vec<f64>,
+}
+
+impl PerfMetricResult {
+    /// The change of the mean in percent, where there is an old mean.
+    pub fn change_pct(&self) -> Option<f64> {
+        let old = self.old?;
+        if old.mean == 0.0 {
+            return (self.new.mean == 0.0).then_some(0.0);
+        }
+        Some((self.new.mean - old.mean) / old.mean * 100.0)
+    }
+
+    /// One side's samples in words: `646.311 µs ± 19.125 µs (n=97)`.
+    pub fn describe(&self, side: &Summary) -> String {
+        format!(
+            "{} ± {} (n={})",
+            self.format(side.mean),
+            self.format(side.sd),
+            side.n
+        )
+    }
+
+    /// The unit the metric is shown in (`ms`-like times, else none).
+    pub fn format(&self, value: f64) -> String {
+        if self.time {
+            crate::perf::format_nanos(value)
+        } else if value.fract() == 0.0 || value >= 1000.0 {
+            format!("{value:.0}")
+        } else {
+            format!("{value:.2}")
+        }
+    }
+}
+
 /// A perf limit passed, or a verdict that fails: what the report, the tally and the exit
 /// status see of perf's gate.
 #[derive(Debug, Clone, PartialEq)]
