@@ -264,7 +264,7 @@ pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Re
         };
         let mut printed = Captured::default();
         let lines = match sample(job, run, executor, 1, &mut printed) {
-            Ok(sampled) => round_means(job, &sampled.files),
+            Ok(sampled) => round_means(job, run, &sampled.files),
             Err(why) => vec![RoundMean::failed(job.id.full(), why)],
         };
         for line in lines {
@@ -277,8 +277,8 @@ pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Re
         .map_err(|e| format!("--perf-round: cannot write {}: {e}", file.display()))
 }
 
-/// A round's mean per metric.
-fn round_means(job: &Job, files: &[Samples]) -> Vec<RoundMean> {
+/// A round's mean per metric, with what its verdict is judged by.
+fn round_means(job: &Job, run: &PerfRun, files: &[Samples]) -> Vec<RoundMean> {
     let id = job.id.full();
     Samples::rounds(files)
         .into_iter()
@@ -287,10 +287,13 @@ fn round_means(job: &Job, files: &[Samples]) -> Vec<RoundMean> {
             let mean = Summary::of(&all)?.mean;
             Some(RoundMean {
                 id: id.clone(),
+                margin_pct: margin_of(&run.limits, &metric.name, run.margin_pct),
                 metric: metric.name,
                 time: metric.time,
                 mean,
                 n: all.len(),
+                alpha: run.alpha,
+                fail_inconclusive: run.fail_inconclusive,
                 error: None,
             })
         })

@@ -112,6 +112,15 @@ pub struct RoundMean {
     pub mean: f64,
     /// Its number of samples.
     pub n: usize,
+    /// The margin of the metric's verdict, in percent (the benchmark's perf settings).
+    #[serde(default)]
+    pub margin_pct: f64,
+    /// The interval's confidence is `1 - alpha`.
+    #[serde(default)]
+    pub alpha: f64,
+    /// Whether an inconclusive verdict fails.
+    #[serde(default)]
+    pub fail_inconclusive: bool,
     /// Why the benchmark's sampling failed, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -126,6 +135,9 @@ impl RoundMean {
             time: false,
             mean: 0.0,
             n: 0,
+            margin_pct: 0.0,
+            alpha: 0.0,
+            fail_inconclusive: false,
             error: Some(why),
         }
     }
@@ -334,6 +346,9 @@ mod tests {
                 time: true,
                 mean: 1234.5,
                 n: 7,
+                margin_pct: 5.0,
+                alpha: 0.05,
+                fail_inconclusive: true,
                 error: None,
             },
             RoundMean::failed("b::g::h".into(), "perf is not allowed".into()),

@@ -212,39 +212,46 @@ pub struct WireStats {
 }
 
 fn wire_perf(perf: &crate::result::PerfResult) -> WirePerf {
-    let stats = |s: &crate::perf::stats::Summary| WireStats {
-        mean: s.mean,
-        sd: s.sd,
-        n: s.n,
-    };
-    WirePerf {
-        alpha: perf.alpha,
-        noise_pct: perf.noise_pct,
-        metrics: perf
-            .metrics
-            .iter()
-            .map(|m| WirePerfMetric {
-                name: m.name.clone(),
-                unit: if m.time { "ns" } else { "count" }.to_owned(),
-                new: stats(&m.new),
-                old: m.old.as_ref().map(stats),
-                change_pct: m.change_pct().filter(|c| c.is_finite()),
-                p_value: m.p_value,
-                significant: m.significant,
-                // JSON has no infinity: an unbounded interval is left out (its verdict stays).
-                interval_pct: (m.interval)
-                    .filter(|i| i.low.is_finite() && i.high.is_finite())
-                    .map(|i| [i.low, i.high]),
-                margin_pct: m.verdict.map(|_| m.margin_pct),
-                verdict: m.verdict.map(|v| v.name().to_owned()),
-                new_rounds: m.new_rounds.clone(),
-                old_rounds: m.old_rounds.clone(),
-            })
-            .collect(),
-        regressions: perf.regressions.iter().map(ToString::to_string).collect(),
-        notes: perf.notes.clone(),
-        error: perf.failed.clone(),
-        paired_rounds: perf.paired_rounds,
+    WirePerf::of(perf)
+}
+
+impl WirePerf {
+    /// The wire form of perf's statistics.
+    pub fn of(perf: &crate::result::PerfResult) -> WirePerf {
+        let stats = |s: &crate::perf::stats::Summary| WireStats {
+            mean: s.mean,
+            sd: s.sd,
+            n: s.n,
+        };
+        WirePerf {
+            alpha: perf.alpha,
+            noise_pct: perf.noise_pct,
+            metrics: perf
+                .metrics
+                .iter()
+                .map(|m| WirePerfMetric {
+                    name: m.name.clone(),
+                    unit: if m.time { "ns" } else { "count" }.to_owned(),
+                    new: stats(&m.new),
+                    old: m.old.as_ref().map(stats),
+                    change_pct: m.change_pct().filter(|c| c.is_finite()),
+                    p_value: m.p_value,
+                    significant: m.significant,
+                    // JSON has no infinity: an unbounded interval is left out (its verdict stays).
+                    interval_pct: (m.interval)
+                        .filter(|i| i.low.is_finite() && i.high.is_finite())
+                        .map(|i| [i.low, i.high]),
+                    margin_pct: m.verdict.map(|_| m.margin_pct),
+                    verdict: m.verdict.map(|v| v.name().to_owned()),
+                    new_rounds: m.new_rounds.clone(),
+                    old_rounds: m.old_rounds.clone(),
+                })
+                .collect(),
+            regressions: perf.regressions.iter().map(ToString::to_string).collect(),
+            notes: perf.notes.clone(),
+            error: perf.failed.clone(),
+            paired_rounds: perf.paired_rounds,
+        }
     }
 }
 
