@@ -237,7 +237,9 @@ fn report(reporters: &mut Reporters, summaries: &[(Summary, PathBuf)]) -> Result
         }
         // perf's limits and failing verdicts count as the bench binary counted them.
         for r in result.perf.iter().flat_map(|p| &p.regressions) {
-            tally.regressions.push((summary.id.clone(), format!("perf {r}")));
+            tally
+                .regressions
+                .push((summary.id.clone(), format!("perf {r}")));
         }
         if let Some(why) = &result.uncompared {
             tally.uncompared.push((summary.id.clone(), why.clone()));

@@ -37,7 +37,9 @@ pub fn keep_base(benches: &Benches, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).file_op("create", dir)?;
     let mut list = String::new();
     for (i, (exe, package_dir)) in benches.iter().enumerate() {
-        let name = exe.file_name().map_or("bench".into(), |n| n.to_string_lossy());
+        let name = exe
+            .file_name()
+            .map_or("bench".into(), |n| n.to_string_lossy());
         let kept = dir.join(format!("{i}-{name}"));
         std::fs::copy(exe, &kept).file_op("copy the base's bench binary to", &kept)?;
         list.push_str(&format!("{}\t{}\n", kept.display(), package_dir.display()));
@@ -102,7 +104,13 @@ impl Turns<'_> {
     /// whatever perf section they had).
     pub fn run(&self, summaries: &mut [(BenchSummary, PathBuf)]) -> Result<()> {
         let order: String = (0..self.rounds)
-            .map(|r| if base_first(self.seed, r) { "BH " } else { "HB " })
+            .map(|r| {
+                if base_first(self.seed, r) {
+                    "BH "
+                } else {
+                    "HB "
+                }
+            })
             .collect();
         crate::messages::note!(
             "perf in turns: {} rounds of base (B) and head (H), in the order {}(seed {})",
@@ -246,10 +254,16 @@ mod tests {
     #[test]
     fn the_order_is_drawn_from_the_seed_and_mixes() {
         let orders: Vec<bool> = (0..40).map(|r| base_first(7, r)).collect();
-        assert_eq!(orders, (0..40).map(|r| base_first(7, r)).collect::<Vec<_>>());
+        assert_eq!(
+            orders,
+            (0..40).map(|r| base_first(7, r)).collect::<Vec<_>>()
+        );
         let first = orders.iter().filter(|b| **b).count();
         assert!((10..=30).contains(&first), "{orders:?}");
-        assert_ne!(orders, (0..40).map(|r| base_first(8, r)).collect::<Vec<_>>());
+        assert_ne!(
+            orders,
+            (0..40).map(|r| base_first(8, r)).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -298,7 +312,11 @@ mod tests {
         let perf = turns.compare("b::f", &means, None).unwrap();
         assert_eq!(perf.paired_rounds, Some(4));
         assert_eq!(perf.regressions.len(), 1, "{:?}", perf.regressions);
-        assert!(perf.regressions[0].contains("slower"), "{:?}", perf.regressions);
+        assert!(
+            perf.regressions[0].contains("slower"),
+            "{:?}",
+            perf.regressions
+        );
         assert!(turns.compare("b::g", &means, None).is_none());
     }
 }
