@@ -20,6 +20,7 @@ Prints a table of verdict counts per mode and scenario (and the exit statuses), 
 
 Usage: python3 scripts/perf_ab.py --benchgrind PATH [--reps 20] [--modes turns,sequential]
          [--scenarios aa,+10,+2,sorted] [--rounds 10] [--sampling-ms 500] [--dir DIR]
+         [--benchgrind-src DIR] [--json FILE]
 """
 
 import argparse
@@ -134,13 +135,13 @@ def git(repo, *args):
     )
 
 
-def repository(dir_, sampling_ms):
+def repository(dir_, sampling_ms, benchgrind_src):
     """The project at its base commit (every scenario's base is `aa`)."""
     repo = os.path.join(dir_, "app")
     if os.path.isdir(os.path.join(repo, ".git")):
         return repo
     os.makedirs(os.path.join(repo, "benches"), exist_ok=True)
-    benchgrind = os.path.join(REPO, "crates", "benchgrind")
+    benchgrind = os.path.join(benchgrind_src, "crates", "benchgrind")
     with open(os.path.join(repo, "Cargo.toml"), "w") as f:
         f.write(
             '[package]\nname = "perf-ab"\nversion = "0.1.0"\nedition = "2021"\n\n'
@@ -239,6 +240,12 @@ def main():
     p.add_argument("--sampling-ms", type=int, default=500)
     p.add_argument("--dir", help="where the project is built (default: a temporary directory)")
     p.add_argument("--json", help="write every run's results to this file")
+    p.add_argument(
+        "--benchgrind-src",
+        default=REPO,
+        help="the benchgrind sources the project depends on (default: this repository; give a "
+        "copy, e.g. `git archive HEAD | tar -x -C DIR`, to edit this one while it runs)",
+    )
     a = p.parse_args()
     for s in a.scenarios.split(","):
         if s not in SCENARIOS:
@@ -247,7 +254,7 @@ def main():
         if m not in ("turns", "sequential"):
             p.error(f"--modes: unknown mode {m!r}; choose turns or sequential")
     dir_ = a.dir or tempfile.mkdtemp(prefix="perf_ab.")
-    repo = repository(dir_, a.sampling_ms)
+    repo = repository(dir_, a.sampling_ms, os.path.abspath(a.benchgrind_src))
     results = []
     for mode in a.modes.split(","):
         for scenario in a.scenarios.split(","):

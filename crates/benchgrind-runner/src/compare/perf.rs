@@ -141,7 +141,7 @@ pub fn unpaired(new: &Summary, old: &Summary, floor: f64, alpha: f64) -> Option<
 /// which says nothing about the spread). `None` when the rounds differ in number, there is
 /// none, or a base round is zero.
 pub fn paired(base: &[f64], head: &[f64], alpha: f64) -> Option<Interval> {
-    if base.len() != head.len() || base.is_empty() || base.iter().any(|b| *b == 0.0) {
+    if base.len() != head.len() || base.is_empty() || base.contains(&0.0) {
         return None;
     }
     let ratios: Vec<f64> = head.iter().zip(base).map(|(h, b)| h / b).collect();
