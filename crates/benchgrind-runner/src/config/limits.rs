@@ -99,7 +99,8 @@ mod tests {
     #[test]
     fn items_soft_hard_both_units() {
         // (text, key, soft, hard value and unit)
-        let table: [(&str, &str, Option<f64>, Option<(f64, &str)>); 6] = [
+        type Row<'a> = (&'a str, &'a str, Option<f64>, Option<(f64, &'a str)>);
+        let table: [Row; 6] = [
             ("ir=5%", "ir", Some(5.0), None),
             ("@hits=10000", "@hits", None, Some((10_000.0, ""))),
             (
