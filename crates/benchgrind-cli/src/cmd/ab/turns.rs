@@ -6,6 +6,7 @@
 //! per-round ratios head/base and its Student interval, [`benchgrind_runner::compare::perf`]),
 //! so that whatever drifts during the job (the machine's load, its clock) moves both sides of a
 //! round alike and cancels. The comparison replaces perf's section in the head's summaries.
+//! Where perf samples none of the benchmarks, the first round finds that and no other runs.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -103,24 +104,16 @@ impl Turns<'_> {
     /// Runs the rounds and puts the paired comparison into the head's `summaries` (replacing
     /// whatever perf section they had).
     pub fn run(&self, summaries: &mut [(BenchSummary, PathBuf)]) -> Result<()> {
-        let order: String = (0..self.rounds)
-            .map(|r| {
-                if base_first(self.seed, r) {
-                    "BH "
-                } else {
-                    "HB "
-                }
-            })
-            .collect();
-        crate::messages::note!(
-            "perf in turns: {} rounds of base (B) and head (H), in the order {}(seed {})",
-            self.rounds,
-            order,
-            self.seed
-        );
         let mut means = Means::new();
         let mut errors = BTreeMap::new();
         for round in 0..self.rounds {
+            if round == 1 {
+                if means.is_empty() && errors.is_empty() {
+                    // perf samples none of the benchmarks: no more rounds, nothing to say.
+                    return Ok(());
+                }
+                self.say_order();
+            }
             let sides = if base_first(self.seed, round) {
                 [0, 1]
             } else {
@@ -146,10 +139,32 @@ impl Turns<'_> {
                 }
             }
         }
+        if self.rounds == 1 && !(means.is_empty() && errors.is_empty()) {
+            self.say_order();
+        }
         for (summary, _) in summaries.iter_mut() {
             summary.perf = self.compare(&summary.id, &means, errors.get(&summary.id));
         }
         Ok(())
+    }
+
+    /// Logs the order of every round.
+    fn say_order(&self) {
+        let order: String = (0..self.rounds)
+            .map(|r| {
+                if base_first(self.seed, r) {
+                    "BH "
+                } else {
+                    "HB "
+                }
+            })
+            .collect();
+        crate::messages::note!(
+            "perf in turns: {} rounds of base (B) and head (H), in the order {}(seed {})",
+            self.rounds,
+            order,
+            self.seed
+        );
     }
 
     /// One round of one side (0: base, 1: head): every bench binary with `--perf-round`.
