@@ -12,7 +12,7 @@
 //! call for the same revision, with the same options and on an unchanged machine, reuses the
 //! base's counts.
 //!
-//! perf's benchmarks are then sampled in turns ([`turns`]): the base's bench binaries, kept in
+//! perf's benchmarks are then sampled in turns (`turns.rs`): the base's bench binaries, kept in
 //! `benchgrind-ab/base-bin/`, and the head's, round by round, compared paired, so that drift
 //! during the job cancels (`--perf-rounds=0`: each side's perf sampled in its own run, the head
 //! compared with the base's samples as with a baseline).
