@@ -438,10 +438,16 @@ fn bad_values_name_the_flag_and_what_to_write() {
     assert!(err(&["--default-tool=Perf"]).contains("add --perf"));
     // perf's flags: the flag, the value and what to write.
     let e = err(&["--perf-margin=wide"]);
-    assert!(e.starts_with("--perf-margin is `wide`") && e.contains("such as 5"), "{e}");
+    assert!(
+        e.starts_with("--perf-margin is `wide`") && e.contains("such as 5"),
+        "{e}"
+    );
     assert!(err(&["--perf-margin=-1"]).starts_with("--perf-margin"));
     let e = err(&["--perf-limits=cycles"]);
-    assert!(e.starts_with("--perf-limits") && e.contains("`cycles`: not a limit"), "{e}");
+    assert!(
+        e.starts_with("--perf-limits") && e.contains("`cycles`: not a limit"),
+        "{e}"
+    );
     assert!(err(&["--perf-round="]).starts_with("--perf-round"));
     assert!(err(&["--perf-fail-inconclusive=maybe"]).starts_with("--perf-fail-inconclusive"));
     assert!(err(&["--truncate-description=x"]).starts_with("--truncate-description is `x`"));

@@ -177,7 +177,8 @@ pub struct WirePerfMetric {
     pub new: WireStats,
     /// Those compared with, if any.
     pub old: Option<WireStats>,
-    /// The change of the mean in percent, if compared.
+    /// The change of the mean in percent, if compared (in turns: of the mean per-round ratio
+    /// head/base).
     pub change_pct: Option<f64>,
     /// Welch's two-sided p-value, if compared.
     pub p_value: Option<f64>,
@@ -234,7 +235,12 @@ impl WirePerf {
                     unit: if m.time { "ns" } else { "count" }.to_owned(),
                     new: stats(&m.new),
                     old: m.old.as_ref().map(stats),
-                    change_pct: m.change_pct().filter(|c| c.is_finite()),
+                    // In turns, the estimate is the mean per-round ratio's, as the interval's.
+                    change_pct: match (perf.paired_rounds, m.interval) {
+                        (Some(_), Some(i)) => Some(i.pct),
+                        _ => m.change_pct(),
+                    }
+                    .filter(|c| c.is_finite()),
                     p_value: m.p_value,
                     significant: m.significant,
                     // JSON has no infinity: an unbounded interval is left out (its verdict stays).
