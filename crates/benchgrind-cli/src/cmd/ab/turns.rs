@@ -237,15 +237,22 @@ impl Turns<'_> {
     }
 }
 
-/// One metric's rounds, paired: the rounds both sides gave.
+/// One metric's rounds, paired: the rounds both sides gave; a metric the base lacks (a
+/// benchmark new since it) is the head's rounds alone, compared with nothing.
 fn metric_of(name: &str, pairs: &Pairs) -> Option<PerfMetricResult> {
     let [base, head] = &pairs.sides;
-    let (base, head): (Vec<f64>, Vec<f64>) = base
-        .iter()
-        .zip(head)
-        .filter(|(b, h)| b.is_finite() && h.is_finite())
-        .map(|(b, h)| (*b, *h))
-        .unzip();
+    let (base, head): (Vec<f64>, Vec<f64>) = if base.iter().all(|b| !b.is_finite()) {
+        (
+            Vec::new(),
+            head.iter().copied().filter(|h| h.is_finite()).collect(),
+        )
+    } else {
+        base.iter()
+            .zip(head)
+            .filter(|(b, h)| b.is_finite() && h.is_finite())
+            .map(|(b, h)| (*b, *h))
+            .unzip()
+    };
     let interval = paired(&base, &head, pairs.alpha);
     Some(PerfMetricResult {
         name: name.to_owned(),
@@ -297,6 +304,10 @@ mod tests {
         assert!(kept_base(&kept).is_none());
     }
 
+    fn pairs_of(means: &Means) -> Pairs {
+        means.values().next().unwrap().clone()
+    }
+
     #[test]
     fn rounds_pair_up_and_a_missing_round_is_left_out() {
         let turns = Turns {
@@ -333,5 +344,12 @@ mod tests {
             perf.regressions
         );
         assert!(turns.compare("b::g", &means, None).is_none());
+        // New since the base: the head's rounds, no comparison, no verdict.
+        let new = Pairs {
+            sides: [Vec::new(), head.to_vec()],
+            ..pairs_of(&means)
+        };
+        let m = metric_of("task-clock", &new).unwrap();
+        assert_eq!((m.new.n, m.old, m.verdict), (4, None, None));
     }
 }
