@@ -23,7 +23,8 @@ A `#[macro_export]` macro is taken to live in the module that defines it (a use 
 
 Besides cycles, imports that must not exist at all are listed (FORBIDDEN): benchgrind's own
 configuration model imports nothing from the API of older generations (`config/compat`), which
-is built on top of it.
+is built on top of it; the command line (`cli`) imports nothing from `perf`, whose flags it reads
+into the configuration's text forms.
 
 Each strongly connected set is shown as a few short cycles that together visit all its members,
 one line `crate: a -> b -> a` each, with one example `file:line` per edge. Exit code 1 when there
@@ -45,6 +46,8 @@ import rust_tokens
 FORBIDDEN = [
     ("benchgrind-runner", "config", "config/compat",
      "the configuration model imports nothing from the older generations' API built on it"),
+    ("benchgrind-runner", "cli", "perf",
+     "the command line reads perf's flags into config's text forms; counting is perf's alone"),
 ]
 
 # Macros whose input is code generated for another crate (proc macros' output).

@@ -169,6 +169,105 @@ fn a_body_twice_as_slow_is_significant_and_fails_the_soft_limit() {
     assert!(report.contains("1 regressed"), "{report}");
 }
 
+/// Two shares of one run (`window`, and `scaled` twice, the second twice as slow), merged:
+/// every benchmark's perf object as its share printed it (statistics, interval, verdict,
+/// rounds, the soft limit passed), the limit counted in merge's exit status; `benchgrind report`
+/// over the same files shows each perf metric's verdict and a chart of its rounds.
+#[test]
+fn merge_and_report_keep_perfs_statistics_and_verdicts() {
+    let _one = serial();
+    let Some(cli) = common::cli() else { return };
+    let home = tempfile::tempdir().unwrap();
+    let h = format!("--home={}", home.path().display());
+    let json = "--output-format=json";
+    let window = run(BIN, &[&h, json, "window"], home.path(), &[]);
+    assert_eq!(window.status.code(), Some(0), "{}", stdout(&window));
+    let first = run(
+        BIN,
+        &[&h, "--envs=E2E_PERF_FACTOR=1", "scaled"],
+        home.path(),
+        &[],
+    );
+    assert_eq!(first.status.code(), Some(0), "{}", stdout(&first));
+    let slow = run(
+        BIN,
+        &[&h, json, "--envs=E2E_PERF_FACTOR=2", "scaled"],
+        home.path(),
+        &[],
+    );
+    assert_eq!(slow.status.code(), Some(3), "{}", stdout(&slow));
+    let shares = [("window.json", &window), ("scaled.json", &slow)];
+    let mut printed = Vec::new();
+    for (name, out) in shares {
+        std::fs::write(home.path().join(name), stdout(out)).unwrap();
+        printed.extend(summaries(out));
+    }
+    let scaled = metric(&printed, "scaled::body", "task-clock");
+    let verdict = scaled["verdict"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{scaled}"));
+    assert!(scaled["interval_pct"].is_array(), "{scaled}");
+    assert_eq!(
+        scaled["new_rounds"].as_array().map(Vec::len),
+        Some(5),
+        "{scaled}"
+    );
+
+    let merged = Command::new(&cli)
+        .args(["merge", "--color=never", json])
+        .args(shares.map(|(name, _)| home.path().join(name)))
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(3), "{}", stdout(&merged));
+    let merged = summaries(&merged);
+    assert_eq!(merged.len(), printed.len());
+    for share in &printed {
+        let id = share["id"].as_str().unwrap();
+        let again = merged.iter().find(|m| m["id"] == id).unwrap();
+        assert!(share["perf"].is_object(), "{share}");
+        assert_eq!(again["perf"], share["perf"], "{id}");
+    }
+    let validator = schema();
+    for summary in &merged {
+        let errors: Vec<String> = validator
+            .iter_errors(summary)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}\n{summary}");
+    }
+
+    let site = home.path().join("site");
+    let out = Command::new(&cli)
+        .arg("report")
+        .arg(format!("--out={}", site.display()))
+        .args(shares.map(|(name, _)| home.path().join(name)))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_dir(site.join("bench"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("scaled.body.html"))
+        .expect("a page of scaled::body");
+    let page = std::fs::read_to_string(page).unwrap();
+    let section = &page[page.find("id=\"perf\"").expect("a perf section")..];
+    assert!(
+        section.contains(&format!(
+            "data-metric=\"task-clock\" data-verdict=\"{verdict}\""
+        )),
+        "{section}"
+    );
+    // A dot per round of each side: five old, five new.
+    let chart = &section[section.find("<svg").unwrap()..section.find("</svg>").unwrap()];
+    assert!(chart.contains(">task-clock<"), "{chart}");
+    assert_eq!(chart.matches("<circle").count(), 10, "{chart}");
+}
+
 #[test]
 fn perf_without_permission_says_so_and_what_to_change() {
     let _one = serial();

@@ -9,11 +9,11 @@
 //! | register | [`spec`] | the benchmarks `main!` registers |
 //! | arguments | [`cli`] | flags and `BENCHGRIND_*` variables, each defined once, into one value |
 //! | plan | [`plan`] | registered benchmarks, levels of config and filters become jobs |
-//! | count natively | [`perf`] | Linux perf beside Valgrind: hardware and software counters of the window in the bench process, samples for a time budget, their summaries and comparison |
+//! | count natively | [`perf`] | Linux perf beside Valgrind: hardware and software counters of the window in the bench process, samples for a time budget, their summaries (its settings and text forms are in `config::perf`, its comparison in `compare::perf`) |
 //! | execute | [`execute`] | one [`Executor`](execute::Executor) trait: fork servers, a process per benchmark, test mode, canned profiles; parallel workers; Ctrl-C and the leftovers of killed runs |
 //! | parse | [`parse`] | Valgrind's files to counts, errors at `path:line` |
 //! | derive | [`metrics`] | counts to the metrics users read, of Callgrind and the other tools |
-//! | compare | [`compare`] | changes, one regression check for every tool, flamegraphs |
+//! | compare | [`compare`] | changes, one regression check for every tool, perf's interval, verdict and limits, flamegraphs |
 //! | explain | [`explain`] | why Callgrind's counts changed: exact attribution to functions and lines |
 //! | result | [`result`] | what one benchmark produced |
 //! | report | [`report`] | the terminal, JSON (with its wire types), Markdown and Bencher reports, the summaries, the history of runs |

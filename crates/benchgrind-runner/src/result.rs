@@ -139,8 +139,8 @@ pub struct BenchResult {
 pub struct PerfResult {
     /// Per metric, in the order counted.
     pub metrics: Vec<PerfMetricResult>,
-    /// The limits passed, in words.
-    pub regressions: Vec<String>,
+    /// The limits passed and the verdicts that fail ([`crate::compare::limits`]).
+    pub regressions: Vec<crate::compare::perf::PerfRegression>,
     /// What the machine or the samples changed (events it cannot count, kernel time left out,
     /// samples dropped).
     pub notes: Vec<String>,
@@ -152,56 +152,13 @@ pub struct PerfResult {
     pub noise_pct: f64,
     /// The samples file.
     pub file: PathBuf,
+    /// The number of rounds where base and head were sampled in turns and compared round by
+    /// round (`benchgrind ab`); `None` where a run is compared with one taken at another time.
+    pub paired_rounds: Option<usize>,
 }
 
-/// One perf metric: its samples new and old, and whether they differ significantly.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PerfMetricResult {
-    /// perf's name (`task-clock`, `instructions:u`).
-    pub name: String,
-    /// Whether the values are nanoseconds.
-    pub time: bool,
-    /// The new samples.
-    pub new: crate::perf::stats::Summary,
-    /// Those compared with.
-    pub old: Option<crate::perf::stats::Summary>,
-    /// Welch's two-sided p-value, where both sides allow one.
-    pub p_value: Option<f64>,
-    /// Whether the change is significant (p below alpha).
-    pub significant: bool,
-}
-
-impl PerfMetricResult {
-    /// The change of the mean in percent, where there is an old mean.
-    pub fn change_pct(&self) -> Option<f64> {
-        let old = self.old?;
-        if old.mean == 0.0 {
-            return (self.new.mean == 0.0).then_some(0.0);
-        }
-        Some((self.new.mean - old.mean) / old.mean * 100.0)
-    }
-
-    /// One side's samples in words: `646.311 µs ± 19.125 µs (n=97)`.
-    pub fn describe(&self, side: &crate::perf::stats::Summary) -> String {
-        format!(
-            "{} ± {} (n={})",
-            self.format(side.mean),
-            self.format(side.sd),
-            side.n
-        )
-    }
-
-    /// The unit the metric is shown in (`ms`-like times, else none).
-    pub fn format(&self, value: f64) -> String {
-        if self.time {
-            crate::perf::format_nanos(value)
-        } else if value.fract() == 0.0 || value >= 1000.0 {
-            format!("{value:.0}")
-        } else {
-            format!("{value:.2}")
-        }
-    }
-}
+/// One perf metric's comparison ([`crate::compare::perf`], where it is made).
+pub use crate::compare::perf::PerfMetricResult;
 
 /// How the terminal report shows a benchmark's metrics, from its configuration and the command
 /// line: which metrics in which order (`format`, `--callgrind-metrics`, ...), the tolerance

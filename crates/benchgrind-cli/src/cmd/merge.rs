@@ -235,6 +235,12 @@ fn report(reporters: &mut Reporters, summaries: &[(Summary, PathBuf)]) -> Result
         for r in &result.regressions {
             tally.regressions.push((summary.id.clone(), r.describe()));
         }
+        // perf's limits and failing verdicts count as the bench binary counted them.
+        for r in result.perf.iter().flat_map(|p| &p.regressions) {
+            tally
+                .regressions
+                .push((summary.id.clone(), format!("perf {r}")));
+        }
         if let Some(why) = &result.uncompared {
             tally.uncompared.push((summary.id.clone(), why.clone()));
         }

@@ -11,6 +11,7 @@ mod html;
 mod load;
 mod overview;
 mod page;
+mod perf;
 mod plot;
 
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `benchgrind report`: one benchmark's page (`bench/<slug>.html`): its newest values against
 //! the run before and every saved baseline, the limits it passed, what changed by function
 //! (change.rs, or what the run recorded), the other tools' metrics, a history plot per metric
-//! (plot.rs) and its flamegraphs (copied next to the page and embedded, so their own search and
+//! (plot.rs), perf's statistics with a chart of their samples (perf.rs) and its flamegraphs (copied next to the page and embedded, so their own search and
 //! zoom work).
 
 use benchgrind_runner::error::Problem;
@@ -29,6 +29,10 @@ pub fn write(bench: &Bench, flamegraphs: &[Flame]) -> Result<String, Problem> {
         super::change::section(&mut body, bench);
     }
     tools(&mut body, bench);
+    super::perf::section(
+        &mut body,
+        bench.summary.as_ref().and_then(|s| s.perf.as_ref()),
+    );
     history(&mut body, bench)?;
     flames(&mut body, bench, flamegraphs);
     Ok(html::page(&bench.id, &body, ""))

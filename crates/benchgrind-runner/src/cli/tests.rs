@@ -132,6 +132,9 @@ fn every_flag_has_a_variable_with_the_same_effect() {
         ("--perf-run-mode", "calibrate=2s"),
         ("--perf-args", "--all-user"),
         ("--perf-noise", "0.5"),
+        ("--perf-margin", "2.5"),
+        ("--perf-fail-inconclusive", "yes"),
+        ("--perf-round", "/tmp/round.txt"),
     ];
     assert_eq!(cases.len(), ALL.len());
     for (flag, value) in cases {
@@ -433,6 +436,20 @@ fn bad_values_name_the_flag_and_what_to_write() {
     let err = |args: &[&str]| parse_with(args, &[]).unwrap_err().0;
     assert!(err(&["--default-tool=valgrind"]).contains("unknown tool `valgrind`"));
     assert!(err(&["--default-tool=Perf"]).contains("add --perf"));
+    // perf's flags: the flag, the value and what to write.
+    let e = err(&["--perf-margin=wide"]);
+    assert!(
+        e.starts_with("--perf-margin is `wide`") && e.contains("such as 5"),
+        "{e}"
+    );
+    assert!(err(&["--perf-margin=-1"]).starts_with("--perf-margin"));
+    let e = err(&["--perf-limits=cycles"]);
+    assert!(
+        e.starts_with("--perf-limits") && e.contains("`cycles`: not a limit"),
+        "{e}"
+    );
+    assert!(err(&["--perf-round="]).starts_with("--perf-round"));
+    assert!(err(&["--perf-fail-inconclusive=maybe"]).starts_with("--perf-fail-inconclusive"));
     assert!(err(&["--truncate-description=x"]).starts_with("--truncate-description is `x`"));
     assert!(err(&["--envs==1"]).contains("`=1` has no variable name"));
     assert!(err(&[r"--dhat-args=\"]).starts_with(r"--dhat-args is `\`"));

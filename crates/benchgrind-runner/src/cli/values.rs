@@ -149,21 +149,12 @@ pub struct Cli {
     pub tool_metrics: Vec<(ValgrindTool, Vec<crate::config::ToolMetric>)>,
     /// `--tolerance`: changes within this many percent show as `(Tolerance)`.
     pub tolerance: Option<f64>,
-    /// `--perf`: perf for every benchmark (`Some(true)`), for none (`Some(false)`), or as the
-    /// code configures it.
-    pub perf: Option<bool>,
-    /// `--perf-events`: event sets, replacing the code's.
-    pub perf_events: Vec<String>,
-    /// `--perf-limits`: limits over perf's metrics, added to the code's.
-    pub perf_limits: Vec<crate::perf::limits::Rule>,
-    /// `--perf-sampling`: the sample duration (zero: one sample).
-    pub perf_sampling: Option<std::time::Duration>,
-    /// `--perf-run-mode`.
-    pub perf_run_mode: Option<crate::config::PerfRunMode>,
-    /// `--perf-args`: `perf stat` arguments, added to the code's.
-    pub perf_args: Vec<String>,
-    /// `--perf-noise`: what separate runs differ by, in percent, in the t-test.
-    pub perf_noise: Option<f64>,
+    /// The perf flags (`--perf`, `--perf-events`, `--perf-limits`, ...), folded into each
+    /// benchmark's [`crate::config::perf::run::PerfRun`] when it is planned.
+    pub perf: crate::config::perf::run::PerfFlags,
+    /// `--perf-round=FILE`: one round of perf sampling of every benchmark perf samples, nothing
+    /// else, its round means written to FILE (`benchgrind ab` in turns).
+    pub perf_round: Option<std::path::PathBuf>,
     /// `--show-grid`: grid marks in the terminal report.
     pub show_grid: Option<bool>,
     /// `--show-only-comparison`: of a benchmark with `compare_by_id` comparisons, only those.

@@ -1,9 +1,12 @@
 //! Stage 6 of the pipeline, compare: the difference between two values of a metric.
 //!
 //! Pure functions, shared by the comparison with the previous run and `compare_by_id`; the
-//! [`regression`] limits build on them.
+//! [`regression`] limits build on them. perf's samples are compared in [`perf`] (the interval
+//! of a change and its verdict against a margin) and gated in [`limits`].
 
 pub mod layout;
+pub mod limits;
+pub mod perf;
 pub mod regression;
 
 /// How a new value relates to an old one.

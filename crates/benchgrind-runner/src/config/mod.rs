@@ -16,6 +16,7 @@ pub mod entry_point;
 pub mod explain;
 pub mod flamegraph;
 pub mod library;
+pub mod limits;
 pub mod metric;
 pub mod perf;
 pub mod regression;

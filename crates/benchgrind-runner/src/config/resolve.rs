@@ -90,6 +90,9 @@ pub struct ResolvedConfig {
     pub current_dir: Option<std::path::PathBuf>,
     /// Linux perf, the levels' values merged, if any level configured it.
     pub perf: Option<super::perf::Perf>,
+    /// What the perf step does, folded from [`ResolvedConfig::perf`] and the command line when
+    /// the job is planned; `None`: perf does not sample the benchmark.
+    pub perf_run: Option<super::perf::run::PerfRun>,
 }
 
 impl ResolvedConfig {
@@ -130,6 +133,7 @@ where
         sandbox: None,
         current_dir: None,
         perf: None,
+        perf_run: None,
     };
     let mut valgrind_args = Vec::new();
     for level in levels.into_iter().flatten() {

@@ -159,7 +159,8 @@ pub(super) fn finish(
     let mut result = finish_valgrind(job, (cli, records), executor, prepared);
     if !result.failed() {
         let mut printed = Captured::default();
-        result.perf = super::perf::run(job, cli, executor, &compare_with, &mut printed);
+        let save = cli.save_baseline.as_deref();
+        result.perf = super::perf::run(job, save, executor, &compare_with, &mut printed);
         // What the sampling processes printed (`perf_log!`), after the measured run's.
         let printed = printed.shown(cli.nocapture, cli.log);
         result.output.append(&printed.stdout, &printed.stderr);

@@ -59,7 +59,7 @@ impl Emitter<'_> {
         self.history.add(&result);
         self.tally(job, &result);
         self.progress.done(&job.id.full());
-        let perf_fail_fast = (job.config.perf.as_ref()).is_some_and(|p| p.fail_fast == Some(true))
+        let perf_fail_fast = (job.config.perf_run.as_ref()).is_some_and(|p| p.fail_fast)
             && result
                 .perf
                 .as_ref()
@@ -129,10 +129,10 @@ impl Emitter<'_> {
         for line in result.tools.iter().flat_map(|t| t.regression_lines()) {
             summary.regressions.push((job.id.full(), line));
         }
-        for line in result.perf.iter().flat_map(|p| &p.regressions) {
+        for regression in result.perf.iter().flat_map(|p| &p.regressions) {
             summary
                 .regressions
-                .push((job.id.full(), format!("perf {line}")));
+                .push((job.id.full(), format!("perf {regression}")));
         }
     }
 }

@@ -249,10 +249,23 @@ fn harness(
         });
         return Ok(if passed { End::Ok } else { End::Failed });
     }
+    if let Some(file) = &cli.perf_round {
+        return perf_round(&plan, &setup, file);
+    }
     if !cfg!(target_os = "linux") && matches!(setup.mode, Mode::Valgrind(_)) {
         return Err(Error::Valgrind(execute::not_linux()));
     }
     measure(main, &plan, &cli, &setup, out, signals)
+}
+
+/// `--perf-round=FILE`: one round of perf's sampling of every benchmark perf samples, the
+/// round's means written to FILE; no Valgrind, no report, no stored results.
+fn perf_round(plan: &Plan, setup: &Setup, file: &std::path::Path) -> Result<End, Error> {
+    let records = Arc::new(Records::new(None, setup.cwd.clone(), plan.home.clone()));
+    let mut executors =
+        execute::executors(setup, &records).map_err(|p| Error::Valgrind(p.into()))?;
+    perf::round(plan, executors[0].as_mut(), file).map_err(Error::Files)?;
+    Ok(End::Ok)
 }
 
 /// A measured run of the plan: signals handled, this bench binary's lock held, and the end

@@ -1,17 +1,24 @@
 //! A benchmark's perf step, after Valgrind's: each event set sampled natively by the bench
 //! process ([`crate::perf::sampler`]), the samples summed up per metric, compared with the
-//! previous run's or a baseline's by Welch's t-test, checked against the limits, and kept
-//! (`perf.samples`, rotated like Callgrind's files; `--save-baseline` copies it).
+//! previous run's or a baseline's ([`crate::compare::perf`]: Welch's test, the interval of the
+//! change and its verdict), checked against the limits ([`crate::compare::limits`]), and kept
+//! (`perf.samples`, rotated like Callgrind's files; `--save-baseline` copies it). Everything it
+//! does is the job's [`PerfRun`], folded when the job was planned.
+//!
+//! `--perf-round=FILE` ([`round`]) samples one round of every such benchmark and writes the
+//! round's means, nothing else: `benchgrind ab` runs the base's and the head's in turns.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use super::baseline::{old_file, promote_and_save};
-use crate::cli::Cli;
-use crate::config::perf::{Perf, DEFAULT_ALPHA, DEFAULT_NON_ZERO, DEFAULT_SAMPLE_DURATION};
+use crate::compare::limits::{check, margin_of, Gate};
+use crate::compare::perf::unpaired;
+use crate::config::perf::run::PerfRun;
 use crate::execute::{Captured, Executor, Status};
-use crate::perf::limits::{hard_value, Rule};
-use crate::perf::samples::{Failure, Samples, Spec, FORMAT};
+use crate::perf::samples::{Failure, RoundMean, Samples, Spec, FORMAT, ROUND_FORMAT};
 use crate::perf::stats::{welch_with_floor, Summary};
-use crate::perf::{events, pattern};
-use crate::plan::Job;
+use crate::plan::{Job, Plan};
 use crate::result::{PerfMetricResult, PerfResult, Source};
 use crate::store::Which;
 
@@ -21,207 +28,218 @@ const FILE: &str = "perf.samples";
 /// How many processes share an event set's sample duration.
 const ROUNDS: usize = 5;
 
-/// What separate runs of the same code differ by, in percent of the mean (a standard deviation
-/// per run), added to the spread of the rounds in the t-test (`--perf-noise`). Measured on
-/// this project's virtual machine (`scripts/perf_noise.py`): in two series of 45 pairs of runs
-/// of the same code (five benchmarks, ten runs each) task-clock moved by up to 6.3 % and 2.3 %;
-/// over the rounds alone 8 and 9 of the 45 were significant at 0.05, with 1 % added 4 and 0,
-/// with 1.5 % none.
-pub(crate) const DEFAULT_NOISE_PCT: f64 = 1.5;
-
-/// Whether perf samples the benchmark: where the code configures perf (or `--perf`), unless
-/// `--perf=no`, loading a baseline or in test mode.
-pub(super) fn samples(job: &Job, cli: &Cli) -> bool {
-    if cli.load_baseline.is_some() || cli.test_mode {
-        return false;
-    }
-    match (cli.perf, &job.config.perf) {
-        (Some(on), _) => on,
-        (None, Some(perf)) => perf.enabled(),
-        (None, None) => false,
-    }
+/// Whether perf samples the benchmark (the plan decided).
+pub(super) fn samples(job: &Job) -> bool {
+    job.config.perf_run.is_some()
 }
 
-/// Samples the benchmark where perf is configured (or `--perf`), unless loading a baseline;
-/// what the sampling processes print goes to `printed`.
+/// What the sampling processes gave: every samples file's text, and each read.
+struct Sampled {
+    text: String,
+    files: Vec<Samples>,
+}
+
+/// Samples the benchmark where perf samples it; what the sampling processes print goes to
+/// `printed`; `save` is `--save-baseline`'s name.
 pub(super) fn run(
     job: &Job,
-    cli: &Cli,
+    save: Option<&str>,
     executor: &mut dyn Executor,
     compare_with: &Source,
     printed: &mut Captured,
 ) -> Option<PerfResult> {
-    if !samples(job, cli) {
-        return None;
-    }
-    let perf = job.config.perf.clone().unwrap_or_default();
-    let paths = &job.paths;
+    let run = job.config.perf_run.as_ref()?;
     let mut result = PerfResult {
-        alpha: perf.alpha.unwrap_or(DEFAULT_ALPHA),
-        noise_pct: cli.perf_noise.unwrap_or(DEFAULT_NOISE_PCT),
-        file: paths.file(FILE, Which::Current),
+        alpha: run.alpha,
+        noise_pct: run.noise_pct,
+        file: job.paths.file(FILE, Which::Current),
+        notes: run.notes.clone(),
         ..PerfResult::default()
     };
-    if !crate::perf::SUPPORTED {
-        result.failed = Some("perf counts on Linux (x86-64, aarch64, riscv64) only".into());
-        return Some(result);
-    }
-    let (sets, notes) = event_sets(&perf, cli);
-    result.notes.extend(notes);
-    let duration = cli
-        .perf_sampling
-        .or(perf.sample_duration)
-        .unwrap_or(DEFAULT_SAMPLE_DURATION);
-    let run_mode = cli.perf_run_mode.or(perf.run_mode).unwrap_or_default();
-    let nonzero = perf
-        .non_zero
-        .clone()
-        .unwrap_or_else(|| DEFAULT_NON_ZERO.iter().map(|s| s.to_string()).collect());
-
-    // Each set in rounds, each a process of its own spread over the duration: the rounds'
-    // means are what the t-test compares, so that what differs from one process to the next
-    // (where its pages and code landed) and over time counts as spread, not as a change.
-    let rounds = if duration.is_zero() { 1 } else { ROUNDS };
-    let mut text = String::new();
-    let mut files = Vec::new();
-    for set in &sets {
-        for _ in 0..rounds {
-            let spec = Spec {
-                events: set.clone(),
-                duration: duration / rounds as u32,
-                default_entry: perf.default_entry.unwrap_or(true),
-                min_pcnt_running: perf.min_pcnt_running.unwrap_or(100.0),
-                calibrate: run_mode.calibration() / rounds as u32,
-                nonzero: nonzero.clone(),
-                record: None,
-            };
-            let out = paths.file(FILE, Which::New);
-            let _ = std::fs::remove_file(&out);
-            let ran = executor.run_perf(job, &spec, &out);
-            printed.append(&ran.output.stdout, &ran.output.stderr);
-            if let Status::Failed(why) = ran.status {
-                result.failed = Some(why);
-                return Some(result);
-            }
-            let read = std::fs::read_to_string(&out)
-                .map_err(|e| Failure::Other(format!("no samples in {}: {e}", out.display())))
-                .and_then(|t| Samples::parse(&t).map(|s| (t, s)));
-            match read {
-                Ok((t, samples)) => {
-                    text.push_str(&t);
-                    files.push(samples);
-                }
-                Err(Failure::Denied(why) | Failure::Other(why)) => {
-                    result.failed = Some(why);
-                    return Some(result);
-                }
-            }
-        }
-    }
-    for note in files.iter().flat_map(file_notes) {
-        if !result.notes.contains(&note) {
-            result.notes.push(note);
-        }
-    }
-
-    if files.iter().all(|f| f.events.is_empty()) {
-        // Nothing counted: the machine lacks every event asked for (a failure), or the
-        // benchmark cannot be sampled at all (its note says why).
-        if files.iter().all(|f| f.unsupported.is_empty()) {
-            return Some(result);
-        }
-        result.failed = Some(format!(
-            "this machine counts none of the perf events asked for ({}): hardware events need a \
-             PMU, which most virtual machines lack; software events such as task-clock count \
-             everywhere",
-            sets.join("; ")
-        ));
-        return Some(result);
-    }
-    let old = old_file(paths, FILE, compare_with)
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .map(|t| read_all(&t))
-        .unwrap_or_default();
-    let old = Samples::rounds(&old);
-    for metric in Samples::rounds(&files) {
-        let Some(new) = Summary::of(&metric.all()) else {
-            continue;
-        };
-        let before = old.iter().find(|m| m.name == metric.name);
-        let floor = result.noise_pct / 100.0;
-        let p_value = before.and_then(|b| {
-            let (new_means, old_means) = (metric.means(), b.means());
-            if new_means.len() >= 2 && old_means.len() >= 2 {
-                welch_with_floor(&Summary::of(&new_means)?, &Summary::of(&old_means)?, floor)
-            } else {
-                welch_with_floor(&new, &Summary::of(&b.all())?, floor)
-            }
-        });
-        result.metrics.push(PerfMetricResult {
-            name: metric.name,
-            time: metric.time,
-            new,
-            old: before.and_then(|b| Summary::of(&b.all())),
-            p_value,
-            significant: p_value.is_some_and(|p| p < result.alpha),
-        });
-    }
-    let mut rules: Vec<Rule> = perf
-        .soft_limits
-        .iter()
-        .map(|(p, l)| Rule {
-            pattern: p.clone(),
-            soft: Some(*l),
-            hard: None,
-        })
-        .collect();
-    rules.extend(perf.hard_limits.iter().map(|(p, u, l)| Rule {
-        pattern: p.clone(),
-        soft: None,
-        hard: Some((l.as_f64(), u.clone())),
-    }));
-    rules.extend(cli.perf_limits.iter().cloned());
-    result.regressions = check(&rules, &result.metrics, &mut result.notes);
-
-    if perf.record == Some(true) {
-        let spec = Spec {
-            events: sets[0].clone(),
-            duration,
-            default_entry: perf.default_entry.unwrap_or(true),
-            min_pcnt_running: 0.0,
-            calibrate: std::time::Duration::ZERO,
-            nonzero: Vec::new(),
-            record: Some((paths.dir.join("perf.data"), perf.record_args.clone())),
-        };
-        result.notes.push(record(job, executor, &spec));
-    }
-
-    // The new samples become the current ones (the current, old), and a baseline if asked.
-    let new = paths.file(FILE, Which::New);
-    if let Err(e) = crate::store::write_atomic(&new, text.as_bytes()) {
-        result.failed = Some(format!("cannot write {}: {e}", new.display()));
-        return Some(result);
-    }
-    let save = cli.save_baseline.as_deref();
-    if let Err(e) = promote_and_save(paths, &[FILE.to_owned()], FILE, save) {
-        result.failed = Some(e.to_string());
+    if let Err(why) = step(
+        job,
+        run,
+        save,
+        (executor, compare_with, printed),
+        &mut result,
+    ) {
+        result.failed = Some(why);
     }
     Some(result)
 }
 
+/// [`run`]'s work, into `result`; the error is why perf gave nothing.
+fn step(
+    job: &Job,
+    run: &PerfRun,
+    save: Option<&str>,
+    (executor, compare_with, printed): (&mut dyn Executor, &Source, &mut Captured),
+    result: &mut PerfResult,
+) -> Result<(), String> {
+    if !crate::perf::SUPPORTED {
+        return Err("perf counts on Linux (x86-64, aarch64, riscv64) only".into());
+    }
+    // Each set in rounds, each a process of its own spread over the duration: the rounds'
+    // means are what the comparison takes, so that what differs from one process to the next
+    // (where its pages and code landed) and over time counts as spread, not as a change.
+    let processes = if run.duration.is_zero() { 1 } else { ROUNDS };
+    let sampled = sample(job, run, executor, processes, printed)?;
+    for note in sampled.files.iter().flat_map(file_notes) {
+        if !result.notes.contains(&note) {
+            result.notes.push(note);
+        }
+    }
+    if sampled.files.iter().all(|f| f.events.is_empty()) {
+        return nothing_counted(run, &sampled.files);
+    }
+    let old = old_file(&job.paths, FILE, compare_with)
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|t| read_all(&t))
+        .unwrap_or_default();
+    result.metrics = compare(run, &sampled.files, &old);
+    let gate = Gate {
+        paired: false,
+        fail_inconclusive: run.fail_inconclusive,
+    };
+    result.regressions = check(&run.limits, &result.metrics, gate, &mut result.notes);
+    if let Some(args) = &run.record {
+        result.notes.push(record(job, run, args, executor));
+    }
+    keep(job, &sampled.text, save)
+}
+
+/// Samples every event set in `processes` processes, each for its share of one round (the
+/// duration over [`ROUNDS`]).
+fn sample(
+    job: &Job,
+    run: &PerfRun,
+    executor: &mut dyn Executor,
+    processes: usize,
+    printed: &mut Captured,
+) -> Result<Sampled, String> {
+    let share = |d: Duration| {
+        if run.duration.is_zero() {
+            d
+        } else {
+            d / ROUNDS as u32
+        }
+    };
+    let mut sampled = Sampled {
+        text: String::new(),
+        files: Vec::new(),
+    };
+    for set in &run.event_sets {
+        for _ in 0..processes {
+            let spec = Spec {
+                events: set.clone(),
+                duration: share(run.duration),
+                default_entry: run.default_entry,
+                min_pcnt_running: run.min_pcnt_running,
+                calibrate: share(run.run_mode.calibration()),
+                nonzero: run.non_zero.clone(),
+                record: None,
+            };
+            let out = job.paths.file(FILE, Which::New);
+            let _ = std::fs::remove_file(&out);
+            let ran = executor.run_perf(job, &spec, &out);
+            printed.append(&ran.output.stdout, &ran.output.stderr);
+            if let Status::Failed(why) = ran.status {
+                return Err(why);
+            }
+            let text = std::fs::read_to_string(&out)
+                .map_err(|e| format!("no samples in {}: {e}", out.display()))?;
+            let samples = Samples::parse(&text)
+                .map_err(|(Failure::Denied(why) | Failure::Other(why))| why)?;
+            sampled.text.push_str(&text);
+            sampled.files.push(samples);
+        }
+    }
+    Ok(sampled)
+}
+
+/// Nothing counted: the machine lacks every event asked for (a failure), or the benchmark
+/// cannot be sampled at all (its note says why).
+fn nothing_counted(run: &PerfRun, files: &[Samples]) -> Result<(), String> {
+    if files.iter().all(|f| f.unsupported.is_empty()) {
+        return Ok(());
+    }
+    Err(format!(
+        "this machine counts none of the perf events asked for ({}): hardware events need a \
+         PMU, which most virtual machines lack; software events such as task-clock count \
+         everywhere",
+        run.event_sets.join("; ")
+    ))
+}
+
+/// Each metric's new samples against the old ones: the summaries, Welch's p-value and the
+/// interval and verdict of the change (on the rounds' means where both sides have two or more).
+fn compare(run: &PerfRun, new: &[Samples], old: &[Samples]) -> Vec<PerfMetricResult> {
+    let old = Samples::rounds(old);
+    let floor = run.noise_pct / 100.0;
+    let mut out = Vec::new();
+    for metric in Samples::rounds(new) {
+        let Some(all) = Summary::of(&metric.all()) else {
+            continue;
+        };
+        let before = old.iter().find(|m| m.name == metric.name);
+        let (new_rounds, old_rounds) = (metric.means(), before.map(|b| b.means()));
+        // The rounds' means where both sides have two or more, else every sample.
+        let sides = before.and_then(|b| {
+            let old_rounds = old_rounds.as_deref().unwrap_or_default();
+            if new_rounds.len() >= 2 && old_rounds.len() >= 2 {
+                Some((Summary::of(&new_rounds)?, Summary::of(old_rounds)?))
+            } else {
+                Some((all, Summary::of(&b.all())?))
+            }
+        });
+        let p_value = sides.and_then(|(n, o)| welch_with_floor(&n, &o, floor));
+        let interval = sides.and_then(|(n, o)| unpaired(&n, &o, floor, run.alpha));
+        let margin_pct = margin_of(&run.limits, &metric.name, run.margin_pct);
+        out.push(PerfMetricResult {
+            name: metric.name,
+            time: metric.time,
+            new: all,
+            old: before.and_then(|b| Summary::of(&b.all())),
+            p_value,
+            significant: p_value.is_some_and(|p| p < run.alpha),
+            interval,
+            margin_pct,
+            verdict: interval.map(|i| i.verdict(margin_pct)),
+            new_rounds,
+            old_rounds: old_rounds.unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// The new samples become the current ones (the current, old), and a baseline if asked.
+fn keep(job: &Job, text: &str, save: Option<&str>) -> Result<(), String> {
+    let new = job.paths.file(FILE, Which::New);
+    crate::store::write_atomic(&new, text.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", new.display()))?;
+    promote_and_save(&job.paths, &[FILE.to_owned()], FILE, save).map_err(|e| e.to_string())
+}
+
 /// `perf record`'s run (the perf program's): a profile of the benchmark for `perf report`, as
 /// a note that says where it is or why there is none.
-fn record(job: &Job, executor: &mut dyn Executor, spec: &Spec) -> String {
-    let Some((path, _)) = &spec.record else {
-        return String::new();
-    };
+fn record(job: &Job, run: &PerfRun, args: &[String], executor: &mut dyn Executor) -> String {
     if crate::execute::valgrind::find_in_path("perf").is_none() {
         return "record: no profile: the perf program is not on PATH (Debian and Ubuntu: \
                 `apt-get install linux-perf`)"
             .into();
     }
+    let path = job.paths.dir.join("perf.data");
+    let spec = Spec {
+        events: run.event_sets[0].clone(),
+        duration: run.duration,
+        default_entry: run.default_entry,
+        min_pcnt_running: 0.0,
+        calibrate: Duration::ZERO,
+        nonzero: Vec::new(),
+        record: Some((path.clone(), args.to_vec())),
+    };
     let scratch = job.paths.dir.join("perf.record.samples");
-    let ran = executor.run_perf(job, spec, &scratch);
+    let ran = executor.run_perf(job, &spec, &scratch);
     let _ = std::fs::remove_file(&scratch);
     match ran.status {
         Status::Ok if path.exists() => {
@@ -235,57 +253,51 @@ fn record(job: &Job, executor: &mut dyn Executor, spec: &Spec) -> String {
     }
 }
 
-/// The event sets to sample and what was not applied: the command line's, else the code's,
-/// else perf stat's default; with `--all-user` every event in user space only.
-fn event_sets(perf: &Perf, cli: &Cli) -> (Vec<String>, Vec<String>) {
-    let mut notes = Vec::new();
-    let mut sets = if cli.perf_events.is_empty() {
-        perf.event_sets.clone()
-    } else {
-        cli.perf_events.clone()
-    };
-    let mut user_only = false;
-    let args: Vec<&String> = perf.args.iter().chain(&cli.perf_args).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        match arg {
-            "--all-user" | "-u" => user_only = true,
-            "-e" | "--event" if i + 1 < args.len() => {
-                sets.push(args[i + 1].clone());
-                i += 1;
-            }
-            _ if arg.starts_with("--event=") => sets.push(arg["--event=".len()..].to_owned()),
-            _ => notes.push(format!(
-                "perf stat argument `{arg}` does not apply (benchgrind counts with \
-                 perf_event_open; it takes --all-user and --event)"
-            )),
+/// `--perf-round=FILE`: one round of every benchmark perf samples (one process per event set,
+/// for one round's share of the duration), its means per metric written to `file` as lines of
+/// [`RoundMean`]; a benchmark whose sampling failed is a line with its error.
+pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Result<(), String> {
+    let mut text = format!("{ROUND_FORMAT}\n");
+    for job in &plan.jobs {
+        let Some(run) = &job.config.perf_run else {
+            continue;
+        };
+        let mut printed = Captured::default();
+        let lines = match sample(job, run, executor, 1, &mut printed) {
+            Ok(sampled) => round_means(job, run, &sampled.files),
+            Err(why) => vec![RoundMean::failed(job.id.full(), why)],
+        };
+        for line in lines {
+            text.push_str(&line.encode());
+            text.push('\n');
         }
-        i += 1;
     }
-    if sets.is_empty() {
-        sets.push(events::DEFAULT.to_owned());
-    }
-    if user_only {
-        sets = sets
-            .iter()
-            .map(|set| {
-                set.split(',')
-                    .map(|e| {
-                        if e.contains([':', '/']) {
-                            e.to_owned()
-                        } else {
-                            let close = e.ends_with('}');
-                            let base = e.trim_end_matches('}');
-                            format!("{base}:u{}", if close { "}" } else { "" })
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(",")
+    let file = PathBuf::from(file);
+    crate::store::write_atomic(&file, text.as_bytes())
+        .map_err(|e| format!("--perf-round: cannot write {}: {e}", file.display()))
+}
+
+/// A round's mean per metric, with what its verdict is judged by.
+fn round_means(job: &Job, run: &PerfRun, files: &[Samples]) -> Vec<RoundMean> {
+    let id = job.id.full();
+    Samples::rounds(files)
+        .into_iter()
+        .filter_map(|metric| {
+            let all = metric.all();
+            let mean = Summary::of(&all)?.mean;
+            Some(RoundMean {
+                id: id.clone(),
+                margin_pct: margin_of(&run.limits, &metric.name, run.margin_pct),
+                metric: metric.name,
+                time: metric.time,
+                mean,
+                n: all.len(),
+                alpha: run.alpha,
+                fail_inconclusive: run.fail_inconclusive,
+                error: None,
             })
-            .collect();
-    }
-    (sets, notes)
+        })
+        .collect()
 }
 
 /// The samples files of a run, one per event set.
@@ -339,50 +351,110 @@ fn file_notes(file: &Samples) -> Vec<String> {
     notes
 }
 
-/// The limits passed, in words; a hard limit that cannot apply to its metric is a note.
-fn check(rules: &[Rule], metrics: &[PerfMetricResult], notes: &mut Vec<String>) -> Vec<String> {
-    let mut passed = Vec::new();
-    for rule in rules {
-        let mut matched = false;
-        for m in metrics
-            .iter()
-            .filter(|m| pattern::matches(&rule.pattern, &m.name))
-        {
-            matched = true;
-            if let (Some(limit), Some(change), true) = (rule.soft, m.change_pct(), m.significant) {
-                if (limit >= 0.0 && change > limit) || (limit < 0.0 && change < limit) {
-                    passed.push(format!(
-                        "{}: {change:+.2}% (significant, p = {:.4}) is past the soft limit of \
-                         {limit:+}% ({})",
-                        m.name,
-                        m.p_value.unwrap_or(0.0),
-                        rule.pattern
-                    ));
-                }
-            }
-            if let Some((value, unit)) = &rule.hard {
-                match hard_value(*value, unit.as_ref(), m.time) {
-                    Ok(limit) if m.new.mean > limit => passed.push(format!(
-                        "{}: mean {} is above the hard limit of {} ({})",
-                        m.name,
-                        m.format(m.new.mean),
-                        m.format(limit),
-                        rule.pattern
-                    )),
-                    Ok(_) => {}
-                    Err(why) => notes.push(format!(
-                        "the hard limit of `{}` does not apply to {}: {why}",
-                        rule.pattern, m.name
-                    )),
-                }
-            }
-        }
-        if !matched {
-            notes.push(format!(
-                "the perf limit pattern `{}` matches no metric counted",
-                rule.pattern
-            ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::perf::Verdict;
+
+    fn samples(name: &str, values: &[f64]) -> Samples {
+        Samples {
+            events: vec![name.into()],
+            time: vec![true],
+            samples: values.iter().map(|v| vec![*v]).collect(),
+            ..Samples::default()
         }
     }
-    passed
+
+    fn perf_run(limits: &str) -> PerfRun {
+        let mut run = PerfRun::resolve(
+            None,
+            &crate::config::perf::run::PerfFlags {
+                on: Some(true),
+                noise: Some(0.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        if !limits.is_empty() {
+            run.limits = crate::config::perf::run::limits(limits).unwrap();
+        }
+        run
+    }
+
+    /// Five rounds of three samples around `mean`, spread by `spread` in percent.
+    fn rounds(name: &str, mean: f64, spread: f64) -> Vec<Samples> {
+        (0..5)
+            .map(|r| {
+                let wobble = mean * spread / 100.0 * (r as f64 - 2.0) / 2.0;
+                samples(name, &[mean + wobble, mean + wobble, mean + wobble])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rounds_compared_with_the_old_runs_rounds() {
+        // (new mean, old mean, spread %, limits, verdict, margin)
+        let table = [
+            (1200.0, 1000.0, 1.0, "", Verdict::Slower, 5.0),
+            (800.0, 1000.0, 1.0, "", Verdict::Faster, 5.0),
+            (1001.0, 1000.0, 0.5, "", Verdict::Unchanged, 5.0),
+            (1050.0, 1000.0, 20.0, "", Verdict::Inconclusive, 5.0),
+            // A soft limit is the metric's margin.
+            (
+                1200.0,
+                1000.0,
+                1.0,
+                "task-clock=40%",
+                Verdict::Unchanged,
+                40.0,
+            ),
+        ];
+        for (new, old, spread, limits, want, margin) in table {
+            let run = perf_run(limits);
+            let got = compare(
+                &run,
+                &rounds("task-clock", new, spread),
+                &rounds("task-clock", old, spread),
+            );
+            assert_eq!(got.len(), 1);
+            let m = &got[0];
+            assert_eq!(m.verdict, Some(want), "{new} vs {old}: {m:?}");
+            assert_eq!(m.margin_pct, margin);
+            assert_eq!((m.new_rounds.len(), m.old_rounds.len()), (5, 5));
+            assert_eq!(m.new.n, 15);
+        }
+        // Nothing to compare with: no verdict.
+        let got = compare(&perf_run(""), &rounds("task-clock", 1.0, 1.0), &[]);
+        assert_eq!((got[0].verdict, got[0].old), (None, None));
+    }
+
+    #[test]
+    fn nothing_counted_fails_only_where_events_are_missing() {
+        let run = perf_run("");
+        assert!(nothing_counted(&run, &[Samples::default()]).is_ok());
+        let missing = Samples {
+            unsupported: vec!["cycles".into()],
+            ..Samples::default()
+        };
+        let e = nothing_counted(&run, &[missing]).unwrap_err();
+        assert!(e.contains("counts none of the perf events"), "{e}");
+    }
+
+    #[test]
+    fn notes_of_a_samples_file() {
+        let file = Samples {
+            unsupported: vec!["cycles".into()],
+            multiplexed: 2,
+            zero: 1,
+            runs: 10,
+            ..Samples::default()
+        };
+        let notes = file_notes(&file);
+        assert!(
+            notes[0].starts_with("not counted here: cycles"),
+            "{notes:?}"
+        );
+        assert!(notes[1].starts_with("2 of 10 samples dropped"), "{notes:?}");
+        assert!(notes[2].starts_with("1 of 10 samples dropped"), "{notes:?}");
+    }
 }

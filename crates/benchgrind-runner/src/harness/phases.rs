@@ -108,8 +108,8 @@ pub fn execute_plan(
         }
         // perf's times depend on what else runs: a phase with benchmarks perf samples runs one
         // benchmark at a time.
-        let one_at_a_time = alone.is_some_and(|h| h.one_at_a_time)
-            || jobs.iter().any(|j| super::perf::samples(j, cli));
+        let one_at_a_time =
+            alone.is_some_and(|h| h.one_at_a_time) || jobs.iter().any(|j| super::perf::samples(j));
         let workers = if one_at_a_time { 1 } else { executors.len() };
         // One at a time, the plan's order puts a measured `before` first and `after` last.
         let phase = Phase {

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 
 use perf_event_open_sys as sys;
 
-use super::events::{Event, Kind};
+use crate::config::perf::events::{Event, Kind};
 
 /// At most this many counters (no event set comes near).
 const MAX: usize = 64;

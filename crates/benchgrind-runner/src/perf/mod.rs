@@ -11,9 +11,6 @@
 //! compares and reports ([`crate::harness`]'s perf step).
 
 pub mod access;
-pub mod events;
-pub mod limits;
-pub mod pattern;
 pub mod samples;
 pub mod stats;
 

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::counters::{self, Counters, Reading};
 use super::samples::{Spec, FORMAT};
-use super::{events, pattern};
+use crate::config::perf::{events, pattern};
 
 /// At most this many samples are kept, however short the body.
 pub const MAX_SAMPLES: usize = 100_000;

@@ -95,6 +95,74 @@ impl Spec {
     }
 }
 
+/// The first line of a `--perf-round` file; each further line is a [`RoundMean`] in JSON.
+pub const ROUND_FORMAT: &str = "benchgrind-perf-round 1";
+
+/// One line of a `--perf-round` file: a benchmark's mean of one metric over one round, or why
+/// its sampling failed (`error`, the other fields empty).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RoundMean {
+    /// The benchmark's id, as its summary names it.
+    pub id: String,
+    /// perf's name of the metric.
+    pub metric: String,
+    /// Whether the values are nanoseconds.
+    pub time: bool,
+    /// The round's mean.
+    pub mean: f64,
+    /// Its number of samples.
+    pub n: usize,
+    /// The margin of the metric's verdict, in percent (the benchmark's perf settings).
+    #[serde(default)]
+    pub margin_pct: f64,
+    /// The interval's confidence is `1 - alpha`.
+    #[serde(default)]
+    pub alpha: f64,
+    /// Whether an inconclusive verdict fails.
+    #[serde(default)]
+    pub fail_inconclusive: bool,
+    /// Why the benchmark's sampling failed, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl RoundMean {
+    /// The line of a benchmark whose sampling failed.
+    pub fn failed(id: String, why: String) -> RoundMean {
+        RoundMean {
+            id,
+            metric: String::new(),
+            time: false,
+            mean: 0.0,
+            n: 0,
+            margin_pct: 0.0,
+            alpha: 0.0,
+            fail_inconclusive: false,
+            error: Some(why),
+        }
+    }
+
+    /// Its line (without the newline).
+    pub fn encode(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a round file's text; the error names the line.
+    pub fn parse_file(text: &str) -> Result<Vec<RoundMean>, String> {
+        let mut lines = text.lines();
+        if lines.next() != Some(ROUND_FORMAT) {
+            return Err(format!(
+                "not a perf round file (its first line is not `{ROUND_FORMAT}`)"
+            ));
+        }
+        lines
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 2)))
+            .collect()
+    }
+}
+
 /// One run's samples as the bench process wrote them.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Samples {
@@ -267,6 +335,35 @@ mod tests {
             )),
         };
         assert_eq!(Spec::parse(&spec.encode()).unwrap(), spec);
+    }
+
+    #[test]
+    fn round_files_round_trip_and_name_a_bad_line() {
+        let lines = [
+            RoundMean {
+                id: "b::g::f".into(),
+                metric: "task-clock".into(),
+                time: true,
+                mean: 1234.5,
+                n: 7,
+                margin_pct: 5.0,
+                alpha: 0.05,
+                fail_inconclusive: true,
+                error: None,
+            },
+            RoundMean::failed("b::g::h".into(), "perf is not allowed".into()),
+        ];
+        let text = format!(
+            "{ROUND_FORMAT}\n{}\n{}\n",
+            lines[0].encode(),
+            lines[1].encode()
+        );
+        assert_eq!(RoundMean::parse_file(&text).unwrap(), lines);
+        let bad = format!("{ROUND_FORMAT}\n{}\nnope\n", lines[0].encode());
+        assert!(RoundMean::parse_file(&bad)
+            .unwrap_err()
+            .starts_with("line 3"));
+        assert!(RoundMean::parse_file("x\n").is_err());
     }
 
     #[test]

@@ -76,6 +76,12 @@ pub(super) fn fold(config: &mut ResolvedConfig, cli: &Cli) {
         config.regression_fail_fast = fail_fast;
     }
     fold_report(config, cli);
+    // Perf samples nothing where a baseline is loaded or in test mode (nothing runs).
+    config.perf_run = if cli.load_baseline.is_some() || cli.test_mode {
+        None
+    } else {
+        crate::config::perf::run::PerfRun::resolve(config.perf.as_ref(), &cli.perf)
+    };
 }
 
 /// `--callgrind-limits` and `--dhat-limits`: each replaces the limits on its tool's metrics,

@@ -150,12 +150,14 @@ pub fn perf_table(rows: &[(String, crate::result::PerfResult)]) -> String {
     }
     let mut out = String::from(
         "\n### perf: time on this machine\n\nMeans ± standard deviation (n: samples); a change \
-         counts where Welch's t-test finds it significant.\n\n\
-         | Benchmark | Metric | New | Old | Change |\n|---|---|---:|---:|---|\n",
+         counts where Welch's t-test finds it significant. The verdict: the change's interval \
+         wholly past the margin (faster, slower), wholly inside it (unchanged), or neither \
+         (inconclusive).\n\n\
+         | Benchmark | Metric | New | Old | Change | Verdict |\n|---|---|---:|---:|---|---|\n",
     );
     for (id, perf) in rows {
         if let Some(why) = &perf.failed {
-            out += &format!("| `{id}` | | failed: {} | | |\n", why.replace('|', "\\|"));
+            out += &format!("| `{id}` | | failed: {} | | | |\n", why.replace('|', "\\|"));
         }
         for m in &perf.metrics {
             let side = |s: &crate::perf::stats::Summary| m.describe(s);
@@ -163,11 +165,23 @@ pub fn perf_table(rows: &[(String, crate::result::PerfResult)]) -> String {
             let change = match (m.change_pct(), m.p_value) {
                 (Some(c), Some(p)) if m.significant => format!("**{c:+.2}%** (p = {p:.4})"),
                 (Some(c), Some(p)) => format!("{c:+.2}% (p = {p:.4}, not significant)"),
+                (Some(_), None) if perf.paired_rounds.is_some() => {
+                    let rounds = perf.paired_rounds.unwrap_or(0);
+                    let pct = m.interval.map_or(0.0, |i| i.pct);
+                    format!("{pct:+.2}% (in turns, {rounds} rounds)")
+                }
                 (Some(c), None) => format!("{c:+.2}% (too few samples)"),
                 (None, _) => "new".to_owned(),
             };
+            let verdict = match (m.verdict, m.interval) {
+                (Some(v), Some(i)) if i.low.is_finite() && i.high.is_finite() => {
+                    format!("{v} [{:+.2}%, {:+.2}%] ±{}%", i.low, i.high, m.margin_pct)
+                }
+                (Some(v), _) => format!("{v} ±{}%", m.margin_pct),
+                (None, _) => String::new(),
+            };
             out += &format!(
-                "| `{id}` | {} | {} | {old} | {change} |\n",
+                "| `{id}` | {} | {} | {old} | {change} | {verdict} |\n",
                 m.name,
                 side(&m.new)
             );

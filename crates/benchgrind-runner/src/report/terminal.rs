@@ -409,6 +409,13 @@ fn perf_section(
     } else {
         writeln!(out, "{line}")?;
     }
+    if let Some(rounds) = perf.paired_rounds {
+        writeln!(
+            out,
+            "  perf: base and head sampled in turns, {rounds} rounds, compared round by round \
+             (the old side is the base)"
+        )?;
+    }
     for m in &perf.metrics {
         let side = |s: &crate::perf::stats::Summary| m.describe(s);
         let old = m.old.as_ref().map_or("N/A".to_owned(), side);
@@ -420,14 +427,19 @@ fn perf_section(
             (Some(pct), Some(p)) => {
                 style.paint("90", &format!("({pct:+.2}%, p={p:.4}: not significant)"))
             }
+            (Some(_), None) if m.interval.is_some() => {
+                let pct = m.interval.map_or(0.0, |i| i.pct);
+                style.paint("90", &format!("({pct:+.2}%, in turns)"))
+            }
             (Some(pct), None) => style.paint("90", &format!("({pct:+.2}%, too few samples)")),
         };
         let label = format!("{}:", m.name);
         writeln!(
             out,
-            "{}{label:<18}{:>32}|{old:<32} {change}",
+            "{}{label:<18}{:>32}|{old:<32} {change}{}",
             style.indent(),
-            side(&m.new)
+            side(&m.new),
+            verdict_text(style, m)
         )?;
     }
     if let Some(reason) = &perf.failed {
@@ -441,6 +453,31 @@ fn perf_section(
         writeln!(out, "  {}", style.paint("1;31", &line))?;
     }
     Ok(())
+}
+
+/// A perf metric's verdict and the interval it rests on, after its change: ` slower
+/// [+3.10%, +13.20%] ±5%`; empty where nothing was compared.
+fn verdict_text(style: Style, m: &crate::result::PerfMetricResult) -> String {
+    use crate::compare::perf::Verdict;
+    let (Some(verdict), Some(i)) = (m.verdict, m.interval) else {
+        return String::new();
+    };
+    let colour = match verdict {
+        Verdict::Slower => "1;31",
+        Verdict::Faster => "1;32",
+        Verdict::Unchanged => "90",
+        Verdict::Inconclusive => "1;33",
+    };
+    let bounds = if i.low.is_finite() && i.high.is_finite() {
+        format!("[{:+.2}%, {:+.2}%]", i.low, i.high)
+    } else {
+        "[unbounded]".to_owned()
+    };
+    format!(
+        " {} {bounds} ±{}%",
+        style.paint(colour, verdict.name()),
+        m.margin_pct
+    )
 }
 
 fn change_text(style: Style, change: Change) -> String {

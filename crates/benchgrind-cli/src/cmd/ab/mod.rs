@@ -12,6 +12,11 @@
 //! call for the same revision, with the same options and on an unchanged machine, reuses the
 //! base's counts.
 //!
+//! perf's benchmarks are then sampled in turns (`turns.rs`): the base's bench binaries, kept in
+//! `benchgrind-ab/base-bin/`, and the head's, round by round, compared paired, so that drift
+//! during the job cancels (`--perf-rounds=0`: each side's perf sampled in its own run, the head
+//! compared with the base's samples as with a baseline).
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -23,6 +28,7 @@ use benchgrind_runner::error::FileResult;
 use crate::exit::Outcome;
 
 mod key;
+mod turns;
 use crate::usage::UsageError;
 
 /// The help text.
@@ -41,10 +47,18 @@ markdown, json, bmf, ...), --output-file and --uncompared=notice|fail choose the
 them all. Exit status: 0 no limit passed, 1 error or a failed benchmark, 2 usage, 3 past a
 limit, 4 a benchmark without a base (new since REV) with --uncompared=fail.
 
+perf's benchmarks (Perf in the code, or --perf among the bench arguments) are sampled after
+both sides have been measured, base and head in turns for --perf-rounds rounds (the order in
+each round drawn from a seed that is logged), and compared round by round: each metric's
+verdict is faster, slower, unchanged or inconclusive against --perf-margin (default 5%); slower
+exits 3, and inconclusive too with --perf-fail-inconclusive.
+
 Options:
-      --base=REV   the revision to compare with (required)
-      --fresh      measure the base again even when its counts could be reused
-  -h, --help       print this help
+      --base=REV          the revision to compare with (required)
+      --fresh             measure the base again even when its counts could be reused
+      --perf-rounds=N     rounds of perf in turns (default 10); 0: each side's perf sampled in
+                          its own run, the head compared with the base's samples
+  -h, --help              print this help
 ";
 
 /// Bench arguments `ab` sets itself.
@@ -63,6 +77,8 @@ pub struct Config {
     base: String,
     /// `--fresh`.
     fresh: bool,
+    /// `--perf-rounds`: `None` for the default.
+    perf_rounds: Option<usize>,
     /// What goes to `cargo bench`.
     cargo_args: Vec<OsString>,
     /// What goes to every bench binary.
@@ -92,6 +108,13 @@ impl Config {
                     base = Some(text["--base=".len()..].to_owned());
                 }
                 Some("--fresh") => config.fresh = true,
+                Some("--perf-rounds") => {
+                    let value = args.next().unwrap_or_default();
+                    config.perf_rounds = Some(rounds(&value.to_string_lossy())?);
+                }
+                Some(text) if text.starts_with("--perf-rounds=") => {
+                    config.perf_rounds = Some(rounds(&text["--perf-rounds=".len()..])?);
+                }
                 _ => config.cargo_args.push(arg),
             }
         }
@@ -117,6 +140,17 @@ impl Config {
         }
         Ok(config)
     }
+}
+
+/// `--perf-rounds`' value.
+fn rounds(text: &str) -> Result<usize, UsageError> {
+    text.trim().parse::<usize>().map_err(|_| {
+        UsageError::new(format!(
+            "--perf-rounds={text}: write a number of rounds such as 10, or 0 for perf sampled \
+             in each side's own run"
+        ))
+        .hint(USAGE)
+    })
 }
 
 /// Where a side's bench binaries are and how to start them.
@@ -153,10 +187,19 @@ pub fn run(config: &Config) -> Result<Outcome> {
     };
 
     let stamp = home.join(format!("{baseline}.stamp"));
-    let key = key::reuse_key(&sha, (&config.cargo_args, &config.bench_args), &cwd)?;
+    let rounds = config.perf_rounds.unwrap_or(turns::DEFAULT_ROUNDS);
+    // The base run without perf (in turns) keeps no perf samples: not one to reuse for a run
+    // that compares with them, and the other way round.
+    let mut key_args = config.bench_args.clone();
+    key_args.extend((rounds > 0).then(|| OsString::from(PERF_OFF)));
+    let key = key::reuse_key(&sha, (&config.cargo_args, &key_args), &cwd)?;
     // `--fresh` among the bench arguments (or BENCHGRIND_FRESH) measures the base again too.
     let fresh = config.fresh || key::fresh(&config.bench_args)?;
-    let reused = !fresh && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key);
+    let base_bin = ab.join("base-bin");
+    // In turns, the base's binaries run again after the checkout has moved: they must be kept.
+    let reused = !fresh
+        && std::fs::read_to_string(&stamp).is_ok_and(|k| k == key)
+        && (rounds == 0 || turns::kept_base(&base_bin).is_some());
     if reused {
         crate::messages::note!(
             "the base {short} was measured with these arguments on this \
@@ -171,7 +214,10 @@ pub fn run(config: &Config) -> Result<Outcome> {
         );
         let _ = std::fs::remove_file(&stamp);
         let save = format!("--save-baseline={baseline}");
-        let outcome = run_side(&side, config, &home, &save)?;
+        let (outcome, benches) = run_side(&side, config, &home, &save)?;
+        if rounds > 0 {
+            turns::keep_base(&benches, &base_bin)?;
+        }
         if outcome == Outcome::Failed {
             bail!(
                 "the base {short} did not run (its output is above); fix it or choose another \
@@ -192,8 +238,38 @@ pub fn run(config: &Config) -> Result<Outcome> {
         &["rev-parse", "--verify", "--quiet", "HEAD^{commit}"],
     )
     .ok();
-    head(&side, config, &home, (&baseline, &sha), revision.as_deref())
+    let in_turns = (rounds > 0).then(|| Paired {
+        base_bin,
+        ab,
+        rounds,
+        // The order of each round from the base's commit: the same for a rerun, logged.
+        seed: u64::from_str_radix(&sha[..16.min(sha.len())], 16).unwrap_or(0),
+    });
+    head(
+        &side,
+        config,
+        &home,
+        (&baseline, &sha),
+        revision.as_deref(),
+        in_turns,
+    )
 }
+
+/// How perf's benchmarks are sampled in turns, after both sides are measured.
+struct Paired {
+    /// Where the base's binaries are kept.
+    base_bin: PathBuf,
+    /// `benchgrind-ab/`.
+    ab: PathBuf,
+    /// How many rounds.
+    rounds: usize,
+    /// The seed of the order in each round.
+    seed: u64,
+}
+
+/// The bench argument that leaves perf out of the runs that measure Valgrind's counts when
+/// perf is sampled in turns afterwards (the last value of a flag wins).
+const PERF_OFF: &str = "--perf=no";
 
 /// The working tree as a commit (not on any branch): HEAD with every change and every file git
 /// would add (`git add -A` into an index of its own), so that it can be checked out in the
@@ -273,9 +349,11 @@ fn head(
     home: &Path,
     (baseline, sha): (&str, &str),
     revision: Option<&str>,
+    paired: Option<Paired>,
 ) -> Result<Outcome> {
     let asked = asked(&config.bench_args)?;
     let benches = build(side, &config.cargo_args)?;
+    let perf_off = paired.as_ref().map(|_| PERF_OFF);
     let mut summaries = Vec::new();
     let mut failed = false;
     for (exe, package_dir) in &benches {
@@ -290,6 +368,7 @@ fn head(
             .arg(format!("--baseline-revision={sha}"))
             .arg("--output-format=json")
             .args(&asked.rest)
+            .args(perf_off)
             .current_dir(package_dir)
             .stdin(Stdio::null())
             .output()
@@ -316,6 +395,23 @@ fn head(
     }
     if summaries.is_empty() {
         bail!("no bench binary reported a benchmark (their output is above)");
+    }
+    if let Some(paired) = paired {
+        let base = turns::kept_base(&paired.base_bin).with_context(|| {
+            format!(
+                "the base's bench binaries are missing from {}; run ab with --fresh",
+                paired.base_bin.display()
+            )
+        })?;
+        let turns = turns::Turns {
+            base: &base,
+            head: &benches,
+            args: &asked.rest,
+            ab: &paired.ab,
+            rounds: paired.rounds,
+            seed: paired.seed,
+        };
+        turns.run(&mut summaries)?;
     }
     let outcome = crate::cmd::merge::report_all(&asked.report, summaries)?;
     Ok(if failed { Outcome::Failed } else { outcome })
@@ -346,19 +442,28 @@ fn without_tally(stderr: &str) -> &str {
 }
 
 /// Builds the base's bench binaries and runs each, saving its counts as the baseline `save`
-/// names; their reports are shown only when one fails. Failed when one failed.
-fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Outcome> {
+/// names; their reports are shown only when one fails. Failed when one failed; and the
+/// binaries.
+fn run_side(
+    side: &Side,
+    config: &Config,
+    home: &Path,
+    save: &str,
+) -> Result<(Outcome, Vec<(PathBuf, PathBuf)>)> {
     let benches = build(side, &config.cargo_args)?;
     // The report's options are the working tree's; the base's reports are not shown.
     let rest = asked(&config.bench_args)?.rest;
+    let in_turns = config.perf_rounds.unwrap_or(turns::DEFAULT_ROUNDS) > 0;
+    let perf_off = in_turns.then_some(PERF_OFF);
     let mut outcome = Outcome::Done;
-    for (exe, package_dir) in benches {
-        let output = Command::new(&exe)
+    for (exe, package_dir) in &benches {
+        let output = Command::new(exe)
             .arg("--bench")
             .arg(format!("--home={}", home.display()))
             .arg(save)
             .args(&rest)
-            .current_dir(&package_dir)
+            .args(perf_off)
+            .current_dir(package_dir)
             .stdin(Stdio::null())
             .output()
             .with_context(|| format!("cannot run {}", exe.display()))?;
@@ -368,7 +473,7 @@ fn run_side(side: &Side, config: &Config, home: &Path, save: &str) -> Result<Out
             outcome = Outcome::Failed;
         }
     }
-    Ok(outcome)
+    Ok((outcome, benches))
 }
 
 /// `cargo bench --no-run` on one side: its bench executables and their packages' directories;
@@ -525,6 +630,11 @@ mod tests {
         assert_eq!(c.bench_args, os(&["--regression=ir=5%", "fib"]));
         let c = Config::parse(os(&["--base", "HEAD~1", "--fresh"])).unwrap();
         assert_eq!((c.base.as_str(), c.fresh), ("HEAD~1", true));
+        assert_eq!(c.perf_rounds, None);
+        let c = Config::parse(os(&["--base=main", "--perf-rounds=0"])).unwrap();
+        assert_eq!(c.perf_rounds, Some(0));
+        let c = Config::parse(os(&["--base=main", "--perf-rounds", "4"])).unwrap();
+        assert_eq!(c.perf_rounds, Some(4));
     }
 
     #[test]
@@ -539,5 +649,9 @@ mod tests {
             Config::parse(os(&["--help"])),
             Err(UsageError::Help(_))
         ));
+        let e = Config::parse(os(&["--base=main", "--perf-rounds=many"]))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--perf-rounds=many"), "{e}");
     }
 }

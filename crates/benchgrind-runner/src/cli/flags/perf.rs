@@ -1,5 +1,7 @@
 //! The flags of Linux perf ([`crate::perf`]), gungraun 0.20's names: `--perf`, `--perf-events`,
-//! `--perf-limits`, `--perf-sampling`, `--perf-run-mode`, `--perf-args`; and `--perf-noise`.
+//! `--perf-limits`, `--perf-sampling`, `--perf-run-mode`, `--perf-args`; and `--perf-noise`,
+//! `--perf-margin`, `--perf-fail-inconclusive` (the verdict) and `--perf-round` (`ab` in turns).
+//! Read into [`crate::config::perf::run::PerfFlags`], folded when a benchmark is planned.
 
 use super::flag::{shell_words, yes_no, Category, Flag, Takes};
 use crate::config::PerfRunMode;
@@ -16,7 +18,7 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: false,
         category: Category::Tools,
         set: |cli, g| {
-            cli.perf = Some(yes_no(g)?);
+            cli.perf.on = Some(yes_no(g)?);
             Ok(())
         },
     },
@@ -30,8 +32,8 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: true,
         category: Category::Tools,
         set: |cli, g| {
-            crate::perf::events::parse_set(&g.value).map_err(|e| g.invalid(&e))?;
-            cli.perf_events.push(g.value.clone());
+            crate::config::perf::events::parse_set(&g.value).map_err(|e| g.invalid(&e))?;
+            cli.perf.events.push(g.value.clone());
             Ok(())
         },
     },
@@ -45,7 +47,8 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: false,
         category: Category::Tools,
         set: |cli, g| {
-            cli.perf_limits = crate::perf::limits::parse(&g.value).map_err(|e| g.invalid(&e))?;
+            cli.perf.limits =
+                crate::config::perf::run::limits(&g.value).map_err(|e| g.invalid(&e))?;
             Ok(())
         },
     },
@@ -59,7 +62,7 @@ pub(super) const FLAGS: &[Flag] = &[
         category: Category::Tools,
         set: |cli, g| {
             let value = g.value.trim();
-            cli.perf_sampling = Some(match value {
+            cli.perf.sampling = Some(match value {
                 "yes" | "true" | "on" => std::time::Duration::from_secs(2),
                 "no" | "false" | "off" => std::time::Duration::ZERO,
                 _ => crate::duration::parse(value)
@@ -79,7 +82,7 @@ pub(super) const FLAGS: &[Flag] = &[
         category: Category::Tools,
         set: |cli, g| {
             let value = g.value.trim();
-            cli.perf_run_mode = Some(match value.split_once('=') {
+            cli.perf.run_mode = Some(match value.split_once('=') {
                 None if value == "direct" => PerfRunMode::Direct,
                 None if value == "calibrate" => PerfRunMode::DefaultCalibrate,
                 Some(("calibrate", d)) => PerfRunMode::Calibrate(
@@ -106,8 +109,60 @@ pub(super) const FLAGS: &[Flag] = &[
                 .parse::<f64>()
                 .ok()
                 .filter(|p| p.is_finite() && *p >= 0.0);
-            cli.perf_noise =
+            cli.perf.noise =
                 Some(pct.ok_or_else(|| g.invalid("write a percentage such as 1.5, or 0"))?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-margin",
+        env: "BENCHGRIND_PERF_MARGIN",
+        takes: Takes::Value,
+        value: "=PERCENT",
+        help: "the margin of perf's verdict (default 5): faster or slower when the change's \
+               interval lies wholly past it, unchanged when wholly inside, else inconclusive",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            let pct = g
+                .value
+                .trim()
+                .trim_end_matches('%')
+                .parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite() && *p >= 0.0);
+            cli.perf.margin =
+                Some(pct.ok_or_else(|| g.invalid("write a percentage such as 5 or 2.5"))?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-fail-inconclusive",
+        env: "BENCHGRIND_PERF_FAIL_INCONCLUSIVE",
+        takes: Takes::Optional("yes"),
+        value: "[=yes|no]",
+        help: "an inconclusive perf verdict fails like a slower one (exit status 3)",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            cli.perf.fail_inconclusive = Some(yes_no(g)?);
+            Ok(())
+        },
+    },
+    Flag {
+        name: "--perf-round",
+        env: "BENCHGRIND_PERF_ROUND",
+        takes: Takes::Value,
+        value: "=FILE",
+        help: "sample one round of perf of every benchmark perf samples, run nothing else, and \
+               write the round's means to FILE (what benchgrind ab runs in turns)",
+        repeats: false,
+        category: Category::Tools,
+        set: |cli, g| {
+            if g.value.trim().is_empty() {
+                return Err(g.invalid("write the file the round's means go to"));
+            }
+            cli.perf_round = Some(std::path::PathBuf::from(&g.value));
             Ok(())
         },
     },
@@ -120,7 +175,7 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: false,
         category: Category::Tools,
         set: |cli, g| {
-            cli.perf_args = shell_words(g)?;
+            cli.perf.args = shell_words(g)?;
             Ok(())
         },
     },

@@ -2,9 +2,9 @@
 //! (`--callgrind-limits`, `--dhat-limits`, `--callgrind-metrics`, `--memcheck-metrics`, ...):
 //! comma-separated items, each a metric's name or a `@group`, without regard to case.
 //!
-//! A limit item is `KEY=LIMIT`: `N%` is a soft limit (in percent of the old value, negative for
-//! a fall), a bare `N` a hard one (a whole number for counts, any number for rates, which are in
-//! percent), and `N%|M` both. A group sets every member; later items replace earlier ones of the
+//! A limit item is `KEY=LIMIT` in the grammar every tool shares ([`crate::config::limits`]): `N%`
+//! is a soft limit (in percent of the old value, negative for a fall), a bare `N` a hard one (a
+//! whole number for counts, any number for rates, which are in percent), and `N%|M` both. A group sets every member; later items replace earlier ones of the
 //! same metric. An error names the item and what to write instead.
 
 use crate::error::Problem;
@@ -118,55 +118,43 @@ fn list<G: FromStr<Err = Problem>, M: PartialEq>(
     Ok(out)
 }
 
-/// Limits of `KEY=LIMIT` items; `expand` gives a key's metrics, each marked whether it is a
-/// rate (which takes hard limits with a fraction).
+/// Limits of `KEY=LIMIT` items ([`crate::config::limits`], the grammar every tool's limits
+/// share); `expand` gives a key's metrics, each marked whether it is a rate (which takes hard
+/// limits with a fraction).
 fn limits<G: FromStr<Err = Problem>>(
     text: &str,
     expand: impl Fn(G) -> Vec<(AnyMetric, bool)>,
 ) -> Result<RegressionConfig, Problem> {
     let mut config = RegressionConfig::default();
-    for item in items(text)? {
-        let fail = |what: String| problem!("`{item}`: {what}");
-        let (key, value) = item.split_once('=').ok_or_else(|| {
-            fail("not a limit; write KEY=N% (soft), KEY=N (hard) or KEY=N%|M (both)".into())
-        })?;
-        let metrics = expand(key.parse().map_err(|e: Problem| fail(e.into()))?);
-        for part in value.split('|').map(str::trim) {
-            if let Some(pct) = part.strip_suffix('%') {
-                let pct = pct
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|p| p.is_finite())
-                    .ok_or_else(|| fail(format!("`{part}` is not a percentage")))?;
-                for &(metric, _) in &metrics {
-                    config.set_soft(metric, pct);
-                }
-            } else {
-                let hard = part
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| {
-                        fail(format!(
-                            "`{part}` is not a limit; write N% for a change in percent or a \
-                             number (0 or more) for a hard limit"
-                        ))
-                    })?;
-                for &(metric, rate) in &metrics {
-                    let limit = if rate {
-                        Limit::Float(hard)
-                    } else if hard.fract() == 0.0 {
-                        Limit::Int(hard as u64)
-                    } else {
-                        return Err(fail(format!(
-                            "`{part}` has a fraction, but {} is a count; write a whole number",
-                            name(metric)
-                        )));
-                    };
-                    config.set_hard(metric, limit);
-                }
+    for item in crate::config::limits::items(text)? {
+        let metrics = expand(item.key.parse().map_err(|e: Problem| item.error(e))?);
+        if let Some(pct) = item.soft {
+            for &(metric, _) in &metrics {
+                config.set_soft(metric, pct);
             }
+        }
+        let Some(hard) = item.hard else {
+            continue;
+        };
+        if !hard.unit.is_empty() {
+            return Err(item.error(format!(
+                "`{}` is not a unit of Valgrind's metrics; write a bare number",
+                hard.unit
+            )));
+        }
+        for &(metric, rate) in &metrics {
+            let limit = if rate {
+                Limit::Float(hard.value)
+            } else if hard.value.fract() == 0.0 {
+                Limit::Int(hard.value as u64)
+            } else {
+                return Err(item.error(format!(
+                    "`{}` has a fraction, but {} is a count; write a whole number",
+                    hard.value,
+                    name(metric)
+                )));
+            };
+            config.set_hard(metric, limit);
         }
     }
     Ok(config)

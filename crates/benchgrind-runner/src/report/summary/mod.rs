@@ -153,12 +153,16 @@ pub struct WirePerf {
     pub noise_pct: f64,
     /// Per metric (perf's names), in the order counted.
     pub metrics: Vec<WirePerfMetric>,
-    /// The limits passed, in words.
+    /// The limits passed and the verdicts that fail, in words.
     pub regressions: Vec<String>,
     /// What the machine or the samples changed.
     pub notes: Vec<String>,
     /// Why perf gave nothing, if it did.
     pub error: Option<String>,
+    /// The rounds in which base and head were sampled in turns and compared round by round
+    /// (`benchgrind ab`); absent where a run was compared with one taken at another time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired_rounds: Option<usize>,
 }
 
 /// One perf metric: the new and old samples' mean, standard deviation and number, and the
@@ -173,12 +177,28 @@ pub struct WirePerfMetric {
     pub new: WireStats,
     /// Those compared with, if any.
     pub old: Option<WireStats>,
-    /// The change of the mean in percent, if compared.
+    /// The change of the mean in percent, if compared (in turns: of the mean per-round ratio
+    /// head/base).
     pub change_pct: Option<f64>,
     /// Welch's two-sided p-value, if compared.
     pub p_value: Option<f64>,
     /// Whether the change is significant (p below alpha).
     pub significant: bool,
+    /// The interval of the change at confidence 1 - alpha, in percent: `[low, high]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_pct: Option<[f64; 2]>,
+    /// The margin of the verdict, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_pct: Option<f64>,
+    /// `faster`, `slower`, `unchanged` or `inconclusive`, where compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// The new side's round means.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_rounds: Vec<f64>,
+    /// The old side's round means.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub old_rounds: Vec<f64>,
 }
 
 /// Mean, standard deviation and number of samples.
@@ -193,30 +213,105 @@ pub struct WireStats {
 }
 
 fn wire_perf(perf: &crate::result::PerfResult) -> WirePerf {
-    let stats = |s: &crate::perf::stats::Summary| WireStats {
-        mean: s.mean,
-        sd: s.sd,
-        n: s.n,
-    };
-    WirePerf {
-        alpha: perf.alpha,
-        noise_pct: perf.noise_pct,
-        metrics: perf
+    WirePerf::of(perf)
+}
+
+impl WirePerf {
+    /// The wire form of perf's statistics.
+    pub fn of(perf: &crate::result::PerfResult) -> WirePerf {
+        let stats = |s: &crate::perf::stats::Summary| WireStats {
+            mean: s.mean,
+            sd: s.sd,
+            n: s.n,
+        };
+        WirePerf {
+            alpha: perf.alpha,
+            noise_pct: perf.noise_pct,
+            metrics: perf
+                .metrics
+                .iter()
+                .map(|m| WirePerfMetric {
+                    name: m.name.clone(),
+                    unit: if m.time { "ns" } else { "count" }.to_owned(),
+                    new: stats(&m.new),
+                    old: m.old.as_ref().map(stats),
+                    // In turns, the estimate is the mean per-round ratio's, as the interval's.
+                    change_pct: match (perf.paired_rounds, m.interval) {
+                        (Some(_), Some(i)) => Some(i.pct),
+                        _ => m.change_pct(),
+                    }
+                    .filter(|c| c.is_finite()),
+                    p_value: m.p_value,
+                    significant: m.significant,
+                    // JSON has no infinity: an unbounded interval is left out (its verdict stays).
+                    interval_pct: (m.interval)
+                        .filter(|i| i.low.is_finite() && i.high.is_finite())
+                        .map(|i| [i.low, i.high]),
+                    margin_pct: m.verdict.map(|_| m.margin_pct),
+                    verdict: m.verdict.map(|v| v.name().to_owned()),
+                    new_rounds: m.new_rounds.clone(),
+                    old_rounds: m.old_rounds.clone(),
+                })
+                .collect(),
+            regressions: perf.regressions.iter().map(ToString::to_string).collect(),
+            notes: perf.notes.clone(),
+            error: perf.failed.clone(),
+            paired_rounds: perf.paired_rounds,
+        }
+    }
+}
+
+impl WirePerf {
+    /// The statistics as the reports take them; `id` names the benchmark in errors.
+    pub fn to_result(&self, id: &str) -> Result<crate::result::PerfResult, Problem> {
+        use crate::compare::perf::{Interval, PerfRegression, Verdict};
+        use crate::perf::stats::Summary;
+        let summary = |s: &WireStats| Summary {
+            mean: s.mean,
+            sd: s.sd,
+            n: s.n,
+        };
+        let metrics = self
             .metrics
             .iter()
-            .map(|m| WirePerfMetric {
-                name: m.name.clone(),
-                unit: if m.time { "ns" } else { "count" }.to_owned(),
-                new: stats(&m.new),
-                old: m.old.as_ref().map(stats),
-                change_pct: m.change_pct().filter(|c| c.is_finite()),
-                p_value: m.p_value,
-                significant: m.significant,
+            .map(|m| {
+                let verdict = (m.verdict.as_deref())
+                    .map(str::parse::<Verdict>)
+                    .transpose()
+                    .map_err(|e| problem!("{id}: perf metric {}: {e}", m.name))?;
+                Ok(crate::result::PerfMetricResult {
+                    name: m.name.clone(),
+                    time: m.unit == "ns",
+                    new: summary(&m.new),
+                    old: m.old.as_ref().map(summary),
+                    p_value: m.p_value,
+                    significant: m.significant,
+                    interval: m.interval_pct.map(|[low, high]| Interval {
+                        pct: m.change_pct.unwrap_or((low + high) / 2.0),
+                        low,
+                        high,
+                    }),
+                    margin_pct: m
+                        .margin_pct
+                        .unwrap_or(crate::config::perf::DEFAULT_MARGIN_PCT),
+                    verdict,
+                    new_rounds: m.new_rounds.clone(),
+                    old_rounds: m.old_rounds.clone(),
+                })
             })
-            .collect(),
-        regressions: perf.regressions.clone(),
-        notes: perf.notes.clone(),
-        error: perf.failed.clone(),
+            .collect::<Result<Vec<_>, Problem>>()?;
+        Ok(crate::result::PerfResult {
+            metrics,
+            regressions: (self.regressions.iter())
+                .map(|r| PerfRegression::Recorded(r.clone()))
+                .collect(),
+            notes: self.notes.clone(),
+            failed: self.error.clone(),
+            alpha: self.alpha,
+            noise_pct: self.noise_pct,
+            file: std::path::PathBuf::new(),
+            paired_rounds: self.paired_rounds,
+        })
     }
 }
 
@@ -470,7 +565,9 @@ impl Summary {
                 .map(|s| s.to_spread(&self.id))
                 .transpose()?,
             view: Default::default(),
-            perf: None,
+            perf: (self.perf.as_ref())
+                .map(|p| p.to_result(&self.id))
+                .transpose()?,
         })
     }
 

@@ -103,3 +103,71 @@ fn a_layout_only_change_and_a_spread_read_back_as_written() {
     let json = Summary::from_result(&result).to_json(false);
     assert!(!json.contains("layout"), "{json}");
 }
+
+#[test]
+fn perfs_statistics_and_verdicts_survive_the_wire() {
+    use crate::compare::perf::{Interval, PerfMetricResult, PerfRegression, Verdict};
+    use crate::perf::stats::Summary as Stats;
+    let metric = |paired: bool| PerfMetricResult {
+        name: "task-clock".into(),
+        time: true,
+        new: Stats {
+            mean: 110.0,
+            sd: 2.0,
+            n: 4,
+        },
+        old: Some(Stats {
+            mean: 100.0,
+            sd: 1.0,
+            n: 4,
+        }),
+        p_value: (!paired).then_some(0.001),
+        significant: true,
+        interval: Some(Interval {
+            pct: 10.5,
+            low: 8.0,
+            high: 13.0,
+        }),
+        margin_pct: 5.0,
+        verdict: Some(Verdict::Slower),
+        new_rounds: vec![108.0, 110.0, 112.0, 110.0],
+        old_rounds: vec![99.0, 100.0, 101.0, 100.0],
+    };
+    for paired in [false, true] {
+        let perf = crate::result::PerfResult {
+            metrics: vec![metric(paired)],
+            regressions: vec![PerfRegression::Verdict {
+                metric: "task-clock".into(),
+                verdict: Verdict::Slower,
+                interval: metric(paired).interval.unwrap(),
+                margin_pct: 5.0,
+                paired,
+            }],
+            alpha: 0.05,
+            noise_pct: 1.5,
+            paired_rounds: paired.then_some(4),
+            ..Default::default()
+        };
+        let wire = WirePerf::of(&perf);
+        // The estimate of a paired change is the per-round ratios', as its interval's.
+        let want = if paired { 10.5 } else { 10.0 };
+        assert_eq!(wire.metrics[0].change_pct, Some(want));
+        let json = serde_json::to_string(&wire).unwrap();
+        let read: WirePerf = serde_json::from_str(&json).unwrap();
+        let back = read.to_result("b::f").unwrap();
+        assert_eq!(WirePerf::of(&back), wire, "{json}");
+        assert_eq!(back.metrics[0].verdict, Some(Verdict::Slower));
+        assert_eq!(
+            back.regressions[0].to_string(),
+            perf.regressions[0].to_string()
+        );
+    }
+    // A verdict this version does not know is an error naming the benchmark.
+    let mut wire = WirePerf::of(&crate::result::PerfResult {
+        metrics: vec![metric(false)],
+        ..Default::default()
+    });
+    wire.metrics[0].verdict = Some("better".into());
+    let e = wire.to_result("b::f").unwrap_err().to_string();
+    assert!(e.contains("b::f") && e.contains("`better`"), "{e}");
+}

@@ -1,6 +1,12 @@
 //! gungraun 0.20's perf tool as a configuration value: [`Perf`] in `tool(...)` of a library or
 //! binary benchmark config, merged over the levels like the other tool values; what it runs is
-//! [`crate::perf`]'s.
+//! [`crate::perf`]'s. Its text forms live beside it: the event names ([`events`]) and the
+//! patterns over metric names ([`pattern`]); [`run`] is the value the plan folds from the levels
+//! and the command line, the one the harness's perf step reads.
+
+pub mod events;
+pub mod pattern;
+pub mod run;
 
 use std::time::Duration;
 
@@ -199,12 +205,24 @@ pub struct Perf {
     pub(crate) record: Option<bool>,
     pub(crate) record_args: Vec<String>,
     pub(crate) sample_duration: Option<Duration>,
+    pub(crate) margin: Option<f64>,
+    pub(crate) fail_inconclusive: Option<bool>,
 }
 
 /// The default significance level of the t-test.
 pub const DEFAULT_ALPHA: f64 = 0.05;
 /// The default sample duration.
 pub const DEFAULT_SAMPLE_DURATION: Duration = Duration::from_secs(1);
+/// The default margin of perf's verdict, in percent (`--perf-margin`, [`Perf::margin`]): a
+/// change whose interval lies inside ±5 % is "unchanged".
+pub const DEFAULT_MARGIN_PCT: f64 = 5.0;
+/// What separate runs of the same code differ by, in percent of the mean (a standard deviation
+/// per run), added to the spread of the rounds when a run is compared with another
+/// (`--perf-noise`). Measured on this project's virtual machine (`scripts/perf_noise.py`): in
+/// two series of 45 pairs of runs of the same code (five benchmarks, ten runs each) task-clock
+/// moved by up to 6.3 % and 2.3 %; over the rounds alone 8 and 9 of the 45 were significant at
+/// 0.05, with 1 % added 4 and 0, with 1.5 % none.
+pub const DEFAULT_NOISE_PCT: f64 = 1.5;
 /// The metrics whose zero drops a sample, by default.
 pub const DEFAULT_NON_ZERO: [&str; 3] = ["task-clock*", "cpu-clock*", "*instructions*"];
 
@@ -354,6 +372,20 @@ impl Perf {
         self
     }
 
+    /// The margin of perf's verdict in percent (default 5): a change whose confidence interval
+    /// lies wholly below -margin is "faster", wholly above +margin "slower", wholly inside
+    /// ±margin "unchanged", else "inconclusive" (see [`crate::compare::perf`]).
+    pub fn margin(&mut self, percent: f64) -> &mut Self {
+        self.margin = Some(percent);
+        self
+    }
+
+    /// Whether an "inconclusive" verdict fails the benchmark like a limit passed (default no).
+    pub fn fail_inconclusive(&mut self, yes: bool) -> &mut Self {
+        self.fail_inconclusive = Some(yes);
+        self
+    }
+
     /// `other`, a more specific level's, over this one: its settings win, lists add up.
     pub(crate) fn merge(&mut self, other: &Perf) {
         macro_rules! over {
@@ -368,7 +400,9 @@ impl Perf {
             min_pcnt_running,
             run_mode,
             record,
-            sample_duration
+            sample_duration,
+            margin,
+            fail_inconclusive
         );
         self.args.extend(other.args.iter().cloned());
         self.event_sets.extend(other.event_sets.iter().cloned());
