@@ -8,7 +8,8 @@
 //! the time; `compare` takes each side's `new` values, so that two runs (or two builds) are
 //! compared with each other and not with whatever each ran against. Benchmarks are named by
 //! their `id` (`file::group::function::id`); every metric becomes a single-sample metric where
-//! lower is better, as the bench binary's own regression limits treat them.
+//! lower is better, as the bench binary's own regression limits treat them. perf's metrics
+//! (version 7) follow as `perf-<name>`, a sample per round.
 
 use benchgrind_runner::error::FileResult;
 use benchgrind_runner::fingerprint::Fingerprint;
@@ -77,6 +78,25 @@ fn benchmark(summary: Summary) -> Benchmark {
         })
         .collect();
     metrics.sort_by_key(|m| position(&m.name));
+    // perf's metrics after the counts, as `perf-<name>`: each round's mean a sample (the rounds
+    // are what perf's own comparison takes), or the mean alone from a summary without them.
+    for m in summary.perf.iter().flat_map(|p| &p.metrics) {
+        metrics.push(Metric {
+            name: format!("perf-{}", m.name),
+            unit: if m.unit == "ns" {
+                Unit::Nanoseconds
+            } else {
+                Unit::Count
+            },
+            better: Better::Lower,
+            samples: if m.new_rounds.is_empty() {
+                vec![m.new.mean]
+            } else {
+                m.new_rounds.clone()
+            },
+            geomean: false,
+        });
+    }
     Benchmark {
         name: summary.id,
         kind: Kind::Run,
@@ -266,6 +286,30 @@ mod tests {
         assert!(bench.metrics[0].geomean && !bench.metrics[2].geomean);
         assert!(bench.metrics.iter().all(|m| m.better == Better::Lower));
         assert_eq!(bench.error, None);
+    }
+
+    #[test]
+    fn perfs_metrics_follow_the_counts_a_sample_per_round() {
+        let perf = r#","perf":{"alpha":0.05,"noise_pct":1.5,"metrics":[{"name":"task-clock","unit":"ns","new":{"mean":2.0,"sd":1.0,"n":3},"old":null,"change_pct":null,"p_value":null,"significant":false,"new_rounds":[1.0,2.0,3.0]},{"name":"page-faults","unit":"count","new":{"mean":7.0,"sd":0.0,"n":1},"old":null,"change_pct":null,"p_value":null,"significant":false}],"regressions":[],"notes":[],"error":null}}"#;
+        let v7 = LINE.replace(r#""version":1"#, r#""version":7"#);
+        let line = format!("{}{perf}", &v7[..v7.len() - 1]);
+        let bench = convert(&serde_json::from_str(&line).unwrap(), "x").unwrap();
+        let names: Vec<_> = bench.metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Ir",
+                "EstimatedCycles",
+                "Zzz",
+                "perf-task-clock",
+                "perf-page-faults"
+            ]
+        );
+        assert_eq!(bench.metrics[3].samples, [1.0, 2.0, 3.0]);
+        assert_eq!(bench.metrics[3].unit, Unit::Nanoseconds);
+        assert_eq!(bench.metrics[4].samples, [7.0]);
+        assert_eq!(bench.metrics[4].unit, Unit::Count);
+        assert!(!bench.metrics[3].geomean);
     }
 
     #[test]
