@@ -4,11 +4,15 @@
 //! (times, throughput); `METRIC=PCT` sets or overrides the limit of one metric, and is the only way
 //! to check a user counter, whose direction the file does not say (then a change either way
 //! counts). Checked: each benchmark's summary change and the overall geometric mean, never spread
-//! aggregates (stddev, cv); a benchmark that failed on the new side only also counts.
+//! aggregates (stddev, cv); a benchmark that failed on the new side only also counts. A summary's
+//! perf metrics (`perf-<name>`: wall time and software counters, sampled) take only a limit that
+//! names them: a bare limit is for what repeats, and perf's own verdict (an interval against a
+//! margin, in the bench binary and `ab`) is where sampled times gate.
 
 use anyhow::{bail, Result};
 
 use super::diff::{Comparison, MetricDiff, Side, GEOMEAN_NAME};
+use super::input::summary::PERF_PREFIX;
 use super::model::{Better, Kind};
 
 /// The limits, in percent.
@@ -79,6 +83,7 @@ impl Limits {
         match (named, metric.better) {
             (Some((_, pct)), _) => Some(*pct),
             (None, Better::Unknown) => None,
+            (None, _) if metric.name.starts_with(PERF_PREFIX) => None,
             (None, _) => self.all,
         }
     }
@@ -136,6 +141,10 @@ mod tests {
     use crate::compare::model::{Benchmark, Metric, ResultSet, Unit};
 
     fn set(time: f64, throughput: f64, user: f64) -> ResultSet {
+        with_perf(time, throughput, user, 100.0)
+    }
+
+    fn with_perf(time: f64, throughput: f64, user: f64, task_clock: f64) -> ResultSet {
         let metric = |name: &str, better, value| Metric {
             name: name.into(),
             unit: Unit::Count,
@@ -152,6 +161,7 @@ mod tests {
                     metric("time", Better::Lower, time),
                     metric("bytes_per_second", Better::Higher, throughput),
                     metric("user", Better::Unknown, user),
+                    metric("perf-task-clock", Better::Lower, task_clock),
                 ],
                 error: None,
                 entries: Vec::new(),
@@ -204,6 +214,18 @@ mod tests {
             v(set(110.0, 100.0, 100.0), &["time=0"]),
             [("time".into(), 0.0)]
         );
+    }
+
+    #[test]
+    fn perf_metrics_take_only_a_limit_that_names_them() {
+        let v = |new, specs: &[&str]| violations(new, specs);
+        let slower = || with_perf(100.0, 100.0, 100.0, 150.0);
+        assert!(v(slower(), &["5"]).is_empty());
+        assert_eq!(
+            v(slower(), &["5", "perf-task-clock=20"]),
+            [("perf-task-clock".into(), 20.0)]
+        );
+        assert!(v(with_perf(100.0, 100.0, 100.0, 90.0), &["perf-task-clock=5"]).is_empty());
     }
 
     #[test]

@@ -25,6 +25,9 @@ use serde_json::Value;
 
 use crate::compare::model::{Benchmark, Better, Kind, Metric, ResultSet, Unit};
 
+/// What names a summary's perf metric in a comparison: `perf-task-clock`.
+pub const PERF_PREFIX: &str = "perf-";
+
 /// Metrics that also feed the overall geometric-mean line: the two headline numbers.
 const GEOMEAN_METRICS: &[&str] = &["Ir", "EstimatedCycles"];
 
@@ -82,7 +85,7 @@ fn benchmark(summary: Summary) -> Benchmark {
     // are what perf's own comparison takes), or the mean alone from a summary without them.
     for m in summary.perf.iter().flat_map(|p| &p.metrics) {
         metrics.push(Metric {
-            name: format!("perf-{}", m.name),
+            name: format!("{PERF_PREFIX}{}", m.name),
             unit: if m.unit == "ns" {
                 Unit::Nanoseconds
             } else {
