@@ -3,8 +3,16 @@
 //! `--perf-margin`, `--perf-fail-inconclusive` (the verdict) and `--perf-round` (`ab` in turns).
 //! Read into [`crate::config::perf::run::PerfFlags`], folded when a benchmark is planned.
 
-use super::flag::{shell_words, yes_no, Category, Flag, Takes};
+use super::flag::{shell_words, yes_no, Category, Flag, Given, Takes};
+use crate::cli::UsageError;
 use crate::config::PerfRunMode;
+
+/// A percentage of zero or more (`5`, `2.5`, `5%`), or the error naming the flag with `hint`.
+fn percent(g: &Given, hint: &str) -> Result<f64, UsageError> {
+    (g.value.trim().trim_end_matches('%').parse::<f64>().ok())
+        .filter(|p| p.is_finite() && *p >= 0.0)
+        .ok_or_else(|| g.invalid(hint))
+}
 
 /// The flags of this topic, in the order of the help.
 pub(super) const FLAGS: &[Flag] = &[
@@ -103,14 +111,7 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: false,
         category: Category::Tools,
         set: |cli, g| {
-            let pct = g
-                .value
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|p| p.is_finite() && *p >= 0.0);
-            cli.perf.noise =
-                Some(pct.ok_or_else(|| g.invalid("write a percentage such as 1.5, or 0"))?);
+            cli.perf.noise = Some(percent(g, "write a percentage such as 1.5, or 0")?);
             Ok(())
         },
     },
@@ -124,15 +125,7 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: false,
         category: Category::Tools,
         set: |cli, g| {
-            let pct = g
-                .value
-                .trim()
-                .trim_end_matches('%')
-                .parse::<f64>()
-                .ok()
-                .filter(|p| p.is_finite() && *p >= 0.0);
-            cli.perf.margin =
-                Some(pct.ok_or_else(|| g.invalid("write a percentage such as 5 or 2.5"))?);
+            cli.perf.margin = Some(percent(g, "write a percentage such as 5 or 2.5")?);
             Ok(())
         },
     },
