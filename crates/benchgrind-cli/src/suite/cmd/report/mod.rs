@@ -33,7 +33,9 @@ use crate::suite::{
 };
 use crate::usage::{self, Opt, UsageError};
 
+mod cells;
 mod parameters;
+use cells::{local_name, md};
 use parameters::parameters;
 
 /// The help text.
@@ -421,11 +423,6 @@ fn blank(out: &mut String) {
     }
 }
 
-/// Text for a Markdown table cell.
-fn md(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
-
 /// The title and the sentence saying what the numbers are.
 fn heading(out: &mut String, config: &Config, metric: Metric, defs: bool) -> std::fmt::Result {
     let files: Vec<String> = config
@@ -497,14 +494,10 @@ fn group_section(
         writeln!(out, "| {} | {} |", md(engine), cells.join(" | "))?;
     }
     if let Some(defs) = defs {
-        parameters(out, config, defs, benches)?;
+        let names: Vec<&str> = benches.iter().map(|(name, _)| *name).collect();
+        parameters(out, &config.dir, &config.root, defs, &names)?;
     }
     Ok(())
-}
-
-/// A benchmark's name without its group.
-fn local_name(name: &str) -> &str {
-    name.rsplit_once('/').map_or(name, |(_, l)| l)
 }
 
 /// One engine's cell of a benchmark's column: `-`, `ERROR`, or the value, with its ratio under
@@ -553,4 +546,11 @@ fn errors(out: &mut String, entries: &[Entry]) -> std::fmt::Result {
         )?;
     }
     Ok(())
+}
+
+impl Config {
+    /// A Markdown link to `path`, a path from the repository root.
+    fn link(&self, text: &str, path: &str) -> String {
+        cells::link(&self.root, text, path)
+    }
 }

@@ -2,30 +2,32 @@
 //! name, model, regex or its file, options, haystack (its first bytes) or its file, the counts
 //! each engine must find, and the analysis text.
 
-use std::{collections::BTreeMap, fmt::Write as _};
+use std::{collections::BTreeMap, fmt::Write as _, path::Path};
 
-use super::{local_name, md, Bench, Config};
+use super::cells::{link, local_name, md};
 use crate::suite::format::definitions::{Definition, Definitions};
 
 /// How much of an inline haystack the parameters show, in bytes, as rebar.
 const HAYSTACK_SHOWN: usize = 60;
 
 /// Each benchmark's parameters, as rebar's report lists them, in a `<details>` block.
+/// `dir` is the suite directory and `root` where the repository root is from the report.
 pub(super) fn parameters(
     out: &mut String,
-    config: &Config,
+    dir: &Path,
+    root: &str,
     defs: &Definitions,
-    benches: &[Bench],
+    names: &[&str],
 ) -> std::fmt::Result {
     let by_name: BTreeMap<&str, &Definition> =
         defs.defs.iter().map(|d| (d.name.as_str(), d)).collect();
-    let dir = config.dir.to_string_lossy().replace('\\', "/");
+    let dir = dir.to_string_lossy().replace('\\', "/");
     let dir = dir.trim_end_matches('/');
     writeln!(
         out,
         "\n<details>\n<summary>Parameters of each benchmark</summary>\n"
     )?;
-    for (name, _) in benches {
+    for &name in names {
         writeln!(out, "**{}**\n", md(local_name(name)))?;
         let Some(def) = by_name.get(name) else {
             writeln!(
@@ -39,7 +41,8 @@ pub(super) fn parameters(
         writeln!(
             out,
             "| model | {} |",
-            config.link(
+            link(
+                root,
                 &format!("`{}`", def.model),
                 &format!("MODELS.md#{}", def.model)
             )
@@ -48,7 +51,7 @@ pub(super) fn parameters(
             (Some(path), _) => writeln!(
                 out,
                 "| regex-path | {} |",
-                config.link(&format!("`{path}`"), &format!("{dir}/regexes/{path}"))
+                link(root, &format!("`{path}`"), &format!("{dir}/regexes/{path}"))
             )?,
             (None, []) => writeln!(out, "| regex | NONE |")?,
             (None, [one]) => writeln!(out, "| regex | {} |", code(one))?,
@@ -64,7 +67,11 @@ pub(super) fn parameters(
             Some(path) => writeln!(
                 out,
                 "| haystack-path | {} |",
-                config.link(&format!("`{path}`"), &format!("{dir}/haystacks/{path}"))
+                link(
+                    root,
+                    &format!("`{path}`"),
+                    &format!("{dir}/haystacks/{path}")
+                )
             )?,
             None => {
                 let shown = &def.haystack[..def.haystack.len().min(HAYSTACK_SHOWN)];
@@ -90,13 +97,6 @@ pub(super) fn parameters(
         writeln!(out)?;
     }
     writeln!(out, "</details>")
-}
-
-impl Config {
-    /// A Markdown link to `path`, a path from the repository root.
-    pub(super) fn link(&self, text: &str, path: &str) -> String {
-        format!("[{text}]({}{path})", self.root)
-    }
 }
 
 /// A pattern as rebar shows it in a table: in a code span of five backticks, `|` escaped.
