@@ -27,15 +27,18 @@ fn summaries(md: &str) -> &str {
     &md[start..end]
 }
 
+/// `suite report rep.csv` with `args` in `dir`: its Markdown, the command having exited 0.
+fn report_of(dir: &Path, args: &[&str]) -> String {
+    let o = output(benchgrind(dir).args(["report", "rep.csv"]).args(args));
+    assert_code(&o, 0);
+    stdout(&o)
+}
+
 #[test]
 fn report_ranks_search_and_compile_apart_with_rebars_summary_flags() {
     let tmp = Scratch::new("rebar-cli-report-summary");
     search_and_compile(&tmp.0);
-    let report = |args: &[&str]| {
-        let o = output(benchgrind(&tmp.0).args(["report", "rep.csv"]).args(args));
-        assert_code(&o, 0);
-        stdout(&o)
-    };
+    let report = |args: &[&str]| report_of(&tmp.0, args);
     let md = report(&[]);
     assert_eq!(
         summaries(&md),
@@ -98,11 +101,7 @@ fn table<'a>(md: &'a str, header: &str) -> Vec<&'a str> {
 fn report_group_tables_have_engines_as_rows_and_ratios_only_with_ratio() {
     let tmp = Scratch::new("rebar-cli-report-groups");
     search_and_compile(&tmp.0);
-    let report = |args: &[&str]| {
-        let o = output(benchgrind(&tmp.0).args(["report", "rep.csv"]).args(args));
-        assert_code(&o, 0);
-        stdout(&o)
-    };
+    let report = |args: &[&str]| report_of(&tmp.0, args);
     let md = report(&[]);
     assert_eq!(
         table(&md, "| Engine | one |"),
