@@ -13,6 +13,8 @@ use crate::compare::perf::{PerfMetricResult, PerfRegression, Verdict};
 use crate::config::perf::pattern;
 use crate::config::perf::run::PerfLimit;
 use crate::config::perf::Unit;
+use crate::error::Problem;
+use crate::problem;
 
 /// How the verdicts are gated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,15 +27,15 @@ pub struct Gate {
 
 /// A hard limit in the metric's own values (nanoseconds for times), or why it does not apply:
 /// a bare number on a time is perf's milliseconds.
-pub fn hard_value(value: f64, unit: Option<&Unit>, time: bool) -> Result<f64, String> {
+pub fn hard_value(value: f64, unit: Option<&Unit>, time: bool) -> Result<f64, Problem> {
     match (unit, time) {
         (None, true) => Ok(value * 1e6),
         (None, false) => Ok(value),
         (Some(unit), true) => unit
             .nanos()
             .map(|n| value * n)
-            .ok_or_else(|| format!("{unit:?} is not a unit of time")),
-        (Some(unit), false) => Err(format!("{unit:?} does not apply to a count")),
+            .ok_or_else(|| problem!("{unit:?} is not a unit of time")),
+        (Some(unit), false) => Err(problem!("{unit:?} does not apply to a count")),
     }
 }
 
@@ -77,7 +79,7 @@ pub fn check(
             passed.extend(soft(limit, m));
             match hard(limit, m) {
                 Ok(regression) => passed.extend(regression),
-                Err(note) => notes.push(note),
+                Err(note) => notes.push(note.into()),
             }
         }
         // A limit that fired says it already (a soft one fires on a slower verdict at its
@@ -105,7 +107,7 @@ fn soft(limit: &PerfLimit, m: &PerfMetricResult) -> Option<PerfRegression> {
 }
 
 /// A mean above a hard limit; `Err` where the limit's unit does not apply to the metric.
-fn hard(limit: &PerfLimit, m: &PerfMetricResult) -> Result<Option<PerfRegression>, String> {
+fn hard(limit: &PerfLimit, m: &PerfMetricResult) -> Result<Option<PerfRegression>, Problem> {
     let Some((value, unit)) = &limit.hard else {
         return Ok(None);
     };
@@ -117,9 +119,10 @@ fn hard(limit: &PerfLimit, m: &PerfMetricResult) -> Result<Option<PerfRegression
             pattern: limit.pattern.clone(),
         })),
         Ok(_) => Ok(None),
-        Err(why) => Err(format!(
+        Err(why) => Err(problem!(
             "the hard limit of `{}` does not apply to {}: {why}",
-            limit.pattern, m.name
+            limit.pattern,
+            m.name
         )),
     }
 }

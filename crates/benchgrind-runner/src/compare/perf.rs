@@ -11,7 +11,9 @@
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+use crate::error::Problem;
 use crate::perf::stats::Summary;
+use crate::problem;
 
 /// What a metric's change says against the margin.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,15 +47,15 @@ impl std::fmt::Display for Verdict {
 }
 
 impl std::str::FromStr for Verdict {
-    type Err = String;
+    type Err = Problem;
 
-    fn from_str(text: &str) -> Result<Verdict, String> {
+    fn from_str(text: &str) -> Result<Verdict, Problem> {
         match text {
             "faster" => Ok(Verdict::Faster),
             "slower" => Ok(Verdict::Slower),
             "unchanged" => Ok(Verdict::Unchanged),
             "inconclusive" => Ok(Verdict::Inconclusive),
-            other => Err(format!(
+            other => Err(problem!(
                 "`{other}` is not a perf verdict (faster, slower, unchanged, inconclusive)"
             )),
         }

@@ -264,7 +264,7 @@ fn perf_round(plan: &Plan, setup: &Setup, file: &std::path::Path) -> Result<End,
     let records = Arc::new(Records::new(None, setup.cwd.clone(), plan.home.clone()));
     let mut executors =
         execute::executors(setup, &records).map_err(|p| Error::Valgrind(p.into()))?;
-    perf::round(plan, executors[0].as_mut(), file).map_err(Error::Files)?;
+    perf::round(plan, executors[0].as_mut(), file).map_err(|p| Error::Files(p.into()))?;
     Ok(End::Ok)
 }
 

@@ -15,10 +15,12 @@ use super::baseline::{old_file, promote_and_save};
 use crate::compare::limits::{check, margin_of, Gate};
 use crate::compare::perf::unpaired;
 use crate::config::perf::run::PerfRun;
+use crate::error::{FileResult, Problem};
 use crate::execute::{Captured, Executor, Status};
 use crate::perf::samples::{Failure, RoundMean, Samples, Spec, FORMAT, ROUND_FORMAT};
 use crate::perf::stats::{welch_with_floor, Summary};
 use crate::plan::{Job, Plan};
+use crate::problem;
 use crate::result::{PerfMetricResult, PerfResult, Source};
 use crate::store::Which;
 
@@ -63,7 +65,7 @@ pub(super) fn run(
         (executor, compare_with, printed),
         &mut result,
     ) {
-        result.failed = Some(why);
+        result.failed = Some(why.into());
     }
     Some(result)
 }
@@ -75,9 +77,11 @@ fn step(
     save: Option<&str>,
     (executor, compare_with, printed): (&mut dyn Executor, &Source, &mut Captured),
     result: &mut PerfResult,
-) -> Result<(), String> {
+) -> Result<(), Problem> {
     if !crate::perf::SUPPORTED {
-        return Err("perf counts on Linux (x86-64, aarch64, riscv64) only".into());
+        return Err(problem!(
+            "perf counts on Linux (x86-64, aarch64, riscv64) only"
+        ));
     }
     // Each set in rounds, each a process of its own spread over the duration: the rounds'
     // means are what the comparison takes, so that what differs from one process to the next
@@ -116,7 +120,7 @@ fn sample(
     executor: &mut dyn Executor,
     processes: usize,
     printed: &mut Captured,
-) -> Result<Sampled, String> {
+) -> Result<Sampled, Problem> {
     let share = |d: Duration| {
         if run.duration.is_zero() {
             d
@@ -144,12 +148,11 @@ fn sample(
             let ran = executor.run_perf(job, &spec, &out);
             printed.append(&ran.output.stdout, &ran.output.stderr);
             if let Status::Failed(why) = ran.status {
-                return Err(why);
+                return Err(Problem::new(why));
             }
-            let text = std::fs::read_to_string(&out)
-                .map_err(|e| format!("no samples in {}: {e}", out.display()))?;
+            let text = std::fs::read_to_string(&out).file_op("read the perf samples in", &out)?;
             let samples = Samples::parse(&text)
-                .map_err(|(Failure::Denied(why) | Failure::Other(why))| why)?;
+                .map_err(|(Failure::Denied(why) | Failure::Other(why))| Problem::new(why))?;
             sampled.text.push_str(&text);
             sampled.files.push(samples);
         }
@@ -159,11 +162,11 @@ fn sample(
 
 /// Nothing counted: the machine lacks every event asked for (a failure), or the benchmark
 /// cannot be sampled at all (its note says why).
-fn nothing_counted(run: &PerfRun, files: &[Samples]) -> Result<(), String> {
+fn nothing_counted(run: &PerfRun, files: &[Samples]) -> Result<(), Problem> {
     if files.iter().all(|f| f.unsupported.is_empty()) {
         return Ok(());
     }
-    Err(format!(
+    Err(problem!(
         "this machine counts none of the perf events asked for ({}): hardware events need a \
          PMU, which most virtual machines lack; software events such as task-clock count \
          everywhere",
@@ -213,11 +216,10 @@ fn compare(run: &PerfRun, new: &[Samples], old: &[Samples]) -> Vec<PerfMetricRes
 }
 
 /// The new samples become the current ones (the current, old), and a baseline if asked.
-fn keep(job: &Job, text: &str, save: Option<&str>) -> Result<(), String> {
+fn keep(job: &Job, text: &str, save: Option<&str>) -> Result<(), Problem> {
     let new = job.paths.file(FILE, Which::New);
-    crate::store::write_atomic(&new, text.as_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", new.display()))?;
-    promote_and_save(&job.paths, &[FILE.to_owned()], FILE, save).map_err(|e| e.to_string())
+    crate::store::write_atomic(&new, text.as_bytes()).file_op("write", &new)?;
+    promote_and_save(&job.paths, &[FILE.to_owned()], FILE, save)
 }
 
 /// `perf record`'s run (the perf program's): a profile of the benchmark for `perf report`, as
@@ -256,7 +258,7 @@ fn record(job: &Job, run: &PerfRun, args: &[String], executor: &mut dyn Executor
 /// `--perf-round=FILE`: one round of every benchmark perf samples (one process per event set,
 /// for one round's share of the duration), its means per metric written to `file` as lines of
 /// [`RoundMean`]; a benchmark whose sampling failed is a line with its error.
-pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Result<(), String> {
+pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Result<(), Problem> {
     let mut text = format!("{ROUND_FORMAT}\n");
     for job in &plan.jobs {
         let Some(run) = &job.config.perf_run else {
@@ -265,7 +267,7 @@ pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Re
         let mut printed = Captured::default();
         let lines = match sample(job, run, executor, 1, &mut printed) {
             Ok(sampled) => round_means(job, run, &sampled.files),
-            Err(why) => vec![RoundMean::failed(job.id.full(), why)],
+            Err(why) => vec![RoundMean::failed(job.id.full(), why.into())],
         };
         for line in lines {
             text.push_str(&line.encode());
@@ -274,7 +276,8 @@ pub(super) fn round(plan: &Plan, executor: &mut dyn Executor, file: &Path) -> Re
     }
     let file = PathBuf::from(file);
     crate::store::write_atomic(&file, text.as_bytes())
-        .map_err(|e| format!("--perf-round: cannot write {}: {e}", file.display()))
+        .file_op("write", &file)
+        .map_err(|e| Problem::from(e).context("--perf-round"))
 }
 
 /// A round's mean per metric, with what its verdict is judged by.

@@ -11,6 +11,8 @@ use std::time::Instant;
 use super::counters::{self, Counters, Reading};
 use super::samples::{Spec, FORMAT};
 use crate::config::perf::{events, pattern};
+use crate::error::{FileResult, Problem};
+use crate::problem;
 
 /// At most this many samples are kept, however short the body.
 pub const MAX_SAMPLES: usize = 100_000;
@@ -136,7 +138,7 @@ impl Collector {
 
     /// Writes the samples file: the first run dropped where others were kept (it warms caches
     /// and pages code in).
-    pub fn write(mut self, out: &Path) -> Result<(), String> {
+    pub fn write(mut self, out: &Path) -> Result<(), Problem> {
         if self.first_kept && self.samples.len() > 1 {
             self.samples.remove(0);
         }
@@ -174,19 +176,20 @@ impl Collector {
             text += &row("sample", values.iter().map(f64::to_string).collect());
         }
         crate::store::write_atomic(out, text.as_bytes())
-            .map_err(|e| format!("cannot write the perf samples to {}: {e}", out.display()))
+            .file_op("write the perf samples to", out)
+            .map_err(Problem::from)
     }
 }
 
-fn sample(bench: fn(), out: &Path) -> Result<(), String> {
+fn sample(bench: fn(), out: &Path) -> Result<(), Problem> {
     let spec = std::env::var(crate::protocol::PERF_SPEC_ENV)
-        .map_err(|_| format!("{} is not set", crate::protocol::PERF_SPEC_ENV))
+        .map_err(|_| problem!("{} is not set", crate::protocol::PERF_SPEC_ENV))
         .and_then(|s| Spec::parse(&s))?;
     let wanted = events::parse_set(&spec.events)?;
     let opened = match counters::open(&wanted) {
         Ok(opened) => opened,
-        Err(counters::OpenError::Denied(why)) => return Err(format!("denied\t{why}")),
-        Err(counters::OpenError::Other(why)) => return Err(why),
+        Err(counters::OpenError::Denied(why)) => return Err(problem!("denied\t{why}")),
+        Err(counters::OpenError::Other(why)) => return Err(Problem::new(why)),
     };
     let n = opened.events.len();
     let mut collector = Collector::new(opened, &spec);

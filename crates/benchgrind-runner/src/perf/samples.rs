@@ -3,6 +3,9 @@
 
 use std::time::Duration;
 
+use crate::error::Problem;
+use crate::problem;
+
 /// The first line of a samples file.
 pub const FORMAT: &str = "benchgrind-perf 1";
 
@@ -51,7 +54,7 @@ impl Spec {
     }
 
     /// Reads [`Spec::encode`]'s text.
-    pub fn parse(text: &str) -> Result<Spec, String> {
+    pub fn parse(text: &str) -> Result<Spec, Problem> {
         let mut spec = Spec {
             events: String::new(),
             duration: Duration::from_secs(1),
@@ -64,7 +67,7 @@ impl Spec {
         for line in text.lines() {
             let (key, value) = line.split_once('=').unwrap_or((line, ""));
             let nanos = || value.parse::<u64>().map(Duration::from_nanos);
-            let bad = |e: &dyn std::fmt::Display| format!("perf spec: {key}: {e}");
+            let bad = |e: &dyn std::fmt::Display| problem!("perf spec: {key}: {e}");
             match key {
                 "events" => spec.events = value.to_owned(),
                 "duration_ns" => spec.duration = nanos().map_err(|e| bad(&e))?,
@@ -148,17 +151,17 @@ impl RoundMean {
     }
 
     /// Reads a round file's text; the error names the line.
-    pub fn parse_file(text: &str) -> Result<Vec<RoundMean>, String> {
+    pub fn parse_file(text: &str) -> Result<Vec<RoundMean>, Problem> {
         let mut lines = text.lines();
         if lines.next() != Some(ROUND_FORMAT) {
-            return Err(format!(
+            return Err(problem!(
                 "not a perf round file (its first line is not `{ROUND_FORMAT}`)"
             ));
         }
         lines
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 2)))
+            .map(|(i, l)| serde_json::from_str(l).map_err(|e| problem!("line {}: {e}", i + 2)))
             .collect()
     }
 }

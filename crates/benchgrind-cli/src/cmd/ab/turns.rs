@@ -199,9 +199,7 @@ impl Turns<'_> {
             }
             let text = std::fs::read_to_string(&file).file_op("read", &file)?;
             out.extend(
-                RoundMean::parse_file(&text)
-                    .map_err(anyhow::Error::msg)
-                    .with_context(|| format!("in {}", file.display()))?,
+                RoundMean::parse_file(&text).with_context(|| format!("in {}", file.display()))?,
             );
         }
         Ok(out)

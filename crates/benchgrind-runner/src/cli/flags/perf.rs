@@ -40,7 +40,7 @@ pub(super) const FLAGS: &[Flag] = &[
         repeats: true,
         category: Category::Tools,
         set: |cli, g| {
-            crate::config::perf::events::parse_set(&g.value).map_err(|e| g.invalid(&e))?;
+            crate::config::perf::events::parse_set(&g.value).map_err(|e| g.invalid(e.message()))?;
             cli.perf.events.push(g.value.clone());
             Ok(())
         },

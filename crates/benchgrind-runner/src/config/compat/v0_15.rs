@@ -49,7 +49,8 @@ impl Bench {
     /// One command per line of the file at `path` (relative to the bench binary's working
     /// directory, the package's under `cargo bench`), each made by `generator` from the line;
     /// more than one makes benches `id_0`, `id_1`, ... An unreadable file or a line the
-    /// generator rejects is the error, naming the file and the line.
+    /// generator rejects is the error, naming the file and the line. The error is a `String` as
+    /// in iai-callgrind 0.15's `Bench::file`, whose callers and generators this compiles.
     pub fn file<T: AsRef<Path>>(
         &mut self,
         path: T,

@@ -1,5 +1,8 @@
 //! perf's event names, as `perf stat --event` takes them, and the counters they stand for.
 
+use crate::error::Problem;
+use crate::problem;
+
 /// The kind of counter (perf_event_attr's `type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -74,7 +77,7 @@ pub const DEFAULT: &str = "task-clock,context-switches,cpu-migrations,page-fault
 
 /// The events of one event set (`cycles,instructions`, `{instructions,cycles}`,
 /// `instructions:u`, `r00c0`), or what is wrong with it, naming the event.
-pub fn parse_set(set: &str) -> Result<Vec<Event>, String> {
+pub fn parse_set(set: &str) -> Result<Vec<Event>, Problem> {
     let mut events = Vec::new();
     for word in set.split(',') {
         let word = word
@@ -88,12 +91,12 @@ pub fn parse_set(set: &str) -> Result<Vec<Event>, String> {
         events.push(parse_one(word)?);
     }
     if events.is_empty() {
-        return Err(format!("the perf event set `{set}` names no event"));
+        return Err(problem!("the perf event set `{set}` names no event"));
     }
     Ok(events)
 }
 
-fn parse_one(word: &str) -> Result<Event, String> {
+fn parse_one(word: &str) -> Result<Event, Problem> {
     let (base, modifier) = match word.split_once([':', '/']) {
         Some((base, modifier)) => (base, Some(modifier.trim_end_matches('/'))),
         None => (word, None),
@@ -109,10 +112,10 @@ fn parse_one(word: &str) -> Result<Event, String> {
     {
         (
             Kind::Raw,
-            u64::from_str_radix(hex, 16).map_err(|e| e.to_string())?,
+            u64::from_str_radix(hex, 16).map_err(|e| problem!("perf event `{word}`: {e}"))?,
         )
     } else {
-        return Err(format!(
+        return Err(problem!(
             "unknown perf event `{word}`: benchgrind counts perf's generic hardware events ({}), \
              its software events ({}) and raw events (`rNNNN`)",
             names(HARDWARE),
@@ -128,7 +131,7 @@ fn parse_one(word: &str) -> Result<Event, String> {
                 // Precision and the like change nothing a count shows.
                 'p' | 'P' | 'H' | 'G' | 'h' => {}
                 _ => {
-                    return Err(format!(
+                    return Err(problem!(
                         "perf event `{word}`: unknown modifier `{c}` (benchgrind knows `u` and `k`)"
                     ))
                 }

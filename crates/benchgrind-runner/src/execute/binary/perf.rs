@@ -59,7 +59,7 @@ fn sample(
             .file_op("write the perf samples to", out)
             .map_err(Problem::from);
     }
-    let wanted = crate::config::perf::events::parse_set(&spec.events).map_err(Problem::new)?;
+    let wanted = crate::config::perf::events::parse_set(&spec.events)?;
     let (sandbox, base) = super::place(exec, job, binary)?;
     let cwd = match &command.current_dir {
         Some(dir) => base.join(dir),
