@@ -39,6 +39,31 @@ pub fn hard_value(value: f64, unit: Option<&Unit>, time: bool) -> Result<f64, Pr
     }
 }
 
+/// The hard limits of `limits` on the metric `name` that apply to it, each bound in the
+/// metric's own values with the pattern that set it: what a `--perf-round` file carries, so that
+/// `ab` checks them on the head's rounds ([`from_bounds`]).
+pub fn hard_bounds(limits: &[PerfLimit], name: &str, time: bool) -> Vec<(f64, String)> {
+    (limits.iter())
+        .filter(|l| pattern::matches(&l.pattern, name))
+        .filter_map(|l| {
+            let (value, unit) = l.hard.as_ref()?;
+            let bound = hard_value(*value, unit.as_ref(), time).ok()?;
+            Some((bound, l.pattern.clone()))
+        })
+        .collect()
+}
+
+/// [`hard_bounds`]' bounds as limits again, for [`check`].
+pub fn from_bounds(bounds: &[(f64, String)], time: bool) -> Vec<PerfLimit> {
+    (bounds.iter())
+        .map(|(bound, pattern)| PerfLimit {
+            pattern: pattern.clone(),
+            soft: None,
+            hard: Some((*bound, time.then_some(Unit::Nanoseconds))),
+        })
+        .collect()
+}
+
 /// The margin a metric's verdict is judged against: the soft limit of the first limit whose
 /// pattern matches it (a soft limit is that metric's margin), else `default`.
 pub fn margin_of(limits: &[PerfLimit], name: &str, default: f64) -> f64 {
@@ -303,6 +328,36 @@ mod tests {
         assert_eq!(margin_of(&limits, "task-clock:u", 5.0), 40.0);
         assert_eq!(margin_of(&limits, "cycles", 5.0), 5.0);
         assert_eq!(margin_of(&limits, "page-faults", 2.0), 2.0);
+    }
+
+    #[test]
+    fn hard_bounds_travel_in_the_metrics_values_and_come_back_as_limits() {
+        let limits = crate::config::perf::run::limits("task-*=2.5ms,*=10%|7,cycles=3ms").unwrap();
+        let bounds = hard_bounds(&limits, "task-clock", true);
+        assert_eq!(
+            bounds,
+            [
+                (2_500_000.0, "task-*".to_owned()),
+                (7_000_000.0, "*".to_owned())
+            ]
+        );
+        // A time's bound does not apply to a count: left out, as the run's check notes it.
+        assert_eq!(
+            hard_bounds(&limits, "cycles", false),
+            [(7.0, "*".to_owned())]
+        );
+        let back = from_bounds(&bounds, true);
+        assert_eq!(
+            back.iter()
+                .map(|l| hard_value(
+                    l.hard.as_ref().unwrap().0,
+                    l.hard.as_ref().unwrap().1.as_ref(),
+                    true
+                ))
+                .collect::<Vec<_>>(),
+            [Ok(2_500_000.0), Ok(7_000_000.0)]
+        );
+        assert!(back.iter().all(|l| l.soft.is_none()));
     }
 
     #[test]

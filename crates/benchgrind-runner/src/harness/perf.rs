@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::baseline::{old_file, promote_and_save};
-use crate::compare::limits::{check, margin_of, Gate};
+use crate::compare::limits::{check, hard_bounds, margin_of, Gate};
 use crate::compare::perf::unpaired;
 use crate::config::perf::run::PerfRun;
 use crate::error::{FileResult, Problem};
@@ -291,6 +291,7 @@ fn round_means(job: &Job, run: &PerfRun, files: &[Samples]) -> Vec<RoundMean> {
             Some(RoundMean {
                 id: id.clone(),
                 margin_pct: margin_of(&run.limits, &metric.name, run.margin_pct),
+                hard: hard_bounds(&run.limits, &metric.name, metric.time),
                 metric: metric.name,
                 time: metric.time,
                 mean,

@@ -124,6 +124,10 @@ pub struct RoundMean {
     /// Whether an inconclusive verdict fails.
     #[serde(default)]
     pub fail_inconclusive: bool,
+    /// The hard limits on the metric's mean that the benchmark's perf settings set: each bound
+    /// in the metric's own values (nanoseconds for times) with the pattern that set it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hard: Vec<(f64, String)>,
     /// Why the benchmark's sampling failed, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -141,6 +145,7 @@ impl RoundMean {
             margin_pct: 0.0,
             alpha: 0.0,
             fail_inconclusive: false,
+            hard: Vec::new(),
             error: Some(why),
         }
     }
@@ -352,6 +357,7 @@ mod tests {
                 margin_pct: 5.0,
                 alpha: 0.05,
                 fail_inconclusive: true,
+                hard: vec![(2.5e6, "task-clock".into())],
                 error: None,
             },
             RoundMean::failed("b::g::h".into(), "perf is not allowed".into()),

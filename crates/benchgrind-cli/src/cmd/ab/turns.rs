@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, Context, Result};
-use benchgrind_runner::compare::limits::{check, Gate};
+use benchgrind_runner::compare::limits::{check, from_bounds, Gate};
 use benchgrind_runner::compare::perf::{paired, PerfMetricResult};
 use benchgrind_runner::error::FileResult;
 use benchgrind_runner::perf::samples::RoundMean;
@@ -95,6 +95,8 @@ struct Pairs {
     alpha: f64,
     /// Whether an inconclusive verdict fails.
     fail_inconclusive: bool,
+    /// The head's hard limits on the metric's mean (bound, pattern).
+    hard: Vec<(f64, String)>,
 }
 
 /// The pairs by benchmark and metric.
@@ -133,6 +135,7 @@ impl Turns<'_> {
                         pairs.margin_pct = line.margin_pct;
                         pairs.alpha = line.alpha;
                         pairs.fail_inconclusive = line.fail_inconclusive;
+                        pairs.hard = line.hard;
                     }
                     pairs.sides[side].resize(round, f64::NAN);
                     pairs.sides[side].push(line.mean);
@@ -230,7 +233,15 @@ impl Turns<'_> {
             paired: true,
             fail_inconclusive: first.fail_inconclusive,
         };
-        perf.regressions = check(&[], &perf.metrics, gate, &mut perf.notes);
+        // Each metric with the head's hard limits on it, checked on the mean of its rounds.
+        for m in &perf.metrics {
+            let limits = (of_id.iter())
+                .find(|(name, _)| **name == m.name)
+                .map(|(_, p)| from_bounds(&p.hard, p.time))
+                .unwrap_or_default();
+            let passed = check(&limits, std::slice::from_ref(m), gate, &mut perf.notes);
+            perf.regressions.extend(passed);
+        }
         Some(WirePerf::of(&perf))
     }
 }
@@ -325,6 +336,7 @@ mod tests {
             margin_pct: 5.0,
             alpha: 0.05,
             fail_inconclusive: false,
+            hard: Vec::new(),
         };
         let m = metric_of("task-clock", &pairs).unwrap();
         assert_eq!(m.new_rounds.len(), 3);
@@ -349,5 +361,39 @@ mod tests {
         };
         let m = metric_of("task-clock", &new).unwrap();
         assert_eq!((m.new.n, m.old, m.verdict), (4, None, None));
+    }
+
+    #[test]
+    fn the_heads_hard_limits_are_checked_on_the_mean_of_its_rounds() {
+        let turns = Turns {
+            base: &Vec::new(),
+            head: &Vec::new(),
+            args: &[],
+            ab: Path::new("/nonexistent"),
+            rounds: 3,
+            seed: 1,
+        };
+        // The same on both sides (unchanged), the head's mean 110 ns.
+        let pairs = |hard: Vec<(f64, String)>| Pairs {
+            time: true,
+            sides: [vec![100.0, 110.0, 120.0], vec![100.0, 110.0, 120.0]],
+            margin_pct: 5.0,
+            alpha: 0.05,
+            fail_inconclusive: false,
+            hard,
+        };
+        let regressions = |hard: Vec<(f64, String)>| {
+            let mut means = Means::new();
+            means.insert(("b::f".into(), "task-clock".into()), pairs(hard));
+            turns.compare("b::f", &means, None).unwrap().regressions
+        };
+        assert!(regressions(Vec::new()).is_empty());
+        assert!(regressions(vec![(115.0, "task-clock".into())]).is_empty());
+        let above = regressions(vec![(105.0, "task-*".into())]);
+        assert_eq!(above.len(), 1, "{above:?}");
+        assert!(
+            above[0].contains("above the hard limit") && above[0].contains("(task-*)"),
+            "{above:?}"
+        );
     }
 }
