@@ -1,5 +1,6 @@
 //! `ab` sampling perf's benchmarks of base and head in turns: twice the work is slower and
-//! gates, and data sorted in setup is faster on perf at the same instructions, in one report.
+//! gates, data sorted in setup is faster on perf at the same instructions, in one report, and
+//! the head's hard limits are checked on its rounds.
 
 use super::*;
 
@@ -73,7 +74,8 @@ main!(library_benchmark_groups = timed);
 /// perf's benchmarks of base and head sampled in turns, in one report with Callgrind's counts:
 /// `spin` twice the work is slower (exit 3) and its instructions double; `sum` over data its
 /// setup sorts is faster on perf (the branch predicted) while Callgrind counts the same
-/// instructions. The terminal report shows the verdicts beside the counts.
+/// instructions. A hard limit of 1 µs, which both means pass, fails both (faster or not). The
+/// terminal report shows the verdicts beside the counts.
 #[test]
 fn ab_samples_perf_in_turns_slower_gates_and_sorted_data_is_faster_at_the_same_instructions() {
     let Some(cli) = cli() else { return };
@@ -90,6 +92,7 @@ fn ab_samples_perf_in_turns_slower_gates_and_sorted_data_is_faster_at_the_same_i
         "--perf-rounds=6",
         "--",
         "--output-format=json",
+        "--perf-limits=task-clock=0.001ms",
     ];
     let output = run(&cli, &args, &repo, &target);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -115,12 +118,17 @@ fn ab_samples_perf_in_turns_slower_gates_and_sorted_data_is_faster_at_the_same_i
     assert_eq!(clock(spin)["new_rounds"].as_array().unwrap().len(), 6);
     let spin_ir = spin["metrics"]["Ir"]["diff_pct"].as_f64().unwrap();
     assert!(spin_ir > 90.0, "{spin}");
-    assert!(
-        spin["perf"]["regressions"][0]
-            .as_str()
-            .is_some_and(|r| r.starts_with("task-clock: slower")),
-        "{spin}"
-    );
+    // The hard limit fired on both, so the verdict is not said twice (the terminal run below,
+    // without it, gates on `slower`).
+    for s in [spin, sum] {
+        assert!(
+            s["perf"]["regressions"][0]
+                .as_str()
+                .is_some_and(|r| r.starts_with("task-clock: mean ")
+                    && r.ends_with("is above the hard limit of 1.000 µs (task-clock)")),
+            "{s}"
+        );
+    }
     // The branch case: the same instructions, less time.
     assert_eq!(clock(sum)["verdict"], "faster", "{sum}");
     let high = clock(sum)["interval_pct"][1].as_f64().unwrap();
