@@ -313,20 +313,26 @@ mod tests {
         assert!(kept_base(&kept).is_none());
     }
 
+    /// Turns of `rounds` rounds without bench binaries: for [`Turns::compare`] alone.
+    fn no_sides(rounds: usize) -> Turns<'static> {
+        static NONE: Benches = Vec::new();
+        Turns {
+            base: &NONE,
+            head: &NONE,
+            args: &[],
+            ab: Path::new("/nonexistent"),
+            rounds,
+            seed: 1,
+        }
+    }
+
     fn pairs_of(means: &Means) -> Pairs {
         means.values().next().unwrap().clone()
     }
 
     #[test]
     fn rounds_pair_up_and_a_missing_round_is_left_out() {
-        let turns = Turns {
-            base: &Vec::new(),
-            head: &Vec::new(),
-            args: &[],
-            ab: Path::new("/nonexistent"),
-            rounds: 4,
-            seed: 1,
-        };
+        let turns = no_sides(4);
         // A drift of 50 % across the rounds; the head 20 % slower in each.
         let base = [100.0, 120.0, f64::NAN, 150.0];
         let head = [120.0, 144.0, 170.0, 180.0];
@@ -365,14 +371,7 @@ mod tests {
 
     #[test]
     fn the_heads_hard_limits_are_checked_on_the_mean_of_its_rounds() {
-        let turns = Turns {
-            base: &Vec::new(),
-            head: &Vec::new(),
-            args: &[],
-            ab: Path::new("/nonexistent"),
-            rounds: 3,
-            seed: 1,
-        };
+        let turns = no_sides(3);
         // The same on both sides (unchanged), the head's mean 110 ns.
         let pairs = |hard: Vec<(f64, String)>| Pairs {
             time: true,
